@@ -1,0 +1,227 @@
+// Command kafka_bench_exporter runs continuous Kafka producer/consumer
+// benchmark probes and exposes their measurements to Prometheus.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/promslog"
+	promslogflag "github.com/prometheus/common/promslog/flag"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
+	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+)
+
+const program = "kafka_bench_exporter"
+
+// shutdownTimeout: SIGTERM must end the process within 10 s; probes flush
+// and commit within it.
+const shutdownTimeout = 9 * time.Second
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// flags are every command-line setting; explicit-ness matters for the
+// overrides, so each quick-path flag records whether the user set it.
+type flags struct {
+	web           *web.FlagConfig
+	telemetryPath string
+	configFile    string
+	configCheck   bool
+	log           promslog.Config
+
+	brokers                                  string
+	rate                                     float64
+	recordSize                               int
+	acks, topic                              string
+	partitions                               int32
+	replication                              int16
+	hostEnabled                              bool
+	setBrokers, setRate, setSize, setAcks    bool
+	setTopic, setParts, setRepl, setHostFlag bool
+}
+
+func parseFlags(args []string, stderr *os.File) (*flags, error) {
+	f := &flags{log: promslog.Config{}}
+	app := kingpin.New(program, "Continuous Kafka producer/consumer benchmark probes, exported for Prometheus.")
+	app.UsageWriter(stderr)
+	app.ErrorWriter(stderr)
+	app.Version(version.Print(program))
+	app.HelpFlag.Short('h')
+	f.web = kingpinflag.AddFlags(app, ":10092")
+	app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").StringVar(&f.telemetryPath)
+	app.Flag("config.file", "YAML configuration file (probes, Kafka connection, host metrics). Optional.").StringVar(&f.configFile)
+	app.Flag("config.check", "Validate the configuration, print it with defaults filled and secrets redacted, and exit 0 (valid) or 1, without connecting.").BoolVar(&f.configCheck)
+	app.Flag("kafka.brokers", "Comma-separated bootstrap brokers; replaces kafka.brokers of the file. Empty: start an embedded test cluster.").IsSetByUser(&f.setBrokers).StringVar(&f.brokers)
+	app.Flag("probe.rate", "Records per second of the default probe (0 = as fast as possible).").IsSetByUser(&f.setRate).Default(fmt.Sprint(config.DefaultRate)).Float64Var(&f.rate)
+	app.Flag("probe.record-size", "Record value size in bytes of the default probe.").IsSetByUser(&f.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&f.recordSize)
+	app.Flag("probe.acks", "acks of the default probe: 0, 1 or all.").IsSetByUser(&f.setAcks).Default("all").StringVar(&f.acks)
+	app.Flag("probe.topic", "Topic of the default probe.").IsSetByUser(&f.setTopic).Default(config.DefaultTopicPrefix + config.DefaultProbeName).StringVar(&f.topic)
+	app.Flag("probe.partitions", "Partitions of the default probe's topic when it is created.").IsSetByUser(&f.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&f.partitions)
+	app.Flag("probe.replication-factor", "Replication factor of the default probe's topic when it is created (-1: broker default).").IsSetByUser(&f.setRepl).Default("-1").Int16Var(&f.replication)
+	app.Flag("collector.host", "Export host CPU, memory, disk and network metrics; replaces host.enabled of the file.").IsSetByUser(&f.setHostFlag).Default("true").BoolVar(&f.hostEnabled)
+	promslogflag.AddFlags(app, &f.log)
+	if _, err := app.Parse(args); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *flags) overrides() config.Overrides {
+	var o config.Overrides
+	if f.setBrokers {
+		o.Brokers = []string{}
+		for _, b := range strings.Split(f.brokers, ",") {
+			if b = strings.TrimSpace(b); b != "" {
+				o.Brokers = append(o.Brokers, b)
+			}
+		}
+	}
+	if f.setHostFlag {
+		o.HostEnabled = &f.hostEnabled
+	}
+	if f.setRate {
+		o.ProbeRate = &f.rate
+	}
+	if f.setSize {
+		o.ProbeRecordSize = &f.recordSize
+	}
+	if f.setAcks {
+		o.ProbeAcks = &f.acks
+	}
+	if f.setTopic {
+		o.ProbeTopic = &f.topic
+	}
+	if f.setParts {
+		o.ProbePartitions = &f.partitions
+	}
+	if f.setRepl {
+		o.ProbeReplication = &f.replication
+	}
+	return o
+}
+
+func run(args []string, stdout, stderr *os.File) int {
+	f, err := parseFlags(args, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 2
+	}
+	cfg, err := config.Effective(f.configFile, f.overrides())
+	if f.configCheck {
+		return checkConfig(cfg, err, stdout, stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: invalid configuration: %v\n", program, err)
+		return 1
+	}
+	logger := promslog.New(&f.log)
+	logger.Info("starting "+program, "version", version.Info(), "build_context", version.BuildContext())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var embedded *exporter.Embedded
+	if len(cfg.Kafka.Brokers) == 0 {
+		if embedded, err = exporter.StartEmbedded(logger); err != nil {
+			logger.Error("cannot start the embedded cluster", "err", err)
+			return 1
+		}
+		defer embedded.Close()
+	}
+	withBrokers := func(c *config.Config) *config.Config {
+		if len(c.Kafka.Brokers) == 0 && embedded != nil {
+			c.Kafka.Brokers = embedded.Brokers()
+		}
+		return c
+	}
+
+	reg := prometheus.NewRegistry()
+	exp := exporter.New(reg, logger)
+	probeCtx, stopProbes := context.WithCancel(context.Background())
+	defer stopProbes()
+	exp.Apply(probeCtx, withBrokers(cfg))
+
+	var reloadMu sync.Mutex
+	reload := func() error {
+		reloadMu.Lock()
+		defer reloadMu.Unlock()
+		newCfg, err := config.Effective(f.configFile, f.overrides())
+		if err != nil {
+			logger.Error("reload rejected; the running configuration stays", "err", err)
+			return err
+		}
+		exp.Apply(probeCtx, withBrokers(newCfg))
+		logger.Info("configuration reloaded", "probes", len(newCfg.Probes))
+		return nil
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		for range hup {
+			_ = reload()
+		}
+	}()
+
+	server := &http.Server{
+		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- web.ListenAndServe(server, f.web, logger) }()
+
+	select {
+	case err := <-serveErr:
+		logger.Error("HTTP server failed", "err", err)
+		exp.Stop()
+		return 1
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: stopping probes (flush, commit, leave group)")
+	done := make(chan struct{})
+	go func() {
+		exp.Stop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(shutdownTimeout):
+		logger.Warn("probes did not stop in time; exiting anyway")
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := server.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		logger.Warn("HTTP shutdown", "err", err)
+	}
+	return 0
+}
+
+// checkConfig implements --config.check.
+func checkConfig(cfg *config.Config, err error, stdout, stderr *os.File) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: invalid configuration: %v\n", program, err)
+		return 1
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "# configuration is valid; effective configuration with defaults:\n%s", out)
+	return 0
+}

@@ -1,0 +1,375 @@
+// Package config holds the exporter's configuration: the YAML file, its
+// defaults and its validation. Probe client settings use Kafka's own property
+// names (acks, linger.ms, batch.size, ...) so that every row of a hand-made
+// kafka-producer-perf-test table maps onto a probe one to one.
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/prometheus/common/model"
+)
+
+// HeaderSize is the size of the probe record header (see probes/payload);
+// record_size may not be smaller. Kept here as a constant so that config does
+// not depend on the probe engine.
+const HeaderSize = 36
+
+// BatchOverhead bounds the bytes a record batch adds around one record value
+// (batch header 61 bytes plus record framing), so batch and request limits
+// can be checked against record_size.
+const BatchOverhead = 128
+
+// Config is the whole configuration file.
+type Config struct {
+	Kafka  Kafka   `yaml:"kafka"`
+	Probes []Probe `yaml:"probes"`
+	Host   Host    `yaml:"host"`
+}
+
+// Kafka says how to reach the cluster.
+type Kafka struct {
+	// Brokers is the bootstrap list; empty starts the embedded cluster.
+	Brokers  []string `yaml:"brokers"`
+	ClientID string   `yaml:"client_id"`
+}
+
+// Probe is one named steady-state producer/consumer pair.
+type Probe struct {
+	Name        string      `yaml:"name"`
+	Topic       string      `yaml:"topic"`
+	CreateTopic CreateTopic `yaml:"create_topic"`
+	// Rate is the target in records/s; 0 sends as fast as buffer.memory allows.
+	Rate       float64 `yaml:"rate"`
+	RecordSize int     `yaml:"record_size"`
+	// LossGracePeriod is how long a sequence gap may stay open before its
+	// missing records count as lost.
+	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
+	// LagInterval is how often consumer lag and probe_up are refreshed.
+	LagInterval model.Duration `yaml:"lag_interval"`
+	Producer    Producer       `yaml:"producer"`
+	Consumer    Consumer       `yaml:"consumer"`
+}
+
+// CreateTopic says how the probe topic is created when it is missing.
+type CreateTopic struct {
+	Enabled           bool              `yaml:"enabled"`
+	Partitions        int32             `yaml:"partitions"`
+	ReplicationFactor int16             `yaml:"replication_factor"`
+	Configs           map[string]string `yaml:"configs"`
+}
+
+// Producer holds Kafka producer properties, by Kafka's names.
+type Producer struct {
+	Acks              string `yaml:"acks"`
+	LingerMS          int    `yaml:"linger.ms"`
+	BatchSize         int    `yaml:"batch.size"`
+	BufferMemory      int64  `yaml:"buffer.memory"`
+	CompressionType   string `yaml:"compression.type"`
+	EnableIdempotence *bool  `yaml:"enable.idempotence"`
+	MaxInFlight       int    `yaml:"max.in.flight.requests.per.connection"`
+	RequestTimeoutMS  int    `yaml:"request.timeout.ms"`
+	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms"`
+	Retries           int    `yaml:"retries"`
+}
+
+// Consumer holds Kafka consumer properties, by Kafka's names, plus the number
+// of group members (the seeds' consumer threads).
+type Consumer struct {
+	Enabled                bool   `yaml:"enabled"`
+	GroupID                string `yaml:"group.id"`
+	FetchMinBytes          int32  `yaml:"fetch.min.bytes"`
+	FetchMaxBytes          int32  `yaml:"fetch.max.bytes"`
+	MaxPartitionFetchBytes int32  `yaml:"max.partition.fetch.bytes"`
+	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms"`
+	MaxPollRecords         int    `yaml:"max.poll.records"`
+	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms"`
+	SessionTimeoutMS       int    `yaml:"session.timeout.ms"`
+	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms"`
+	AutoOffsetReset        string `yaml:"auto.offset.reset"`
+	Consumers              int    `yaml:"consumers"`
+}
+
+// Host selects the host metrics read at scrape time.
+type Host struct {
+	Enabled    bool   `yaml:"enabled"`
+	Disks      string `yaml:"disks"`
+	Interfaces string `yaml:"interfaces"`
+}
+
+// Defaults, named so README, flags and tests share one value each.
+const (
+	DefaultTopicPrefix  = "kafka-bench-"
+	DefaultClientID     = "kafka_bench_exporter"
+	DefaultRate         = 100
+	DefaultRecordSize   = 1024
+	DefaultDisks        = "^(sd|vd|nvme|xvd)"
+	DefaultInterfaces   = "^(eth|en|lo)"
+	DefaultPartitions   = 3
+	DefaultLossGrace    = 30 * time.Second
+	DefaultLagInterval  = 5 * time.Second
+	maxRecordSize       = 100 << 20
+	maxConsumers        = 256
+	maxProbeNameLength  = 64
+	defaultRequestTO    = 30000
+	defaultDeliveryTO   = 120000
+	defaultBatchSize    = 16384
+	defaultBufferMemory = 32 << 20
+)
+
+var probeNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
+
+// SetDefaults fills what the file does not set. It runs before decoding, so a
+// key present in the file always wins over its default.
+func (c *Config) SetDefaults() {
+	c.Kafka.SetDefaults()
+	c.Host.SetDefaults()
+}
+
+// SetDefaults fills Kafka connection defaults.
+func (k *Kafka) SetDefaults() { k.ClientID = DefaultClientID }
+
+// SetDefaults fills host collector defaults.
+func (h *Host) SetDefaults() {
+	h.Enabled = true
+	h.Disks = DefaultDisks
+	h.Interfaces = DefaultInterfaces
+}
+
+// SetDefaults fills probe defaults that do not depend on other keys.
+func (p *Probe) SetDefaults() {
+	p.Rate = DefaultRate
+	p.RecordSize = DefaultRecordSize
+	p.LossGracePeriod = model.Duration(DefaultLossGrace)
+	p.LagInterval = model.Duration(DefaultLagInterval)
+	p.CreateTopic.SetDefaults()
+	p.Producer.SetDefaults()
+	p.Consumer.SetDefaults()
+}
+
+// SetDefaults: create the topic when missing, with the broker's default
+// replication factor (-1), as kafka-topics.sh does.
+func (t *CreateTopic) SetDefaults() {
+	t.Enabled = true
+	t.Partitions = DefaultPartitions
+	t.ReplicationFactor = -1
+}
+
+// SetDefaults uses the Apache Kafka 4.x Java producer's defaults.
+func (p *Producer) SetDefaults() {
+	p.Acks = "all"
+	p.LingerMS = 5
+	p.BatchSize = defaultBatchSize
+	p.BufferMemory = defaultBufferMemory
+	p.CompressionType = "none"
+	p.MaxInFlight = 5
+	p.RequestTimeoutMS = defaultRequestTO
+	p.DeliveryTimeoutMS = defaultDeliveryTO
+	p.Retries = 2147483647
+}
+
+// SetDefaults uses the Kafka consumer's defaults, except the commit interval
+// (1 s, so lag in the metrics stays fresh).
+func (c *Consumer) SetDefaults() {
+	c.Enabled = true
+	c.FetchMinBytes = 1
+	c.FetchMaxBytes = 52428800
+	c.MaxPartitionFetchBytes = 1048576
+	c.FetchMaxWaitMS = 500
+	c.MaxPollRecords = 500
+	c.AutoCommitIntervalMS = 1000
+	c.SessionTimeoutMS = 45000
+	c.HeartbeatIntervalMS = 3000
+	c.AutoOffsetReset = "earliest"
+	c.Consumers = 1
+}
+
+// Resolve fills the defaults that depend on other keys (topic and group from
+// the probe name; idempotence from acks, as the Java producer does when it is
+// not set explicitly).
+func (p *Probe) Resolve() {
+	if p.Topic == "" {
+		p.Topic = DefaultTopicPrefix + p.Name
+	}
+	if p.Consumer.GroupID == "" {
+		p.Consumer.GroupID = DefaultTopicPrefix + p.Name
+	}
+	if p.Producer.EnableIdempotence == nil {
+		v := p.Producer.Acks == "all" || p.Producer.Acks == "-1"
+		p.Producer.EnableIdempotence = &v
+	}
+}
+
+// Idempotent reports enable.idempotence after Resolve.
+func (p *Producer) Idempotent() bool {
+	return p.EnableIdempotence != nil && *p.EnableIdempotence
+}
+
+// Validate checks every probe and the host section; the first problem is
+// returned as one line naming the probe, the key and the value.
+func (c *Config) Validate() error {
+	seen := map[string]bool{}
+	topics := map[string]string{}
+	for i := range c.Probes {
+		p := &c.Probes[i]
+		if p.Name == "" {
+			return fieldError(fmt.Sprintf("probes[%d]", i), "name", "", "every probe needs a name")
+		}
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		if seen[p.Name] {
+			return fieldError(p.scope(), "name", p.Name, "duplicate probe name")
+		}
+		seen[p.Name] = true
+		if other, ok := topics[p.Topic]; ok {
+			return fieldError(p.scope(), "topic", p.Topic, fmt.Sprintf("already used by probe %q: each probe needs its own topic, or their sequence numbers collide", other))
+		}
+		topics[p.Topic] = p.Name
+	}
+	for _, b := range c.Kafka.Brokers {
+		if b == "" {
+			return fieldError("", "kafka.brokers", b, "empty broker address")
+		}
+	}
+	return c.Host.Validate()
+}
+
+// Validate checks the host regexps.
+func (h *Host) Validate() error {
+	if _, err := regexp.Compile(h.Disks); err != nil {
+		return fieldError("", "host.disks", h.Disks, "invalid regex: "+err.Error())
+	}
+	if _, err := regexp.Compile(h.Interfaces); err != nil {
+		return fieldError("", "host.interfaces", h.Interfaces, "invalid regex: "+err.Error())
+	}
+	return nil
+}
+
+func (p *Probe) scope() string { return fmt.Sprintf("probe %q", p.Name) }
+
+// Validate checks one probe after Resolve.
+func (p *Probe) Validate() error {
+	s := p.scope()
+	switch {
+	case len(p.Name) > maxProbeNameLength:
+		return fieldError(s, "name", p.Name, fmt.Sprintf("longer than %d characters", maxProbeNameLength))
+	case !probeNameRE.MatchString(p.Name):
+		return fieldError(s, "name", p.Name, "must match [a-z0-9_-]+ (it becomes the probe label)")
+	case p.Rate < 0:
+		return fieldError(s, "rate", p.Rate, "must be >= 0 (0 = as fast as possible)")
+	case p.RecordSize < HeaderSize:
+		return fieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be >= %d, the probe header size", HeaderSize))
+	case p.RecordSize > maxRecordSize:
+		return fieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be <= %d", maxRecordSize))
+	case p.LossGracePeriod <= 0:
+		return fieldError(s, "loss_grace_period", p.LossGracePeriod, "must be > 0")
+	case p.LagInterval <= 0:
+		return fieldError(s, "lag_interval", p.LagInterval, "must be > 0")
+	}
+	if err := p.CreateTopic.validate(s); err != nil {
+		return err
+	}
+	if err := p.Producer.validate(s, p.RecordSize); err != nil {
+		return err
+	}
+	return p.Consumer.validate(s)
+}
+
+func (t *CreateTopic) validate(s string) error {
+	switch {
+	case t.Partitions < 1:
+		return fieldError(s, "create_topic.partitions", t.Partitions, "must be >= 1")
+	case t.ReplicationFactor == 0 || t.ReplicationFactor < -1:
+		return fieldError(s, "create_topic.replication_factor", t.ReplicationFactor, "must be >= 1, or -1 for the broker default")
+	}
+	for k, v := range t.Configs {
+		if k == "" {
+			return fieldError(s, "create_topic.configs", v, "empty config name")
+		}
+	}
+	return nil
+}
+
+var compressionTypes = map[string]bool{"none": true, "gzip": true, "snappy": true, "lz4": true, "zstd": true}
+
+func (p *Producer) validate(s string, recordSize int) error {
+	switch {
+	case p.Acks != "0" && p.Acks != "1" && p.Acks != "all" && p.Acks != "-1":
+		return fieldError(s, "producer.acks", p.Acks, `must be one of "0", "1", "all" (or "-1")`)
+	case p.Acks == "0" && p.Idempotent():
+		return fieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "0"`)
+	case p.Acks == "1" && p.Idempotent():
+		return fieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "1"`)
+	case p.LingerMS < 0:
+		return fieldError(s, "producer.linger.ms", p.LingerMS, "must be >= 0")
+	case p.BatchSize <= 0:
+		return fieldError(s, "producer.batch.size", p.BatchSize, "must be > 0 (franz-go always batches; Kafka's 0 means one record per batch)")
+	case p.BufferMemory < int64(recordSize):
+		return fieldError(s, "producer.buffer.memory", p.BufferMemory, fmt.Sprintf("must be >= record_size (%d)", recordSize))
+	case !compressionTypes[p.CompressionType]:
+		return fieldError(s, "producer.compression.type", p.CompressionType, "must be one of none, gzip, snappy, lz4, zstd")
+	case p.MaxInFlight < 1:
+		return fieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be >= 1")
+	case p.Idempotent() && p.MaxInFlight > 5:
+		return fieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be <= 5 with enable.idempotence")
+	case p.RequestTimeoutMS <= 0:
+		return fieldError(s, "producer.request.timeout.ms", p.RequestTimeoutMS, "must be > 0")
+	case p.DeliveryTimeoutMS < p.LingerMS+p.RequestTimeoutMS:
+		return fieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
+	case p.Retries < 0:
+		return fieldError(s, "producer.retries", p.Retries, "must be >= 0")
+	}
+	return nil
+}
+
+func (c *Consumer) validate(s string) error {
+	switch {
+	case c.GroupID == "":
+		return fieldError(s, "consumer.group.id", c.GroupID, "must not be empty")
+	case c.FetchMinBytes < 1:
+		return fieldError(s, "consumer.fetch.min.bytes", c.FetchMinBytes, "must be >= 1")
+	case c.FetchMaxBytes < 1:
+		return fieldError(s, "consumer.fetch.max.bytes", c.FetchMaxBytes, "must be >= 1")
+	case c.MaxPartitionFetchBytes < 1:
+		return fieldError(s, "consumer.max.partition.fetch.bytes", c.MaxPartitionFetchBytes, "must be >= 1")
+	case c.FetchMaxWaitMS < 0:
+		return fieldError(s, "consumer.fetch.max.wait.ms", c.FetchMaxWaitMS, "must be >= 0")
+	case c.MaxPollRecords < 1:
+		return fieldError(s, "consumer.max.poll.records", c.MaxPollRecords, "must be >= 1")
+	case c.AutoCommitIntervalMS < 1:
+		return fieldError(s, "consumer.auto.commit.interval.ms", c.AutoCommitIntervalMS, "must be >= 1")
+	case c.SessionTimeoutMS < 1:
+		return fieldError(s, "consumer.session.timeout.ms", c.SessionTimeoutMS, "must be >= 1")
+	case c.HeartbeatIntervalMS < 1 || c.HeartbeatIntervalMS >= c.SessionTimeoutMS:
+		return fieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatIntervalMS, "must be >= 1 and below session.timeout.ms")
+	case c.AutoOffsetReset != "earliest" && c.AutoOffsetReset != "latest":
+		return fieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, "must be earliest or latest")
+	case c.Consumers < 1 || c.Consumers > maxConsumers:
+		return fieldError(s, "consumer.consumers", c.Consumers, fmt.Sprintf("must be between 1 and %d", maxConsumers))
+	}
+	return nil
+}
+
+// fieldError is the one shape of every configuration error:
+// `<scope>: <key> = <value>: <problem>`.
+func fieldError(scope, key string, value any, problem string) error {
+	prefix := ""
+	if scope != "" {
+		prefix = scope + ": "
+	}
+	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(value), problem)
+}
+
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case model.Duration:
+		return x.String()
+	default:
+		return fmt.Sprint(x)
+	}
+}

@@ -1,0 +1,180 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every invalid-*.yml in testdata must fail with exactly this one line.
+var invalidFiles = map[string]string{
+	"invalid-acks0-idempotence.yml":                  "probe \"p1\": producer.enable.idempotence = true: requires acks=all; set enable.idempotence: false to use acks \"0\"",
+	"invalid-acks1-default-idempotence-explicit.yml": "probe \"p1\": producer.enable.idempotence = true: requires acks=all; set enable.idempotence: false to use acks \"1\"",
+	"invalid-bad-acks.yml":                           "probe \"p1\": producer.acks = \"2\": must be one of \"0\", \"1\", \"all\" (or \"-1\")",
+	"invalid-bad-compression.yml":                    "probe \"p1\": producer.compression.type = \"brotli\": must be one of none, gzip, snappy, lz4, zstd",
+	"invalid-bad-disk-regex.yml":                     "host.disks = \"(sd\": invalid regex: error parsing regexp: missing closing ): `(sd`",
+	"invalid-bad-grace-period.yml":                   "probe \"p1\": loss_grace_period = \"soon\": must be a duration such as 500ms, 30s or 5m",
+	"invalid-bad-interface-regex.yml":                "host.interfaces = \"[eth\": invalid regex: error parsing regexp: missing closing ]: `[eth`",
+	"invalid-bad-offset-reset.yml":                   "probe \"p1\": consumer.auto.offset.reset = \"none\": must be earliest or latest",
+	"invalid-bad-probe-name.yml":                     "probe \"Acks 1\": name = \"Acks 1\": must match [a-z0-9_-]+ (it becomes the probe label)",
+	"invalid-bad-yaml.yml":                           "invalid YAML: yaml: line 1: did not find expected '-' indicator",
+	"invalid-batch-size-zero.yml":                    "probe \"p1\": producer.batch.size = 0: must be > 0 (franz-go always batches; Kafka's 0 means one record per batch)",
+	"invalid-buffer-memory-below-record.yml":         "probe \"p1\": producer.buffer.memory = 1024: must be >= record_size (2048)",
+	"invalid-consumers-zero.yml":                     "probe \"p1\": consumer.consumers = 0: must be between 1 and 256",
+	"invalid-delivery-timeout-short.yml":             "probe \"p1\": producer.delivery.timeout.ms = 1000: must be >= linger.ms + request.timeout.ms (30005), as in Kafka",
+	"invalid-duplicate-probe.yml":                    "probe \"p1\": name = \"p1\": duplicate probe name",
+	"invalid-empty-broker.yml":                       "kafka.brokers = \"\": empty broker address",
+	"invalid-idempotence-inflight.yml":               "probe \"p1\": producer.max.in.flight.requests.per.connection = 6: must be <= 5 with enable.idempotence",
+	"invalid-linger-negative.yml":                    "probe \"p1\": producer.linger.ms = -1: must be >= 0",
+	"invalid-linger-not-integer.yml":                 "probe \"p1\": producer.linger.ms = \"five\": must be an integer",
+	"invalid-max-poll-records-zero.yml":              "probe \"p1\": consumer.max.poll.records = 0: must be >= 1",
+	"invalid-missing-probe-name.yml":                 "probes[0]: name = \"\": every probe needs a name",
+	"invalid-negative-rate.yml":                      "probe \"p1\": rate = -5: must be >= 0 (0 = as fast as possible)",
+	"invalid-probes-not-list.yml":                    "probes = {...}: must be a list",
+	"invalid-rate-not-number.yml":                    "probe \"p1\": rate = \"fast\": must be a number",
+	"invalid-record-size-below-header.yml":           "probe \"p1\": record_size = 10: must be >= 36, the probe header size",
+	"invalid-same-topic.yml":                         "probe \"p2\": topic = \"t\": already used by probe \"p1\": each probe needs its own topic, or their sequence numbers collide",
+	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, producer, rate, record_size, topic)",
+	"invalid-unknown-producer-key.yml":               "probe \"p1\": producer.linger.mss = 5: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
+	"invalid-unknown-top-key.yml":                    "kafkaa = {...}: unknown key (supported: host, kafka, probes)",
+	"invalid-unsupported-consumer-property.yml":      "probe \"p1\": consumer.enable.auto.commit = true: Kafka consumer property not supported by the probe (supported: auto.commit.interval.ms, auto.offset.reset, consumers, enabled, fetch.max.bytes, fetch.max.wait.ms, fetch.min.bytes, group.id, heartbeat.interval.ms, max.partition.fetch.bytes, max.poll.records, session.timeout.ms)",
+	"invalid-unsupported-producer-property.yml":      "probe \"p1\": producer.partitioner.class = \"org.example.P\": Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
+	"invalid-zero-partitions.yml":                    "probe \"p1\": create_topic.partitions = 0: must be >= 1",
+}
+
+func TestInvalidFiles(t *testing.T) {
+	files, err := filepath.Glob("testdata/invalid-*.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(invalidFiles) {
+		t.Errorf("%d invalid-*.yml files but %d expected messages: keep the table and testdata in step", len(files), len(invalidFiles))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			want, ok := invalidFiles[filepath.Base(f)]
+			if !ok {
+				t.Fatalf("no expected message for %s", f)
+			}
+			_, err := Load(f)
+			if err == nil {
+				t.Fatalf("Load(%s) succeeded, want error %q", f, want)
+			}
+			if got := strings.TrimPrefix(err.Error(), f+": "); got != want {
+				t.Errorf("error\n got: %s\nwant: %s", got, want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}
+
+func TestValidFull(t *testing.T) {
+	cfg, err := Load("testdata/valid-full.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(cfg.Probes); got != 2 {
+		t.Fatalf("probes = %d, want 2", got)
+	}
+	p := cfg.Probes[0]
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"brokers", cfg.Kafka.Brokers[0], "127.0.0.1:9092"},
+		{"rate", p.Rate, 1000.0},
+		{"record_size", p.RecordSize, 100},
+		{"partitions", p.CreateTopic.Partitions, int32(6)},
+		{"replication_factor", p.CreateTopic.ReplicationFactor, int16(3)},
+		{"min.insync.replicas", p.CreateTopic.Configs["min.insync.replicas"], "2"},
+		{"acks", p.Producer.Acks, "1"},
+		{"idempotence", p.Producer.Idempotent(), false},
+		{"fetch.max.wait.ms", p.Consumer.FetchMaxWaitMS, 500},
+		{"host.interfaces", cfg.Host.Interfaces, "^(eth|en|lo)"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+
+	d := cfg.Probes[1]
+	defaults := []struct {
+		name      string
+		got, want any
+	}{
+		{"topic", d.Topic, "kafka-bench-defaults"},
+		{"group.id", d.Consumer.GroupID, "kafka-bench-defaults"},
+		{"rate", d.Rate, float64(DefaultRate)},
+		{"record_size", d.RecordSize, DefaultRecordSize},
+		{"acks", d.Producer.Acks, "all"},
+		{"idempotence follows acks=all", d.Producer.Idempotent(), true},
+		{"linger.ms", d.Producer.LingerMS, 5},
+		{"batch.size", d.Producer.BatchSize, 16384},
+		{"buffer.memory", d.Producer.BufferMemory, int64(33554432)},
+		{"loss_grace_period", time.Duration(d.LossGracePeriod), 30 * time.Second},
+		{"create_topic.enabled", d.CreateTopic.Enabled, true},
+		{"replication_factor", d.CreateTopic.ReplicationFactor, int16(-1)},
+		{"consumers", d.Consumer.Consumers, 1},
+	}
+	for _, c := range defaults {
+		if c.got != c.want {
+			t.Errorf("default %s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+// A key present with a zero value must win over a non-zero default.
+func TestZeroValuesOverrideDefaults(t *testing.T) {
+	cfg, err := Parse([]byte("probes:\n  - name: z\n    rate: 0\n    producer:\n      linger.ms: 0\n      acks: \"1\"\n    consumer:\n      enabled: false\nhost:\n  enabled: false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Probes[0]
+	if p.Rate != 0 || p.Producer.LingerMS != 0 || p.Consumer.Enabled || cfg.Host.Enabled {
+		t.Errorf("zero values lost: rate=%v linger=%d consumer=%v host=%v", p.Rate, p.Producer.LingerMS, p.Consumer.Enabled, cfg.Host.Enabled)
+	}
+	if p.Producer.Idempotent() {
+		t.Error("acks=1 without explicit enable.idempotence must disable idempotence")
+	}
+}
+
+func TestEmptyFileHasDefaultsAndNoProbes(t *testing.T) {
+	cfg, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Probes) != 0 || !cfg.Host.Enabled || cfg.Kafka.ClientID != DefaultClientID {
+		t.Errorf("unexpected empty-file config: %+v", cfg)
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	if _, err := Load(filepath.Join(t.TempDir(), "nope.yml")); !os.IsNotExist(err) {
+		t.Errorf("err = %v, want not-exist", err)
+	}
+}
+
+// FuzzParse: no input may panic the loader; an accepted config must validate again.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.yml")
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse(data)
+		if err != nil {
+			return
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("accepted config fails Validate: %v", err)
+		}
+	})
+}

@@ -1,0 +1,206 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/common/model"
+	"gopkg.in/yaml.v3"
+)
+
+// checkNode walks the YAML tree against the Go type it will be decoded into,
+// before decoding, so that an unknown key or a value of the wrong type is
+// reported as one line naming the probe, the key and the value — yaml.v3's own
+// errors only give a line number and a Go type name.
+func checkNode(n *yaml.Node, t reflect.Type, scope, path string) error {
+	if n == nil || n.Tag == "!!null" {
+		return nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeOf(model.Duration(0)) {
+		if _, err := model.ParseDuration(n.Value); n.Kind != yaml.ScalarNode || err != nil {
+			return nodeError(scope, path, n, "must be a duration such as 500ms, 30s or 5m")
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return checkStruct(n, t, scope, path)
+	case reflect.Slice:
+		return checkSlice(n, t, scope, path)
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return nodeError(scope, path, n, "must be a mapping of name: value")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if err := checkNode(v, t.Elem(), scope, join(path, k.Value)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return nodeError(scope, path, n, "must be a single value")
+	}
+	return checkScalar(n, t, scope, path)
+}
+
+func checkScalar(n *yaml.Node, t reflect.Type, scope, path string) error {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n.Tag == "!!str" {
+			return nodeError(scope, path, n, "must be an integer")
+		}
+		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, t.Bits()); err != nil {
+			if _, ferr := strconv.ParseFloat(n.Value, 64); ferr == nil && n.Tag != "!!float" {
+				return nodeError(scope, path, n, fmt.Sprintf("out of range for a %d-bit integer", t.Bits()))
+			}
+			return nodeError(scope, path, n, "must be an integer")
+		}
+	case reflect.Float32, reflect.Float64:
+		if _, err := strconv.ParseFloat(n.Value, 64); err != nil || n.Tag == "!!str" {
+			return nodeError(scope, path, n, "must be a number")
+		}
+	case reflect.Bool:
+		if n.Tag != "!!bool" {
+			return nodeError(scope, path, n, "must be true or false")
+		}
+	case reflect.String:
+		// Any scalar is a string: acks: 1 and acks: "1" mean the same.
+	}
+	return nil
+}
+
+func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
+	if n.Kind != yaml.MappingNode {
+		return nodeError(scope, path, n, "must be a mapping")
+	}
+	fields := yamlFields(t)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f, ok := fields[k.Value]
+		if !ok {
+			return nodeError(scope, join(path, k.Value), v, unknownKeyProblem(path, k.Value, fields))
+		}
+		if err := checkNode(v, f.Type, scope, join(path, k.Value)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkSlice(n *yaml.Node, t reflect.Type, scope, path string) error {
+	if n.Kind != yaml.SequenceNode {
+		return nodeError(scope, path, n, "must be a list")
+	}
+	for i, item := range n.Content {
+		itemScope, itemPath := scope, fmt.Sprintf("%s[%d]", path, i)
+		// Errors inside a probe are named by the probe, as operators know it.
+		if path == "probes" {
+			itemScope, itemPath = probeScope(item, i), ""
+		}
+		if err := checkNode(item, t.Elem(), itemScope, itemPath); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func probeScope(item *yaml.Node, i int) string {
+	if item.Kind == yaml.MappingNode {
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			if item.Content[j].Value == "name" && item.Content[j+1].Value != "" {
+				return fmt.Sprintf("probe %q", item.Content[j+1].Value)
+			}
+		}
+	}
+	return fmt.Sprintf("probes[%d]", i)
+}
+
+func yamlFields(t reflect.Type) map[string]reflect.StructField {
+	fields := map[string]reflect.StructField{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		fields[name] = f
+	}
+	return fields
+}
+
+// unknownKeyProblem tells a Kafka property that exists but is not supported
+// apart from a typo, and lists what is supported.
+func unknownKeyProblem(path, key string, fields map[string]reflect.StructField) string {
+	known := make([]string, 0, len(fields))
+	for k := range fields {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	kind := "unknown key"
+	if (path == "producer" && kafkaProducerProperties[key]) || (path == "consumer" && kafkaConsumerProperties[key]) {
+		kind = "Kafka " + path + " property not supported by the probe"
+	}
+	return fmt.Sprintf("%s (supported: %s)", kind, strings.Join(known, ", "))
+}
+
+// Kafka client properties that exist in Apache Kafka but that the probe does
+// not map onto franz-go: they get a clearer message than a typo.
+var kafkaProducerProperties = setOf("bootstrap.servers", "client.id", "max.request.size", "key.serializer", "value.serializer",
+	"partitioner.class", "partitioner.ignore.keys", "partitioner.adaptive.partitioning.enable", "retry.backoff.ms",
+	"retry.backoff.max.ms", "max.block.ms", "send.buffer.bytes", "receive.buffer.bytes", "transactional.id",
+	"transaction.timeout.ms", "interceptor.classes", "metadata.max.age.ms", "metadata.max.idle.ms",
+	"connections.max.idle.ms", "reconnect.backoff.ms", "reconnect.backoff.max.ms", "security.protocol",
+	"compression.gzip.level", "compression.lz4.level", "compression.zstd.level", "client.dns.lookup",
+	"metrics.sample.window.ms", "metric.reporters")
+
+var kafkaConsumerProperties = setOf("bootstrap.servers", "client.id", "key.deserializer", "value.deserializer",
+	"enable.auto.commit", "group.instance.id", "group.protocol", "group.remote.assignor", "partition.assignment.strategy",
+	"isolation.level", "check.crcs", "client.rack", "exclude.internal.topics", "allow.auto.create.topics",
+	"max.poll.interval.ms", "retry.backoff.ms", "receive.buffer.bytes", "send.buffer.bytes", "interceptor.classes",
+	"metadata.max.age.ms", "connections.max.idle.ms", "request.timeout.ms", "default.api.timeout.ms", "security.protocol")
+
+func setOf(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func nodeError(scope, path string, n *yaml.Node, problem string) error {
+	var value any
+	switch {
+	case n.Kind == yaml.MappingNode:
+		value = rawValue("{...}")
+	case n.Kind == yaml.SequenceNode:
+		value = rawValue("[...]")
+	case n.Tag == "!!str":
+		value = n.Value
+	default:
+		value = rawValue(n.Value)
+	}
+	return fieldError(scope, path, value, problem)
+}
+
+// rawValue prints a non-string scalar as written (no quotes).
+type rawValue string
+
+func (r rawValue) String() string { return string(r) }

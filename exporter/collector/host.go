@@ -1,0 +1,159 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// HostConfig selects which block devices and network interfaces are
+// exported. A nil regexp selects all; patterns are unanchored, as with
+// regexp.MatchString.
+type HostConfig struct {
+	Disks, Interfaces *regexp.Regexp
+}
+
+type hostCollector struct {
+	cfg HostConfig
+	src hostSource
+
+	cpuSeconds, cpus                                         *prometheus.Desc
+	memTotal, memAvailable                                   *prometheus.Desc
+	diskRead, diskWritten, diskReads, diskWrites, diskIOTime *prometheus.Desc
+	netRxBytes, netTxBytes, netRxPkts, netTxPkts             *prometheus.Desc
+	netRxErrs, netTxErrs                                     *prometheus.Desc
+}
+
+// NewHost returns a collector of host CPU, memory, disk and network counters
+// read from the kernel at every scrape. Only raw counters are exported: rate
+// them in PromQL.
+func NewHost(cfg HostConfig) Collector { return newHost(cfg, gopsutilSource{}) }
+
+func newHost(cfg HostConfig, src hostSource) Collector {
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc(prometheus.BuildFQName(namespace, "host", name), help, labels, nil)
+	}
+	return &hostCollector{
+		cfg: cfg,
+		src: src,
+
+		cpuSeconds: d("cpu_seconds_total", "Seconds all CPUs spent in each mode, summed over CPUs.", "mode"),
+		cpus:       d("cpus", "Number of logical CPUs."),
+
+		memTotal:     d("memory_total_bytes", "Total usable RAM in bytes."),
+		memAvailable: d("memory_available_bytes", "RAM in bytes available to start new applications without swapping (MemAvailable)."),
+
+		diskRead:    d("disk_read_bytes_total", "Bytes read from the block device.", "device"),
+		diskWritten: d("disk_written_bytes_total", "Bytes written to the block device.", "device"),
+		diskReads:   d("disk_reads_completed_total", "Read requests completed by the block device.", "device"),
+		diskWrites:  d("disk_writes_completed_total", "Write requests completed by the block device.", "device"),
+		diskIOTime:  d("disk_io_time_seconds_total", "Seconds the block device spent with I/O in progress; its rate is utilisation.", "device"),
+
+		netRxBytes: d("network_receive_bytes_total", "Bytes received on the network interface.", "interface"),
+		netTxBytes: d("network_transmit_bytes_total", "Bytes transmitted on the network interface.", "interface"),
+		netRxPkts:  d("network_receive_packets_total", "Packets received on the network interface.", "interface"),
+		netTxPkts:  d("network_transmit_packets_total", "Packets transmitted on the network interface.", "interface"),
+		netRxErrs:  d("network_receive_errors_total", "Receive errors on the network interface.", "interface"),
+		netTxErrs:  d("network_transmit_errors_total", "Transmit errors on the network interface.", "interface"),
+	}
+}
+
+// Update emits every section it can read; a failing section does not
+// prevent the others, and all failures are returned joined.
+func (c *hostCollector) Update(ch chan<- prometheus.Metric) error {
+	ctx := context.Background()
+	return errors.Join(
+		c.updateCPU(ctx, ch),
+		c.updateMemory(ctx, ch),
+		c.updateDisks(ctx, ch),
+		c.updateNetwork(ctx, ch),
+	)
+}
+
+func counter(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64, labels ...string) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+}
+
+func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v)
+}
+
+func (c *hostCollector) updateCPU(ctx context.Context, ch chan<- prometheus.Metric) error {
+	var errs []error
+	if t, err := c.src.cpuTimes(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("cpu times: %w", err))
+	} else {
+		for _, m := range []struct {
+			mode string
+			v    float64
+		}{
+			{"user", t.User}, {"system", t.System}, {"idle", t.Idle}, {"iowait", t.Iowait},
+			{"irq", t.Irq}, {"softirq", t.Softirq}, {"steal", t.Steal}, {"nice", t.Nice},
+		} {
+			counter(ch, c.cpuSeconds, m.v, m.mode)
+		}
+	}
+	if n, err := c.src.cpuCount(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("cpu count: %w", err))
+	} else {
+		gauge(ch, c.cpus, float64(n))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *hostCollector) updateMemory(ctx context.Context, ch chan<- prometheus.Metric) error {
+	m, err := c.src.memory(ctx)
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	gauge(ch, c.memTotal, float64(m.Total))
+	gauge(ch, c.memAvailable, float64(m.Available))
+	return nil
+}
+
+func (c *hostCollector) updateDisks(ctx context.Context, ch chan<- prometheus.Metric) error {
+	disks, err := c.src.diskIO(ctx)
+	if err != nil {
+		return fmt.Errorf("disk io: %w", err)
+	}
+	for name, s := range disks {
+		if c.cfg.Disks != nil && !c.cfg.Disks.MatchString(name) {
+			continue
+		}
+		counter(ch, c.diskRead, float64(s.ReadBytes), name)
+		counter(ch, c.diskWritten, float64(s.WriteBytes), name)
+		counter(ch, c.diskReads, float64(s.ReadCount), name)
+		counter(ch, c.diskWrites, float64(s.WriteCount), name)
+		counter(ch, c.diskIOTime, float64(s.IoTime)/1000, name) // gopsutil reports ms
+	}
+	return nil
+}
+
+func (c *hostCollector) updateNetwork(ctx context.Context, ch chan<- prometheus.Metric) error {
+	ifaces, err := c.src.netIO(ctx)
+	if err != nil {
+		return fmt.Errorf("network io: %w", err)
+	}
+	seen := make([]string, 0, len(ifaces))
+	for _, s := range ifaces {
+		if c.cfg.Interfaces != nil && !c.cfg.Interfaces.MatchString(s.Name) {
+			continue
+		}
+		// A repeated name would make the whole scrape fail; keep the first.
+		if slices.Contains(seen, s.Name) {
+			continue
+		}
+		seen = append(seen, s.Name)
+		counter(ch, c.netRxBytes, float64(s.BytesRecv), s.Name)
+		counter(ch, c.netTxBytes, float64(s.BytesSent), s.Name)
+		counter(ch, c.netRxPkts, float64(s.PacketsRecv), s.Name)
+		counter(ch, c.netTxPkts, float64(s.PacketsSent), s.Name)
+		counter(ch, c.netRxErrs, float64(s.Errin), s.Name)
+		counter(ch, c.netTxErrs, float64(s.Errout), s.Name)
+	}
+	return nil
+}

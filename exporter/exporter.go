@@ -1,0 +1,183 @@
+// Package exporter wires the probe engine to Prometheus: the registry and its
+// collectors, the set of running probes (started, stopped and restarted on
+// reload), the embedded quick-start cluster and the HTTP endpoints.
+package exporter
+
+import (
+	"context"
+	"log/slog"
+	"reflect"
+	"regexp"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter/collector"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// Exporter owns the registry and the running probes.
+type Exporter struct {
+	reg     *prometheus.Registry
+	logger  *slog.Logger
+	metrics *probes.Metrics
+	host    atomic.Pointer[collector.Collector] // nil: host metrics off
+
+	mu      sync.Mutex
+	cfg     *config.Config
+	running map[string]*runningProbe
+}
+
+type runningProbe struct {
+	probe  *probes.Probe
+	kafka  config.Kafka
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// New registers the exporter's collectors on reg: probe metrics, host
+// metrics (switchable on reload), build info, Go and process collectors.
+func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
+	e := &Exporter{
+		reg:     reg,
+		logger:  logger,
+		metrics: probes.NewMetrics(reg),
+		running: map[string]*runningProbe{},
+	}
+	reg.MustRegister(
+		versioncollector.NewCollector("kafka_bench"),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collector.NewSet(logger, map[string]collector.Collector{"host": hostSwitch{e}}),
+	)
+	return e
+}
+
+// hostSwitch lets a reload turn host metrics on and off, or change their
+// filters, without re-registering.
+type hostSwitch struct{ e *Exporter }
+
+func (h hostSwitch) Update(ch chan<- prometheus.Metric) error {
+	if c := h.e.host.Load(); c != nil {
+		return (*c).Update(ch)
+	}
+	return nil
+}
+
+// Apply makes the running probes match cfg: new probes start, removed ones
+// stop, changed ones restart, and unchanged ones keep running without a gap.
+// ctx bounds the life of the probes it starts.
+func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.applyHost(cfg.Host)
+	want := map[string]config.Probe{}
+	for _, p := range cfg.Probes {
+		want[p.Name] = p
+	}
+	for name, rp := range e.running {
+		p, keep := want[name]
+		if keep && reflect.DeepEqual(p, rp.probe.Config()) && reflect.DeepEqual(cfg.Kafka, rp.kafka) {
+			delete(want, name)
+			continue
+		}
+		e.logger.Info("stopping probe", "probe", name, "reason", map[bool]string{true: "changed", false: "removed"}[keep])
+		rp.cancel()
+		<-rp.done
+		delete(e.running, name)
+	}
+	for _, p := range cfg.Probes {
+		if _, ok := want[p.Name]; ok {
+			e.start(ctx, cfg.Kafka, p)
+		}
+	}
+	e.cfg = cfg
+}
+
+func (e *Exporter) applyHost(h config.Host) {
+	if !h.Enabled {
+		e.host.Store(nil)
+		return
+	}
+	// Validated already: MustCompile cannot fail here.
+	c := collector.NewHost(collector.HostConfig{
+		Disks:      regexp.MustCompile(h.Disks),
+		Interfaces: regexp.MustCompile(h.Interfaces),
+	})
+	e.host.Store(&c)
+}
+
+func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
+	pctx, cancel := context.WithCancel(ctx)
+	rp := &runningProbe{
+		probe: probes.New(p, probes.Options{
+			Kafka:      k,
+			Metrics:    e.metrics,
+			Registerer: e.reg,
+			Logger:     e.logger,
+		}),
+		kafka:  k,
+		cancel: cancel,
+		done:   make(chan struct{}),
+	}
+	e.running[p.Name] = rp
+	go func() {
+		defer close(rp.done)
+		if err := rp.probe.Run(pctx); err != nil {
+			e.logger.Error("probe failed", "probe", p.Name, "err", err)
+		}
+	}()
+}
+
+// Stop stops every probe and waits for them (flush, commit, leave group).
+func (e *Exporter) Stop() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for name, rp := range e.running {
+		rp.cancel()
+		<-rp.done
+		delete(e.running, name)
+	}
+}
+
+// Ready reports whether every probe has produced and consumed at least once.
+func (e *Exporter) Ready() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.running) == 0 {
+		return false
+	}
+	for _, rp := range e.running {
+		if !rp.probe.Ready() {
+			return false
+		}
+	}
+	return true
+}
+
+// Probes returns the configuration of the running probes, sorted by name.
+func (e *Exporter) Probes() []config.Probe {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]config.Probe, 0, len(e.running))
+	for _, rp := range e.running {
+		out = append(out, rp.probe.Config())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Probe returns a running probe by name (tests and bench use it).
+func (e *Exporter) Probe(name string) *probes.Probe {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if rp, ok := e.running[name]; ok {
+		return rp.probe
+	}
+	return nil
+}

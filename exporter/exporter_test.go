@@ -1,0 +1,204 @@
+package exporter
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+func testLogger(t *testing.T) *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// waitFor polls cond until it holds or the timeout passes.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for time.Now().Before(deadline) {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		last = state
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, last)
+}
+
+func mustScrape(t *testing.T, url string) scrape.Families {
+	t.Helper()
+	f, err := scrape.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func value(f scrape.Families, name string, labels ...string) float64 {
+	v, _ := f.Value(name, labels...)
+	return v
+}
+
+// TestTwoProbesOnEmbeddedCluster runs two probes on kfake and asserts on a
+// real scrape: rate within 10 % of target, consumed = produced after
+// draining, nothing lost or duplicated, histograms counted, lag back to 0.
+func TestTwoProbesOnEmbeddedCluster(t *testing.T) {
+	logger := testLogger(t)
+	emb, err := StartEmbedded(logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+
+	cfg, err := config.Parse([]byte(`
+probes:
+  - name: fast
+    rate: 400
+    record_size: 200
+    lag_interval: 500ms
+    create_topic: {partitions: 4}
+    producer: {acks: "1", linger.ms: 2}
+  - name: slow
+    rate: 100
+    record_size: 1024
+    lag_interval: 500ms
+    consumer: {consumers: 2, max.poll.records: 50}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Kafka.Brokers = emb.Brokers()
+
+	reg := prometheus.NewRegistry()
+	e := New(reg, logger)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e.Apply(ctx, cfg)
+	defer e.Stop()
+	srv := httptest.NewServer(e.Handler(HandlerOpts{TelemetryPath: "/metrics"}))
+	defer srv.Close()
+	metricsURL := srv.URL + "/metrics"
+
+	waitFor(t, 30*time.Second, "/-/ready", func() (bool, string) {
+		resp, err := http.Get(srv.URL + "/-/ready")
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, resp.Status
+	})
+
+	// Steady state: the rate between two scrapes is the target ±10 %.
+	time.Sleep(time.Second) // past the start-up transient
+	s1, t1 := mustScrape(t, metricsURL), time.Now()
+	time.Sleep(4 * time.Second)
+	s2, t2 := mustScrape(t, metricsURL), time.Now()
+	for _, p := range cfg.Probes {
+		got := (value(s2, "kafka_bench_produced_records_total", "probe", p.Name) -
+			value(s1, "kafka_bench_produced_records_total", "probe", p.Name)) / t2.Sub(t1).Seconds()
+		if math.Abs(got-p.Rate) > 0.1*p.Rate {
+			t.Errorf("probe %s: produced %.1f records/s, target %.0f (±10%%)", p.Name, got, p.Rate)
+		}
+	}
+
+	for _, p := range cfg.Probes {
+		e.Probe(p.Name).StopProducing()
+	}
+	var final scrape.Families
+	waitFor(t, 30*time.Second, "consumers to drain and lag to reach 0", func() (bool, string) {
+		final = mustScrape(t, metricsURL)
+		state := ""
+		done := true
+		for _, p := range cfg.Probes {
+			l := []string{"probe", p.Name}
+			produced, consumed := value(final, "kafka_bench_produced_records_total", l...), value(final, "kafka_bench_consumed_records_total", l...)
+			lag := value(final, "kafka_bench_consumer_lag_records", l...)
+			lagSec := value(final, "kafka_bench_consumer_lag_seconds", l...)
+			state += fmt.Sprintf("%s: produced=%v consumed=%v lag=%v lag_s=%v dup=%v ooo=%v failed=%v; ", p.Name, produced, consumed, lag, lagSec,
+				value(final, "kafka_bench_records_duplicated_total", l...), value(final, "kafka_bench_records_out_of_order_total", l...),
+				value(final, "kafka_bench_produce_failed_total", l...))
+			done = done && produced > 0 && produced == consumed && lag == 0 && lagSec == 0
+		}
+		return done, state
+	})
+
+	for _, p := range cfg.Probes {
+		l := []string{"probe", p.Name}
+		produced := value(final, "kafka_bench_produced_records_total", l...)
+		checks := []struct {
+			name      string
+			got, want float64
+		}{
+			{"records lost", value(final, "kafka_bench_records_lost_total", l...), 0},
+			{"records duplicated", value(final, "kafka_bench_records_duplicated_total", l...), 0},
+			{"records out of order", value(final, "kafka_bench_records_out_of_order_total", l...), 0},
+			{"records foreign", value(final, "kafka_bench_records_foreign_total", l...), 0},
+			{"produce failures", value(final, "kafka_bench_produce_failed_total", l...), 0},
+			{"produce latency count", value(final, "kafka_bench_produce_latency_seconds", l...), produced},
+			{"send delay count", value(final, "kafka_bench_send_delay_seconds", l...), produced},
+			{"end-to-end latency count", value(final, "kafka_bench_end_to_end_latency_seconds", l...), produced},
+			{"produced bytes", value(final, "kafka_bench_produced_bytes_total", l...), produced * float64(p.RecordSize)},
+			{"consumed bytes", value(final, "kafka_bench_consumed_bytes_total", l...), produced * float64(p.RecordSize)},
+			{"target rate", value(final, "kafka_bench_probe_target_rate_records_per_second", l...), p.Rate},
+		}
+		for _, c := range checks {
+			if c.got != c.want {
+				t.Errorf("probe %s: %s = %v, want %v", p.Name, c.name, c.got, c.want)
+			}
+		}
+		if n := value(final, "kafka_bench_commit_latency_seconds", l...); n < 1 {
+			t.Errorf("probe %s: no commit latency observed", p.Name)
+		}
+		if got := len(final.Find("kafka_bench_produce_failed_total", l...)); got != 10 {
+			t.Errorf("probe %s: %d failure reason series pre-created, want 10", p.Name, got)
+		}
+		wantInfo := map[string]string{
+			"topic": "kafka-bench-" + p.Name, "acks": p.Producer.Acks, "compression": "none",
+			"record_size_bytes": fmt.Sprint(p.RecordSize), "batch_size_bytes": "16384",
+			"linger_ms": fmt.Sprint(p.Producer.LingerMS), "partitions": fmt.Sprint(p.CreateTopic.Partitions),
+			"group": "kafka-bench-" + p.Name,
+		}
+		for label, want := range wantInfo {
+			if got := final.Label("kafka_bench_probe_info", label, l...); got != want {
+				t.Errorf("probe %s: kafka_bench_probe_info{%s} = %q, want %q", p.Name, label, got, want)
+			}
+		}
+		for _, role := range []string{"producer", "consumer", "admin"} {
+			if _, ok := s2.Value("kafka_bench_client_connects_total", "probe", p.Name, "role", role); !ok {
+				t.Errorf("probe %s: no kprom client metrics for role %s", p.Name, role)
+			}
+		}
+	}
+	if v := value(final, "kafka_bench_host_cpus"); v < 1 {
+		t.Errorf("kafka_bench_host_cpus = %v", v)
+	}
+	for _, name := range []string{"kafka_bench_host_cpu_seconds_total", "kafka_bench_host_memory_available_bytes", "kafka_bench_build_info", "go_goroutines", "process_resident_memory_bytes"} {
+		if _, ok := final.Value(name); !ok {
+			t.Errorf("%s missing from the exposition", name)
+		}
+	}
+	if v := value(final, "kafka_bench_scrape_collector_success", "collector", "host"); v != 1 {
+		t.Errorf("host collector success = %v", v)
+	}
+
+	e.Stop()
+	after := mustScrape(t, metricsURL)
+	if n := len(after.Find("kafka_bench_produced_records_total")); n != 0 {
+		t.Errorf("stopped probes still export %d produced series", n)
+	}
+}

@@ -1,0 +1,272 @@
+package kafkatest
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// TestNodeConfig needs no broker: it checks the rendered server.properties.
+func TestNodeConfig(t *testing.T) {
+	for _, tc := range []struct {
+		nodes int
+		want  []string
+	}{
+		{1, []string{"offsets.topic.replication.factor=1", "transaction.state.log.min.isr=1", "default.replication.factor=1", "min.insync.replicas=1"}},
+		{3, []string{"offsets.topic.replication.factor=3", "transaction.state.log.replication.factor=3", "transaction.state.log.min.isr=2", "default.replication.factor=3", "min.insync.replicas=2"}},
+	} {
+		c := &Cluster{opts: Options{Nodes: tc.nodes, BrokerConfig: map[string]string{
+			"group.initial.rebalance.delay.ms": "7", // overrides a default in place
+			"log.segment.bytes":                "1048576",
+		}}}
+		n := &node{id: 2, port: 1000, cport: 1001, home: "/x"}
+		cfg := c.nodeConfig(n, "1@127.0.0.1:1,2@127.0.0.1:1001")
+		want := append(tc.want,
+			"node.id=2",
+			"process.roles=broker,controller",
+			"controller.quorum.voters=1@127.0.0.1:1,2@127.0.0.1:1001",
+			"listeners=PLAINTEXT://127.0.0.1:1000,CONTROLLER://127.0.0.1:1001",
+			"offsets.topic.num.partitions=1",
+			"auto.create.topics.enable=false",
+			"group.initial.rebalance.delay.ms=7",
+			"log.segment.bytes=1048576",
+		)
+		lines := strings.Split(cfg, "\n")
+		for _, w := range want {
+			if !slices.Contains(lines, w) {
+				t.Errorf("nodes=%d: config lacks %q:\n%s", tc.nodes, w, cfg)
+			}
+		}
+		if strings.Count(cfg, "group.initial.rebalance.delay.ms=") != 1 {
+			t.Errorf("override duplicated a key:\n%s", cfg)
+		}
+	}
+}
+
+func TestProcState(t *testing.T) {
+	if s := procState(os.Getpid()); s != 'R' && s != 'S' {
+		t.Fatalf("procState(self) = %q", s)
+	}
+	if s := procState(-1); s != 0 {
+		t.Fatalf("procState(-1) = %q", s)
+	}
+}
+
+func newClient(t testing.TB, seeds []string, opts ...kgo.Opt) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(seeds...)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+func createTopic(t testing.TB, ctx context.Context, cl *kgo.Client, topic string, rf int16) {
+	t.Helper()
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, 1, rf, nil, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		t.Fatalf("create topic %s: %v", topic, err)
+	}
+}
+
+// consume reads want records of topic from the start with a consumer group.
+func consume(t testing.TB, ctx context.Context, seeds []string, topic, group string, want int) []string {
+	t.Helper()
+	cl := newClient(t, seeds, kgo.ConsumeTopics(topic), kgo.ConsumerGroup(group),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	var got []string
+	for len(got) < want {
+		fs := cl.PollFetches(ctx)
+		if err := ctx.Err(); err != nil {
+			t.Fatalf("consume %s: got %q, want %d records: %v", topic, got, want, err)
+		}
+		fs.EachError(func(topic string, p int32, err error) { t.Logf("fetch %s/%d: %v", topic, p, err) })
+		fs.EachRecord(func(r *kgo.Record) { got = append(got, string(r.Value)) })
+	}
+	return got
+}
+
+func TestSingleNode(t *testing.T) {
+	Integration(t)
+	began := time.Now()
+	c := Start(t, Options{})
+	t.Logf("1-node cluster started in %v", time.Since(began).Round(time.Millisecond))
+	ctx := t.Context()
+
+	if c.Nodes() != 1 || c.NodeID(0) != 1 || c.IndexOfNode(1) != 0 || c.IndexOfNode(2) != -1 {
+		t.Fatalf("Nodes/NodeID/IndexOfNode inconsistent: %d %d", c.Nodes(), c.NodeID(0))
+	}
+	cl := newClient(t, c.Bootstrap())
+	createTopic(t, ctx, cl, "single", 1)
+	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: "single", Value: []byte("hello")}).FirstErr(); err != nil {
+		t.Fatalf("produce: %v", err)
+	}
+	began = time.Now()
+	if got := consume(t, ctx, c.Bootstrap(), "single", "g1", 1); got[0] != "hello" {
+		t.Fatalf("consumed %q", got)
+	}
+	t.Logf("consumer group joined and read in %v", time.Since(began).Round(time.Millisecond))
+	if leader, err := c.LeaderOf(ctx, "single", 0); err != nil || leader != 1 {
+		t.Fatalf("LeaderOf = %d, %v; want 1", leader, err)
+	}
+
+	// Auto-creation is off: producing to an unknown topic must not create it.
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	err := newClient(t, c.Bootstrap()).ProduceSync(pctx, &kgo.Record{Topic: "nope", Value: []byte("x")}).FirstErr()
+	cancel()
+	if err == nil {
+		t.Fatal("produce to a missing topic succeeded: auto.create.topics.enable is not false")
+	}
+
+	// The data survives a full stop and start.
+	began = time.Now()
+	if err := c.StopAll(); err != nil {
+		t.Fatalf("StopAll: %v", err)
+	}
+	t.Logf("StopAll took %v", time.Since(began).Round(time.Millisecond))
+	if c.Running(0) {
+		t.Fatal("node still running after StopAll")
+	}
+	began = time.Now()
+	if err := c.StartAll(ctx); err != nil {
+		t.Fatalf("StartAll: %v", err)
+	}
+	t.Logf("StartAll took %v", time.Since(began).Round(time.Millisecond))
+	if got := consume(t, ctx, c.Bootstrap(), "single", "g2", 1); got[0] != "hello" {
+		t.Fatalf("after restart consumed %q", got)
+	}
+
+	c.Close()
+	c.Close() // idempotent
+	if c.Running(0) {
+		t.Fatal("node running after Close")
+	}
+}
+
+func TestThreeNodes(t *testing.T) {
+	Integration(t)
+	began := time.Now()
+	// A shorter broker session makes a killed broker leave metadata sooner (default 9 s).
+	c := Start(t, Options{Nodes: 3, BrokerConfig: map[string]string{
+		"broker.session.timeout.ms":    "4000",
+		"broker.heartbeat.interval.ms": "1000",
+	}})
+	t.Logf("3-node cluster started in %v", time.Since(began).Round(time.Millisecond))
+	ctx := t.Context()
+	if ids, err := c.BrokerIDs(ctx); err != nil || !slices.Equal(ids, []int32{1, 2, 3}) {
+		t.Fatalf("BrokerIDs = %v, %v", ids, err)
+	}
+	if got := len(c.Bootstrap()); got != 3 {
+		t.Fatalf("Bootstrap has %d addresses", got)
+	}
+
+	cl := newClient(t, c.Bootstrap())
+	createTopic(t, ctx, cl, "rf3", 3)
+	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: "rf3", Value: []byte("before")}).FirstErr(); err != nil {
+		t.Fatalf("produce: %v", err)
+	}
+	leader, err := c.LeaderOf(ctx, "rf3", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := c.IndexOfNode(leader)
+	t.Logf("leader of rf3/0 is node %d; killing it", leader)
+
+	began = time.Now()
+	if err := c.Kill(victim); err != nil {
+		t.Fatalf("Kill: %v", err)
+	}
+	if c.Running(victim) {
+		t.Fatal("killed node still running")
+	}
+	waitFor(t, 30*time.Second, "killed broker to leave metadata", func() bool {
+		ids, err := c.BrokerIDs(ctx)
+		return err == nil && !slices.Contains(ids, leader) && len(ids) == 2
+	})
+	t.Logf("killed broker left metadata after %v", time.Since(began).Round(time.Millisecond))
+	newLeader, err := c.LeaderOf(ctx, "rf3", 0)
+	if err != nil || newLeader == leader {
+		t.Fatalf("leader after kill = %d, %v; want a node other than %d", newLeader, err, leader)
+	}
+	// acks=all with min.insync.replicas=2 still works with 2 of 3 nodes.
+	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: "rf3", Value: []byte("after")}).FirstErr(); err != nil {
+		t.Fatalf("produce with one node down: %v", err)
+	}
+
+	began = time.Now()
+	if err := c.Restart(victim); err != nil {
+		t.Fatalf("Restart: %v", err)
+	}
+	if err := c.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Restart until registered took %v", time.Since(began).Round(time.Millisecond))
+	if ids, err := c.BrokerIDs(ctx); err != nil || len(ids) != 3 {
+		t.Fatalf("BrokerIDs after restart = %v, %v", ids, err)
+	}
+	if got := consume(t, ctx, c.Bootstrap(), "rf3", "g3", 2); !slices.Equal(got, []string{"before", "after"}) {
+		t.Fatalf("consumed %q", got)
+	}
+
+	// Pause: the JVM is stopped, its socket accepts but nothing answers.
+	const paused = 1
+	if err := c.Pause(paused); err != nil {
+		t.Fatalf("Pause: %v", err)
+	}
+	if s := procState(c.pid(paused)); s != 'T' {
+		t.Fatalf("paused JVM state %q, want T", s)
+	}
+	only := newClient(t, []string{c.Bootstrap()[paused]})
+	if _, err := metadata(ctx, only); err == nil {
+		t.Fatal("a paused broker answered a metadata request")
+	}
+	if err := c.WaitReady(ctx); err != nil { // ignores the paused node
+		t.Fatalf("WaitReady while paused: %v", err)
+	}
+	if err := c.Resume(paused); err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	waitFor(t, 30*time.Second, "resumed broker to answer", func() bool {
+		_, err := metadata(ctx, only)
+		return err == nil
+	})
+	if err := c.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Stop (SIGTERM) is a controlled shutdown: the broker leaves at once.
+	began = time.Now()
+	if err := c.Stop(2); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	t.Logf("Stop (controlled shutdown) took %v", time.Since(began).Round(time.Millisecond))
+	if err := c.Stop(2); err != nil { // stopping a stopped node is a no-op
+		t.Fatal(err)
+	}
+	if err := c.Pause(2); err == nil {
+		t.Fatal("Pause of a stopped node succeeded")
+	}
+}
+
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

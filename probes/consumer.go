@@ -1,0 +1,106 @@
+package probes
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
+)
+
+// consumer is one member of the probe's consumer group. It has its own
+// client, so a fetch wait never inflates produce latency.
+type consumer struct {
+	p          *Probe
+	client     *kgo.Client
+	interval   time.Duration
+	lastCommit time.Time
+}
+
+// run polls until ctx is cancelled, then commits what it processed; the
+// caller closes the client, which leaves the group.
+func (c *consumer) run(ctx context.Context) {
+	maxPoll := c.p.cfg.Consumer.MaxPollRecords
+	for {
+		// A poll waits at most one commit interval, so the last records
+		// are committed (and lag reaches 0) even when no more arrive.
+		pollCtx, cancel := context.WithTimeout(ctx, c.interval)
+		fetches := c.client.PollRecords(pollCtx, maxPoll)
+		cancel()
+		if fetches.IsClientClosed() || ctx.Err() != nil {
+			break
+		}
+		fetches.EachError(func(topic string, partition int32, err error) {
+			if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				c.p.noteFetchError(partition, err)
+			}
+		})
+		c.process(fetches, time.Now())
+		c.client.AllowRebalance()
+		if time.Since(c.lastCommit) >= c.interval {
+			c.commit(ctx)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	c.commit(ctx)
+	// With BlockRebalanceOnPoll every poll holds off rebalances until
+	// AllowRebalance; leaving the group on Close would wait forever.
+	c.client.AllowRebalance()
+}
+
+// process accounts one poll's records; now is when they were received.
+func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
+	p, m := c.p, c.p.m
+	n := 0
+	fetches.EachRecord(func(r *kgo.Record) {
+		n++
+		m.consumedBytes.Add(float64(len(r.Value)))
+		h, err := payload.Decode(r.Value)
+		if err != nil || h.Partition != r.Partition {
+			m.foreign.Inc()
+			return
+		}
+		if h.RunID == p.runID {
+			m.e2eLatency.Observe(now.Sub(time.Unix(0, h.Intended)).Seconds())
+		}
+		switch p.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
+		case tracker.Duplicate:
+			m.duplicated.Inc()
+		case tracker.OutOfOrder:
+			m.outOfOrder.Inc()
+		}
+	})
+	if n > 0 {
+		m.consumed.Add(float64(n))
+		p.lastConsumed.Store(now.UnixNano())
+	}
+}
+
+// commit commits processed offsets synchronously and times it.
+func (c *consumer) commit(ctx context.Context) {
+	start := time.Now()
+	c.lastCommit = start
+	if len(c.client.UncommittedOffsets()) == 0 {
+		return // nothing new: no request, and no zero in the latency histogram
+	}
+	if err := c.client.CommitUncommittedOffsets(ctx); err != nil {
+		if !errors.Is(err, context.Canceled) {
+			c.p.m.commitFailed.Inc()
+			c.p.logger.Debug("offset commit failed", "err", err)
+		}
+		return
+	}
+	c.p.m.commitLatency.Observe(time.Since(start).Seconds())
+}
+
+// onRevoked commits before partitions move to another member, so the next
+// owner neither re-reads (duplicates) nor skips records.
+func (c *consumer) onRevoked(ctx context.Context, cl *kgo.Client, _ map[string][]int32) {
+	if err := cl.CommitUncommittedOffsets(ctx); err != nil {
+		c.p.m.commitFailed.Inc()
+	}
+}

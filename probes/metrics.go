@@ -1,0 +1,190 @@
+package probes
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// LatencyBuckets are the classic buckets of every latency histogram: 0.5 ms
+// to 30 s, so a Prometheus without native histograms still gets quantiles.
+var LatencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
+// Failure reasons of kafka_bench_produce_failed_total: a fixed set, so the
+// label's cardinality is bounded whatever the broker answers.
+const (
+	ReasonTimeout           = "timeout"
+	ReasonRetriesExhausted  = "retries_exhausted"
+	ReasonNotLeader         = "not_leader"
+	ReasonNotEnoughReplicas = "not_enough_replicas"
+	ReasonTopicMissing      = "topic_missing"
+	ReasonAuth              = "auth"
+	ReasonMessageTooLarge   = "message_too_large"
+	ReasonBehindSchedule    = "behind_schedule"
+	ReasonClientClosed      = "client_closed"
+	ReasonOther             = "other"
+)
+
+// FailureReasons lists every reason, in exposition order.
+var FailureReasons = []string{ReasonTimeout, ReasonRetriesExhausted, ReasonNotLeader, ReasonNotEnoughReplicas,
+	ReasonTopicMissing, ReasonAuth, ReasonMessageTooLarge, ReasonBehindSchedule, ReasonClientClosed, ReasonOther}
+
+// infoLabels are the labels of kafka_bench_probe_info, in order.
+var infoLabels = []string{"probe", "topic", "acks", "compression", "record_size_bytes", "batch_size_bytes",
+	"linger_ms", "partitions", "replication_factor", "group"}
+
+// Metrics defines every probe metric once. One Metrics serves all probes;
+// each probe takes its own children with ForProbe and removes them on stop.
+type Metrics struct {
+	info           *prometheus.GaugeVec
+	targetRate     *prometheus.GaugeVec
+	up             *prometheus.GaugeVec
+	produced       *prometheus.CounterVec
+	producedBytes  *prometheus.CounterVec
+	produceFailed  *prometheus.CounterVec
+	produceLatency *prometheus.HistogramVec
+	sendDelay      *prometheus.HistogramVec
+	consumed       *prometheus.CounterVec
+	consumedBytes  *prometheus.CounterVec
+	e2eLatency     *prometheus.HistogramVec
+	commitLatency  *prometheus.HistogramVec
+	commitFailed   *prometheus.CounterVec
+	lost           *prometheus.CounterVec
+	duplicated     *prometheus.CounterVec
+	outOfOrder     *prometheus.CounterVec
+	foreign        *prometheus.CounterVec
+	lagRecords     *prometheus.GaugeVec
+	lagSeconds     *prometheus.GaugeVec
+}
+
+func histogram(name, help string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:                            name,
+		Help:                            help,
+		Buckets:                         LatencyBuckets,
+		NativeHistogramBucketFactor:     1.1,
+		NativeHistogramMaxBucketNumber:  100,
+		NativeHistogramMinResetDuration: time.Hour,
+	}, []string{"probe"})
+}
+
+func counter(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, append([]string{"probe"}, labels...))
+}
+
+func gauge(name, help string, labels ...string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, append([]string{"probe"}, labels...))
+}
+
+// NewMetrics creates and registers the probe metrics on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		info:           prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kafka_bench_probe_info", Help: "Settings of a probe, as labels; always 1."}, infoLabels),
+		targetRate:     gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
+		up:             gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window, else 0."),
+		produced:       counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
+		producedBytes:  counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
+		produceFailed:  counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason.", "reason"),
+		produceLatency: histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free)."),
+		sendDelay:      histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
+		consumed:       counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
+		consumedBytes:  counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
+		e2eLatency:     histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock)."),
+		commitLatency:  histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
+		commitFailed:   counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
+		lost:           counter("kafka_bench_records_lost_total", "Probe records never received within the loss grace period."),
+		duplicated:     counter("kafka_bench_records_duplicated_total", "Probe records received more than once."),
+		outOfOrder:     counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
+		foreign:        counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
+		lagRecords:     gauge("kafka_bench_consumer_lag_records", "End offsets minus committed offsets of the probe's group, summed over partitions."),
+		lagSeconds:     gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record not yet consumed; 0 when caught up."),
+	}
+	reg.MustRegister(m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
+		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
+		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds)
+	return m
+}
+
+// probeMetrics are one probe's children, looked up once so the hot path does
+// no label hashing.
+type probeMetrics struct {
+	targetRate     prometheus.Gauge
+	up             prometheus.Gauge
+	produced       prometheus.Counter
+	producedBytes  prometheus.Counter
+	failed         map[string]prometheus.Counter
+	produceLatency prometheus.Observer
+	sendDelay      prometheus.Observer
+	consumed       prometheus.Counter
+	consumedBytes  prometheus.Counter
+	e2eLatency     prometheus.Observer
+	commitLatency  prometheus.Observer
+	commitFailed   prometheus.Counter
+	lost           prometheus.Counter
+	duplicated     prometheus.Counter
+	outOfOrder     prometheus.Counter
+	foreign        prometheus.Counter
+	lagRecords     prometheus.Gauge
+	lagSeconds     prometheus.Gauge
+}
+
+// forProbe creates (at zero, so failures are visible from the first scrape)
+// every series of one probe.
+func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
+	pm := &probeMetrics{
+		targetRate:     m.targetRate.WithLabelValues(name),
+		up:             m.up.WithLabelValues(name),
+		produced:       m.produced.WithLabelValues(name),
+		producedBytes:  m.producedBytes.WithLabelValues(name),
+		failed:         make(map[string]prometheus.Counter, len(FailureReasons)),
+		produceLatency: m.produceLatency.WithLabelValues(name),
+		sendDelay:      m.sendDelay.WithLabelValues(name),
+		consumed:       m.consumed.WithLabelValues(name),
+		consumedBytes:  m.consumedBytes.WithLabelValues(name),
+		e2eLatency:     m.e2eLatency.WithLabelValues(name),
+		commitLatency:  m.commitLatency.WithLabelValues(name),
+		commitFailed:   m.commitFailed.WithLabelValues(name),
+		lost:           m.lost.WithLabelValues(name),
+		duplicated:     m.duplicated.WithLabelValues(name),
+		outOfOrder:     m.outOfOrder.WithLabelValues(name),
+		foreign:        m.foreign.WithLabelValues(name),
+		lagRecords:     m.lagRecords.WithLabelValues(name),
+		lagSeconds:     m.lagSeconds.WithLabelValues(name),
+	}
+	for _, r := range FailureReasons {
+		pm.failed[r] = m.produceFailed.WithLabelValues(name, r)
+	}
+	pm.targetRate.Set(rate)
+	return pm
+}
+
+// setInfo replaces the probe's info series (the partition count and
+// replication factor are the topic's actual ones, known after start).
+func (m *Metrics) setInfo(p config.Probe, partitions int32, rf int16) {
+	m.info.DeletePartialMatch(prometheus.Labels{"probe": p.Name})
+	m.info.WithLabelValues(p.Name, p.Topic, p.Producer.Acks, p.Producer.CompressionType,
+		strconv.Itoa(p.RecordSize), strconv.Itoa(p.Producer.BatchSize), strconv.Itoa(p.Producer.LingerMS),
+		strconv.Itoa(int(partitions)), strconv.Itoa(int(rf)), consumerGroup(p)).Set(1)
+}
+
+func consumerGroup(p config.Probe) string {
+	if !p.Consumer.Enabled {
+		return ""
+	}
+	return p.Consumer.GroupID
+}
+
+// deleteProbe removes every series of a stopped probe.
+func (m *Metrics) deleteProbe(name string) {
+	l := prometheus.Labels{"probe": name}
+	for _, c := range []interface {
+		DeletePartialMatch(prometheus.Labels) int
+	}{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency, m.sendDelay,
+		m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost, m.duplicated,
+		m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds} {
+		c.DeletePartialMatch(l)
+	}
+}

@@ -1,0 +1,131 @@
+// Package pacer schedules probe records by their intended send time.
+//
+// Record i is intended at start + i/rate, computed from i rather than by
+// adding up intervals, so the schedule never drifts. The sender measures
+// latency from the intended time, so a stall is charged to every record it
+// delayed instead of being hidden (no coordinated omission).
+package pacer
+
+import (
+	"context"
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// Pacer hands out record indexes as they become due. Wait and SkipTo must be
+// called from a single goroutine; Next and Behind may be called concurrently
+// (e.g. from a metrics scrape).
+type Pacer struct {
+	clock    Clock
+	start    time.Time
+	rate     float64 // records per second; <= 0 means unlimited
+	nsPerRec float64 // nanoseconds between intended times
+	next     atomic.Uint64
+}
+
+// New returns a pacer whose record 0 is intended at start. A rate <= 0, NaN
+// or +Inf means unlimited: Wait never blocks.
+func New(clock Clock, start time.Time, rate float64) *Pacer {
+	p := &Pacer{clock: clock, start: start}
+	if rate > 0 && !math.IsInf(rate, 1) {
+		p.rate = rate
+		p.nsPerRec = 1e9 / rate
+	}
+	return p
+}
+
+func (p *Pacer) unlimited() bool { return p.rate == 0 }
+
+// Intended returns the intended send time of record i. It is start for an
+// unlimited rate, where intended times have no meaning.
+func (p *Pacer) Intended(i uint64) time.Time {
+	if p.unlimited() {
+		return p.start
+	}
+	return p.start.Add(time.Duration(float64(i) * p.nsPerRec))
+}
+
+// Next returns the index of the next record not yet handed out.
+func (p *Pacer) Next() uint64 { return p.next.Load() }
+
+// Behind reports how far the next undelivered record's intended time lies
+// before now, or 0 if it is not yet due.
+func (p *Pacer) Behind(now time.Time) time.Duration {
+	if p.unlimited() {
+		return 0
+	}
+	if d := now.Sub(p.Intended(p.next.Load())); d > 0 {
+		return d
+	}
+	return 0
+}
+
+// Wait blocks until at least one record is due and returns the due range
+// [first, first+n) with 1 <= n <= maxBatch (a maxBatch of 0 is treated as 1).
+// After a stall every due record is handed out, maxBatch at a time, each
+// keeping its original intended time. With an unlimited rate it returns
+// maxBatch records at once. It returns ctx.Err() if ctx is done.
+func (p *Pacer) Wait(ctx context.Context, maxBatch uint64) (first, n uint64, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	maxBatch = max(maxBatch, 1)
+	first = p.next.Load()
+	if p.unlimited() {
+		p.next.Store(first + maxBatch)
+		return first, maxBatch, nil
+	}
+	due := p.Intended(first)
+	now := p.clock.Now()
+	// Loop because a clock may wake early; a record is never handed out
+	// before its intended time.
+	for now.Before(due) {
+		if err := p.clock.SleepUntil(ctx, due); err != nil {
+			return 0, 0, err
+		}
+		now = p.clock.Now()
+	}
+	n = min(p.dueBefore(now, true)-first, maxBatch)
+	p.next.Store(first + n)
+	return first, n, nil
+}
+
+// SkipTo drops, without handing them out, every record intended strictly
+// before t and returns how many were dropped. The caller counts them as
+// failed when it has fallen too far behind to catch up.
+func (p *Pacer) SkipTo(t time.Time) uint64 {
+	if p.unlimited() {
+		return 0
+	}
+	first := p.next.Load()
+	end := p.dueBefore(t, false)
+	if end <= first {
+		return 0
+	}
+	p.next.Store(end)
+	return end - first
+}
+
+// dueBefore returns the smallest index whose intended time is after t
+// (inclusive=true) or not before t (inclusive=false): the end of the range of
+// records due by t. The float estimate is corrected against Intended so both
+// always agree despite rounding.
+func (p *Pacer) dueBefore(t time.Time, inclusive bool) uint64 {
+	in := func(i uint64) bool {
+		it := p.Intended(i)
+		return it.Before(t) || (inclusive && it.Equal(t))
+	}
+	elapsed := float64(t.Sub(p.start))
+	if elapsed < 0 {
+		elapsed = 0
+	}
+	end := uint64(elapsed/p.nsPerRec) + 1
+	for end > 0 && !in(end-1) {
+		end--
+	}
+	for in(end) {
+		end++
+	}
+	return end
+}

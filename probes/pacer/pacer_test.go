@@ -1,0 +1,270 @@
+package pacer
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"testing"
+	"time"
+)
+
+// fakeClock's SleepUntil advances fake time instead of sleeping.
+type fakeClock struct {
+	now    time.Time
+	sleeps int
+}
+
+func (c *fakeClock) Now() time.Time { return c.now }
+
+func (c *fakeClock) SleepUntil(ctx context.Context, t time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.sleeps++
+	if t.After(c.now) {
+		c.now = t
+	}
+	return nil
+}
+
+var epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// exactOffset is i/rate in nanoseconds, truncated, computed with exact
+// rational arithmetic as the reference for Intended.
+func exactOffset(i uint64, rate string) time.Duration {
+	r, ok := new(big.Rat).SetString(rate)
+	if !ok {
+		panic(rate)
+	}
+	q := new(big.Rat).SetFrac(new(big.Int).SetUint64(i), big.NewInt(1))
+	q.Mul(q, big.NewRat(1e9, 1))
+	q.Quo(q, r)
+	return time.Duration(new(big.Int).Quo(q.Num(), q.Denom()).Int64())
+}
+
+func TestIntendedExact(t *testing.T) {
+	tests := []struct {
+		rate string
+		rf   float64
+	}{
+		{"1", 1},
+		{"1000", 1000},
+		{"33333.3", 33333.3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rate, func(t *testing.T) {
+			p := New(&fakeClock{now: epoch}, epoch, tt.rf)
+			for _, i := range []uint64{0, 1, 2, 3, 999, 1000, 33333, 123457, 999_999, 1_000_000} {
+				got := p.Intended(i).Sub(epoch)
+				want := exactOffset(i, tt.rate)
+				if d := got - want; d < -1 || d > 1 {
+					t.Errorf("Intended(%d) = %v, want %v (off by %v)", i, got, want, d)
+				}
+			}
+		})
+	}
+}
+
+// TestNoDrift walks 1e6 records through Wait with a sleeping fake clock and
+// checks every handed-out record is due and the schedule ends where the
+// formula says, i.e. sleeping and batching never accumulate error.
+func TestNoDrift(t *testing.T) {
+	for _, rate := range []float64{1, 1000, 33333.3} {
+		clk := &fakeClock{now: epoch}
+		p := New(clk, epoch, rate)
+		ctx := context.Background()
+		const total = 1_000_000
+		for p.Next() < total {
+			first, n, err := p.Wait(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 1 || first != p.Next()-1 {
+				t.Fatalf("rate %v: Wait = (%d, %d), want one record", rate, first, n)
+			}
+			if it := p.Intended(first); !it.Equal(clk.now) {
+				t.Fatalf("rate %v: record %d handed out at %v, intended %v", rate, first, clk.now, it)
+			}
+		}
+		want := epoch.Add(exactOffset(total-1, map[float64]string{1: "1", 1000: "1000", 33333.3: "33333.3"}[rate]))
+		if d := clk.now.Sub(want); d < -1 || d > 1 {
+			t.Fatalf("rate %v: after %d records clock at %v, want %v", rate, total, clk.now, want)
+		}
+	}
+}
+
+func TestCatchUpAfterStall(t *testing.T) {
+	clk := &fakeClock{now: epoch}
+	p := New(clk, epoch, 1000) // 1 ms apart
+	ctx := context.Background()
+
+	if first, n, _ := p.Wait(ctx, 100); first != 0 || n != 1 {
+		t.Fatalf("first Wait = (%d, %d), want (0, 1)", first, n)
+	}
+	// A 250 ms stall: records 1..250 are due (250 at exactly +250ms).
+	clk.now = epoch.Add(250 * time.Millisecond)
+	if got := p.Behind(clk.now); got != 249*time.Millisecond {
+		t.Fatalf("Behind = %v, want 249ms", got)
+	}
+	sleeps := clk.sleeps
+	var got []uint64
+	for p.Next() <= 250 {
+		first, n, err := p.Wait(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, first, n)
+	}
+	want := []uint64{1, 100, 101, 100, 201, 50}
+	if len(got) != len(want) {
+		t.Fatalf("batches = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("batches = %v, want %v", got, want)
+		}
+	}
+	if clk.sleeps != sleeps {
+		t.Fatal("Wait slept while records were due")
+	}
+	// Catch-up keeps intended times: record 150 is still at +150 ms.
+	if it := p.Intended(150); !it.Equal(epoch.Add(150 * time.Millisecond)) {
+		t.Fatalf("Intended(150) = %v", it)
+	}
+	if b := p.Behind(clk.now); b != 0 {
+		t.Fatalf("Behind after catch-up = %v, want 0", b)
+	}
+	// The next record is 1 ms ahead: Wait sleeps exactly to it.
+	first, n, _ := p.Wait(ctx, 100)
+	if first != 251 || n != 1 || !clk.now.Equal(epoch.Add(251*time.Millisecond)) {
+		t.Fatalf("Wait = (%d, %d) at %v, want (251, 1) at +251ms", first, n, clk.now.Sub(epoch))
+	}
+}
+
+func TestBehind(t *testing.T) {
+	p := New(&fakeClock{now: epoch}, epoch, 10) // 100 ms apart
+	tests := []struct {
+		now  time.Duration
+		want time.Duration
+	}{
+		{-time.Second, 0},
+		{0, 0},
+		{time.Millisecond, time.Millisecond},
+		{3 * time.Second, 3 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := p.Behind(epoch.Add(tt.now)); got != tt.want {
+			t.Errorf("Behind(+%v) = %v, want %v", tt.now, got, tt.want)
+		}
+	}
+}
+
+func TestSkipTo(t *testing.T) {
+	clk := &fakeClock{now: epoch}
+	p := New(clk, epoch, 1000)
+	clk.now = epoch.Add(10 * time.Second) // 10001 records due
+
+	if got := p.SkipTo(epoch.Add(9 * time.Second)); got != 9000 {
+		t.Fatalf("SkipTo(+9s) dropped %d, want 9000 (records 0..8999)", got)
+	}
+	if p.Next() != 9000 {
+		t.Fatalf("Next = %d, want 9000", p.Next())
+	}
+	if got := p.Behind(clk.now); got != time.Second {
+		t.Fatalf("Behind = %v, want 1s", got)
+	}
+	if got := p.SkipTo(epoch.Add(5 * time.Second)); got != 0 {
+		t.Fatalf("SkipTo into the past dropped %d, want 0", got)
+	}
+	first, n, err := p.Wait(context.Background(), 5000)
+	if err != nil || first != 9000 || n != 1001 {
+		t.Fatalf("Wait after SkipTo = (%d, %d, %v), want (9000, 1001)", first, n, err)
+	}
+}
+
+func TestUnlimited(t *testing.T) {
+	for _, rate := range []float64{0, -5} {
+		clk := &fakeClock{now: epoch}
+		p := New(clk, epoch, rate)
+		for i := uint64(0); i < 3; i++ {
+			first, n, err := p.Wait(context.Background(), 64)
+			if err != nil || first != i*64 || n != 64 {
+				t.Fatalf("rate %v: Wait = (%d, %d, %v), want (%d, 64)", rate, first, n, err, i*64)
+			}
+		}
+		if clk.sleeps != 0 {
+			t.Fatalf("rate %v: unlimited pacer slept", rate)
+		}
+		if !p.Intended(1000).Equal(epoch) || p.Behind(epoch.Add(time.Hour)) != 0 || p.SkipTo(epoch.Add(time.Hour)) != 0 {
+			t.Fatalf("rate %v: unlimited Intended/Behind/SkipTo not neutral", rate)
+		}
+	}
+}
+
+func TestZeroMaxBatch(t *testing.T) {
+	clk := &fakeClock{now: epoch.Add(time.Second)}
+	p := New(clk, epoch, 1000)
+	if _, n, _ := p.Wait(context.Background(), 0); n != 1 {
+		t.Fatalf("Wait(maxBatch=0) n = %d, want 1", n)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	clk := &fakeClock{now: epoch}
+	for _, rate := range []float64{0, 1} {
+		p := New(clk, epoch.Add(time.Hour), rate)
+		if _, _, err := p.Wait(ctx, 10); !errors.Is(err, context.Canceled) {
+			t.Fatalf("rate %v: Wait on cancelled ctx = %v", rate, err)
+		}
+		if p.Next() != 0 {
+			t.Fatalf("rate %v: cancelled Wait advanced Next to %d", rate, p.Next())
+		}
+	}
+}
+
+func TestRealClockCancel(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	p := New(RealClock(), start.Add(time.Hour), 1)
+	_, _, err := p.Wait(ctx, 1)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait = %v, want deadline exceeded", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("cancellation took %v", el)
+	}
+}
+
+func TestRealClockPaces(t *testing.T) {
+	start := time.Now()
+	p := New(RealClock(), start, 100) // 10 ms apart
+	for p.Next() < 6 {
+		first, n, err := p.Wait(context.Background(), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now := time.Now(); now.Before(p.Intended(first + n - 1)) {
+			t.Fatalf("record %d handed out %v early", first+n-1, p.Intended(first+n-1).Sub(now))
+		}
+	}
+	if el := time.Since(start); el < 50*time.Millisecond {
+		t.Fatalf("6 records at 100/s took %v, want >= 50ms", el)
+	}
+}
+
+func BenchmarkWaitReal50k(b *testing.B) {
+	p := New(RealClock(), time.Now(), 50_000)
+	ctx := context.Background()
+	var sent uint64
+	for b.Loop() {
+		_, n, err := p.Wait(ctx, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sent += n
+	}
+	b.ReportMetric(float64(sent)/float64(b.N), "records/op")
+}

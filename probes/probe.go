@@ -1,0 +1,227 @@
+// Package probes is the probe engine: one Probe is a steady-state producer
+// and consumer group on its own topic, measuring throughput, latency, loss,
+// duplicates, reordering and lag, and exporting them as Prometheus metrics.
+// The daemon and the one-shot bench mode both run it.
+package probes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
+)
+
+// Shutdown budget: SIGTERM must end the process within 10 s.
+const (
+	flushTimeout = 5 * time.Second
+)
+
+// Options are what a probe needs besides its configuration.
+type Options struct {
+	Kafka   config.Kafka
+	Metrics *Metrics
+	// Registerer receives the kprom client metrics; nil disables them.
+	Registerer prometheus.Registerer
+	Logger     *slog.Logger
+	// NumRecords, when > 0, stops producing after that many records (bench).
+	NumRecords uint64
+}
+
+// Probe is one running producer/consumer pair.
+type Probe struct {
+	cfg     config.Probe
+	opts    Options
+	metrics *Metrics
+	m       *probeMetrics
+	logger  *slog.Logger
+	runID   uint64
+
+	admin        *kadm.Client
+	tracker      *tracker.Tracker
+	produceTimes *produceTimes
+	partitions   atomic.Int32
+
+	lastProduced atomic.Int64 // unix ns of the last acknowledged record
+	lastConsumed atomic.Int64 // unix ns of the last consumed record
+	up           atomic.Bool
+	stopProduce  chan struct{}
+	stopOnce     sync.Once
+	producer     atomic.Pointer[producer]
+
+	errMu       sync.Mutex
+	lastErrLogs map[string]time.Time
+}
+
+// New prepares a probe; Run starts it.
+func New(cfg config.Probe, opts Options) *Probe {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	runID := payload.NewRunID()
+	return &Probe{
+		cfg:          cfg,
+		opts:         opts,
+		metrics:      opts.Metrics,
+		m:            opts.Metrics.forProbe(cfg.Name, cfg.Rate),
+		logger:       logger.With("probe", cfg.Name),
+		runID:        runID,
+		tracker:      tracker.New(runID, tracker.Config{GracePeriod: time.Duration(cfg.LossGracePeriod)}),
+		produceTimes: newProduceTimes(),
+		stopProduce:  make(chan struct{}),
+		lastErrLogs:  map[string]time.Time{},
+	}
+}
+
+// Name is the probe's name, its `probe` label.
+func (p *Probe) Name() string { return p.cfg.Name }
+
+// Config is the probe's effective configuration.
+func (p *Probe) Config() config.Probe { return p.cfg }
+
+// Ready reports whether the probe has produced and (with a consumer)
+// consumed at least one record.
+func (p *Probe) Ready() bool {
+	return p.lastProduced.Load() > 0 && (!p.cfg.Consumer.Enabled || p.lastConsumed.Load() > 0)
+}
+
+// StopProducing ends the producer while the consumer goes on draining: used
+// by bench mode and by tests that check consumed = produced.
+func (p *Probe) StopProducing() { p.stopOnce.Do(func() { close(p.stopProduce) }) }
+
+// Sent is how many records the producer has handed to the client.
+func (p *Probe) Sent() uint64 {
+	if pr := p.producer.Load(); pr != nil {
+		return pr.sent.Load()
+	}
+	return 0
+}
+
+// Run runs the probe until ctx is cancelled, then stops pacing, flushes with
+// a deadline, commits and leaves the group. It returns an error only when a
+// client cannot be created at all (bad options); Kafka being away is retried.
+func (p *Probe) Run(ctx context.Context) error {
+	defer p.metrics.deleteProbe(p.cfg.Name)
+	adminClient, err := p.newClient(RoleAdmin, "0")
+	if err != nil {
+		return err
+	}
+	defer adminClient.Close()
+	p.admin = kadm.NewClient(adminClient)
+
+	p.logger.Info("probe starting", "topic", p.cfg.Topic, "rate", p.cfg.Rate, "record_size", p.cfg.RecordSize, "run_id", strconv.FormatUint(p.runID, 16))
+	if err := p.ensureTopic(ctx); err != nil {
+		return nil // cancelled while Kafka was away: a clean stop
+	}
+
+	var wg sync.WaitGroup
+	consumeCtx, stopConsumers := context.WithCancel(context.Background())
+	defer stopConsumers()
+	if p.cfg.Consumer.Enabled {
+		for err := p.startAtEnd(ctx); err != nil; err = p.startAtEnd(ctx) {
+			p.logger.Warn("setting the group's start offsets failed; retrying", "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(time.Second):
+			}
+		}
+		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
+			c := &consumer{p: p, interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
+			cl, err := p.newClient(RoleConsumer, strconv.Itoa(i), consumerOpts(p.cfg, c.onRevoked)...)
+			if err != nil {
+				return err
+			}
+			c.client = cl
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer cl.Close() // leaves the group
+				c.run(consumeCtx)
+			}()
+		}
+	}
+
+	prodClient, err := p.newClient(RoleProducer, "0", producerOpts(p.cfg)...)
+	if err != nil {
+		stopConsumers()
+		wg.Wait()
+		return err
+	}
+	pr := newProducer(p, prodClient)
+	p.producer.Store(pr)
+	produceCtx, stopProducing := context.WithCancel(ctx)
+	defer stopProducing()
+	produced := make(chan struct{})
+	go func() {
+		defer close(produced)
+		pr.run(produceCtx)
+	}()
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		p.watch(watchCtx)
+	}()
+
+	select {
+	case <-ctx.Done():
+		pr.stop(stopProducing, produced, flushTimeout)
+	case <-p.stopProduce:
+		pr.stop(stopProducing, produced, flushTimeout)
+		<-ctx.Done()
+	}
+	stopConsumers()
+	wg.Wait()
+	stopWatch()
+	<-watched
+	p.logger.Info("probe stopped")
+	return nil
+}
+
+func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
+	opts := append(commonOpts(p.opts.Kafka, p.opts.Registerer, p.logger, p.cfg.Name, role, member), extra...)
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
+	}
+	return cl, nil
+}
+
+// noteProduceError logs produce failures at most once a minute per reason,
+// so an outage gives a line, not a flood.
+func (p *Probe) noteProduceError(err error) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, kgo.ErrClientClosed) {
+		return
+	}
+	p.rateLimitedWarn("produce:"+failureReason(err), "produce failed", "reason", failureReason(err), "err", err)
+}
+
+func (p *Probe) noteFetchError(partition int32, err error) {
+	p.rateLimitedWarn("fetch", "fetch failed", "partition", partition, "err", err)
+}
+
+func (p *Probe) rateLimitedWarn(key, msg string, args ...any) {
+	p.errMu.Lock()
+	last := p.lastErrLogs[key]
+	now := time.Now()
+	if now.Sub(last) < time.Minute {
+		p.errMu.Unlock()
+		return
+	}
+	p.lastErrLogs[key] = now
+	p.errMu.Unlock()
+	p.logger.Warn(msg, args...)
+}

@@ -1,0 +1,115 @@
+package probes
+
+import (
+	"sort"
+	"sync"
+)
+
+// maxSamples bounds the (offset, time) samples kept per partition.
+const maxSamples = 256
+
+// produceTimes remembers, per partition, when records at some offsets were
+// intended to be sent, so that lag in records can be turned into lag in
+// seconds by interpolation (as kafka-lag-exporter does). Memory is bounded:
+// when a partition's samples are full, every second one is dropped and the
+// sampling spacing doubles, so the history stays whole at a coarser grain.
+type produceTimes struct {
+	mu    sync.Mutex
+	parts map[int32]*samples
+}
+
+type samples struct {
+	offsets []int64
+	times   []int64 // unix ns
+	spacing int64   // minimum offset distance between samples
+}
+
+func newProduceTimes() *produceTimes { return &produceTimes{parts: map[int32]*samples{}} }
+
+// add records that the record at offset was intended at t (unix ns).
+func (pt *produceTimes) add(partition int32, offset, t int64) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	s := pt.parts[partition]
+	if s == nil {
+		s = &samples{spacing: 1}
+		pt.parts[partition] = s
+	}
+	n := len(s.offsets)
+	if n > 0 {
+		last := s.offsets[n-1]
+		if offset < last {
+			// The topic was recreated (offsets restarted): start over.
+			s.offsets, s.times, s.spacing = s.offsets[:0], s.times[:0], 1
+		} else if offset-last < s.spacing {
+			return
+		}
+	}
+	if len(s.offsets) == maxSamples {
+		s.compact()
+	}
+	s.offsets = append(s.offsets, offset)
+	s.times = append(s.times, t)
+}
+
+func (s *samples) compact() {
+	j := 0
+	for i := 0; i < len(s.offsets); i += 2 {
+		s.offsets[j], s.times[j] = s.offsets[i], s.times[i]
+		j++
+	}
+	s.offsets, s.times = s.offsets[:j], s.times[:j]
+	s.spacing *= 2
+}
+
+// timeOf estimates when the record at offset was intended to be sent, in
+// unix ns; ok is false when nothing is known about the partition.
+func (pt *produceTimes) timeOf(partition int32, offset int64) (t int64, ok bool) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	s := pt.parts[partition]
+	if s == nil || len(s.offsets) == 0 {
+		return 0, false
+	}
+	i := sort.Search(len(s.offsets), func(i int) bool { return s.offsets[i] >= offset })
+	switch {
+	case i == len(s.offsets):
+		// Newer than the last sample: at least as young as that sample.
+		return s.times[i-1], true
+	case s.offsets[i] == offset || i == 0:
+		// Exact, or older than all samples: the oldest known time is a
+		// lower bound of the age.
+		return s.times[i], true
+	}
+	o0, o1 := s.offsets[i-1], s.offsets[i]
+	t0, t1 := s.times[i-1], s.times[i]
+	return t0 + (t1-t0)*(offset-o0)/(o1-o0), true
+}
+
+// reset forgets every partition (the topic was recreated).
+func (pt *produceTimes) reset() {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	clear(pt.parts)
+}
+
+// prune drops samples the group has consumed past (keeping one before the
+// committed offset for interpolation) and restores finer spacing once there
+// is room again, so a caught-up probe keeps a fine-grained history.
+func (pt *produceTimes) prune(partition int32, committed int64) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	s := pt.parts[partition]
+	if s == nil {
+		return
+	}
+	i := sort.Search(len(s.offsets), func(i int) bool { return s.offsets[i] >= committed })
+	if i > 1 {
+		n := copy(s.offsets, s.offsets[i-1:])
+		copy(s.times, s.times[i-1:])
+		s.offsets, s.times = s.offsets[:n], s.times[:n]
+	}
+	for s.spacing > 1 && len(s.offsets) < maxSamples/4 {
+		s.spacing /= 2
+	}
+}

@@ -1,0 +1,157 @@
+package probes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+)
+
+// ensureTopic creates the probe topic when it is missing (create_topic) and
+// otherwise compares it with the configuration: a difference is logged and
+// shown in kafka_bench_probe_info, never altered silently. It retries with
+// backoff until Kafka answers or ctx ends.
+func (p *Probe) ensureTopic(ctx context.Context) error {
+	backoff := 250 * time.Millisecond
+	for {
+		err := p.ensureTopicOnce(ctx)
+		if err == nil {
+			return nil
+		}
+		p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", backoff)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 10*time.Second)
+	}
+}
+
+func (p *Probe) ensureTopicOnce(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	// Create first, describe after: franz-go caches metadata answers for a
+	// few seconds, so describing a missing topic first would keep returning
+	// "unknown topic" after it was created.
+	if p.cfg.CreateTopic.Enabled {
+		if err := p.createTopic(ctx); err != nil {
+			return err
+		}
+	}
+	td, err := p.describeTopic(ctx)
+	if err != nil {
+		return err
+	}
+	parts := int32(len(td.Partitions))
+	rf := int16(0)
+	for _, pd := range td.Partitions {
+		rf = int16(len(pd.Replicas))
+		break
+	}
+	want := p.cfg.CreateTopic
+	if parts != want.Partitions || (want.ReplicationFactor > 0 && rf != want.ReplicationFactor) {
+		p.logger.Warn("existing probe topic differs from create_topic; using it as it is",
+			"topic", p.cfg.Topic, "partitions", parts, "want_partitions", want.Partitions,
+			"replication_factor", rf, "want_replication_factor", want.ReplicationFactor)
+	}
+	p.partitions.Store(parts)
+	p.metrics.setInfo(p.cfg, parts, rf)
+	return nil
+}
+
+func (p *Probe) describeTopic(ctx context.Context) (kadm.TopicDetail, error) {
+	tds, err := p.admin.ListTopics(ctx, p.cfg.Topic)
+	if err != nil {
+		return kadm.TopicDetail{}, err
+	}
+	td, ok := tds[p.cfg.Topic]
+	if !ok {
+		return kadm.TopicDetail{}, kerr.UnknownTopicOrPartition
+	}
+	if td.Err != nil {
+		return td, td.Err
+	}
+	if len(td.Partitions) == 0 {
+		return td, fmt.Errorf("topic %q has no partitions yet", p.cfg.Topic)
+	}
+	return td, nil
+}
+
+func (p *Probe) createTopic(ctx context.Context) error {
+	ct := p.cfg.CreateTopic
+	configs := make(map[string]*string, len(ct.Configs))
+	for k, v := range ct.Configs {
+		configs[k] = &v
+	}
+	resp, err := p.admin.CreateTopic(ctx, ct.Partitions, ct.ReplicationFactor, configs, p.cfg.Topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if errors.Is(err, kerr.TopicAlreadyExists) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("creating topic %q: %w", p.cfg.Topic, err)
+	}
+	p.logger.Info("created probe topic", "topic", p.cfg.Topic, "partitions", ct.Partitions, "replication_factor", ct.ReplicationFactor)
+	return nil
+}
+
+// recreateTopic handles a probe topic deleted while running: it is created
+// again when create_topic is set, and the per-partition state that belonged
+// to the old topic is forgotten.
+func (p *Probe) recreateTopic(ctx context.Context) {
+	if !p.cfg.CreateTopic.Enabled {
+		p.logger.Warn("probe topic is missing and create_topic is off", "topic", p.cfg.Topic)
+		return
+	}
+	p.logger.Warn("probe topic is missing; creating it again", "topic", p.cfg.Topic)
+	if err := p.ensureTopicOnce(ctx); err != nil {
+		p.logger.Warn("recreating probe topic failed", "topic", p.cfg.Topic, "err", err)
+		return
+	}
+	p.produceTimes.reset()
+}
+
+// startAtEnd commits the current end offsets for every partition the group
+// has never committed, before the first record is produced. The consumer then
+// starts exactly at this run's first record: it neither misses the start
+// (which would look like loss) nor reads an old backlog.
+func (p *Probe) startAtEnd(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	group := p.cfg.Consumer.GroupID
+	committed, err := p.admin.FetchOffsets(ctx, group)
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		committed, err = nil, nil // a new group: nothing committed yet
+	}
+	if err != nil {
+		return fmt.Errorf("fetching offsets of group %q: %w", group, err)
+	}
+	ends, err := p.admin.ListEndOffsets(ctx, p.cfg.Topic)
+	if err != nil {
+		return fmt.Errorf("listing end offsets of %q: %w", p.cfg.Topic, err)
+	}
+	toCommit := kadm.Offsets{}
+	for part, end := range ends[p.cfg.Topic] {
+		if end.Err != nil {
+			return end.Err
+		}
+		if c, ok := committed.Lookup(p.cfg.Topic, part); ok && c.At >= 0 {
+			continue
+		}
+		toCommit.Add(kadm.Offset{Topic: p.cfg.Topic, Partition: part, At: end.Offset, LeaderEpoch: -1})
+	}
+	if len(toCommit) == 0 {
+		return nil
+	}
+	resp, err := p.admin.CommitOffsets(ctx, group, toCommit)
+	if err == nil {
+		err = resp.Error()
+	}
+	return err
+}

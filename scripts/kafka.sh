@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Real Apache Kafka from Maven Central jars, for integration tests, fault tests
+# and benchmarks. This is the single place where the Kafka version is pinned.
+#
+#   scripts/kafka.sh lib                    ensure the jars are cached, print the lib dir
+#   scripts/kafka.sh log4j                  ensure the jars are cached, print the log4j2 config path
+#   scripts/kafka.sh java-class CLASS ARGS  run a class from the lib dir with that log config
+#   scripts/kafka.sh version                print the pinned Kafka version
+#
+# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/kafka-$KAFKA_VERSION/{lib,log4j2.properties}
+# Brokers are configured, formatted and started by the Go package internal/kafkatest
+# (go run ./internal/kafkatest/cmd/kafka-cluster), not here.
+# Extra JVM flags for java-class: KAFKA_BENCH_JAVA_OPTS (word-split), e.g. "-Xmx1g".
+set -euo pipefail
+
+KAFKA_VERSION=4.1.1
+# Kafka 4.0/4.1 ship log4j 2.24.3 in their tarballs; slf4j-api is 1.7.x, so the
+# binding must be log4j-slf4j-impl (log4j-slf4j2-impl would leave a NOP logger).
+LOG4J_VERSION=2.24.3
+DEPENDENCY_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
+
+CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
+KAFKA_HOME_DIR="$CACHE_ROOT/kafka-$KAFKA_VERSION"
+LIB_DIR="$KAFKA_HOME_DIR/lib"
+LOG4J_CONFIG="$KAFKA_HOME_DIR/log4j2.properties"
+# The marker lives inside lib/ and is written before lib/ is renamed into place,
+# so lib/ either does not exist or is complete. Its content fingerprints the
+# dependency set, so changing a version above re-resolves.
+MARKER="$LIB_DIR/.complete"
+
+die() {
+	echo "kafka.sh: $*" >&2
+	exit 1
+}
+
+check_tools() {
+	local hint="install them with: apt-get install openjdk-17-jdk-headless maven"
+	command -v java >/dev/null 2>&1 || die "java not found on PATH (Java 17+ is required); $hint"
+	local ver major
+	ver="$(java -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n1)"
+	[[ -n "$ver" ]] || die "cannot parse the output of 'java -version'; Java 17+ is required; $hint"
+	major="${ver%%[.+-]*}"
+	if [[ "$major" == 1 ]]; then # 1.8.0_x style
+		major="$(echo "$ver" | cut -d. -f2)"
+	fi
+	[[ "$major" =~ ^[0-9]+$ && "$major" -ge 17 ]] ||
+		die "java $ver found, but Kafka $KAFKA_VERSION needs Java 17+; $hint"
+	command -v mvn >/dev/null 2>&1 || die "mvn (Maven) not found on PATH, it downloads the Kafka jars; $hint"
+}
+
+pom() {
+	cat <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>kafka-bench</groupId>
+  <artifactId>kafka-runtime</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>$KAFKA_VERSION</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>$KAFKA_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>$LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>$LOG4J_VERSION</version></dependency>
+  </dependencies>
+</project>
+EOF
+}
+
+log4j_config() {
+	# Logs go to stderr so that tools such as ProducerPerformance keep a clean
+	# stdout. WARN keeps broker logs small; KafkaRaftServer at INFO keeps the
+	# "Kafka Server started" line that tells a node came up.
+	cat <<'EOF'
+status = warn
+name = kafka-bench
+appender.console.type = Console
+appender.console.name = STDERR
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = warn
+rootLogger.appenderRef.console.ref = STDERR
+logger.raftserver.name = kafka.server.KafkaRaftServer
+logger.raftserver.level = info
+EOF
+}
+
+fingerprint() {
+	{
+		pom
+		echo "$DEPENDENCY_PLUGIN"
+	} | sha256sum | cut -d' ' -f1
+}
+
+cache_ok() {
+	[[ -f "$MARKER" && "$(cat "$MARKER")" == "$(fingerprint)" && -f "$LOG4J_CONFIG" ]] &&
+		[[ "$(cat "$LOG4J_CONFIG")" == "$(log4j_config)" ]]
+}
+
+ensure_lib() {
+	check_tools
+	# Fast path: no lock, no mvn.
+	if cache_ok; then
+		return 0
+	fi
+	mkdir -p "$KAFKA_HOME_DIR"
+	# Serialize concurrent first runs (parallel test packages) on one lock.
+	exec 9>"$KAFKA_HOME_DIR/.lock"
+	flock 9
+	if ! cache_ok; then
+		if [[ ! -f "$MARKER" || "$(cat "$MARKER")" != "$(fingerprint)" ]]; then
+			download
+		fi
+		local tmp
+		tmp="$(mktemp "$KAFKA_HOME_DIR/.log4j2.XXXXXX")"
+		log4j_config >"$tmp"
+		chmod 644 "$tmp"
+		mv -f "$tmp" "$LOG4J_CONFIG"
+	fi
+	flock -u 9
+	exec 9>&-
+}
+
+download() {
+	local work start
+	# We hold the lock: any .download.* left is from a run that was SIGKILLed.
+	rm -rf "$KAFKA_HOME_DIR"/.download.*
+	work="$(mktemp -d "$KAFKA_HOME_DIR/.download.XXXXXX")"
+	# On any failure or interrupt the partial download is removed; lib/ is untouched.
+	trap 'rm -rf "$work"' EXIT
+	start=$SECONDS
+	echo "kafka.sh: resolving Kafka $KAFKA_VERSION jars from Maven Central into $LIB_DIR ..." >&2
+	pom >"$work/pom.xml"
+	# mvn writes to stdout; keep stdout for the path we print.
+	if ! mvn -B -q -Dstyle.color=never -f "$work/pom.xml" "$DEPENDENCY_PLUGIN:copy-dependencies" \
+		-DoutputDirectory="$work/lib" -DincludeScope=runtime >&2; then
+		die "mvn failed to resolve Kafka $KAFKA_VERSION jars (see its output above)"
+	fi
+	local n
+	n="$(find "$work/lib" -name '*.jar' | wc -l)"
+	[[ "$n" -gt 0 ]] || die "mvn copied no jars into $work/lib"
+	ls "$work/lib" | grep -q '^log4j-slf4j-impl-' || die "log4j-slf4j-impl missing from resolved jars"
+	fingerprint >"$work/lib/.complete"
+	rm -rf "$LIB_DIR"
+	mv -T "$work/lib" "$LIB_DIR"
+	rm -rf "$work"
+	trap - EXIT
+	echo "kafka.sh: $n jars ($(du -sh "$LIB_DIR" | cut -f1)) in $((SECONDS - start))s" >&2
+}
+
+cmd="${1:-}"
+case "$cmd" in
+lib)
+	ensure_lib
+	echo "$LIB_DIR"
+	;;
+log4j)
+	ensure_lib
+	echo "$LOG4J_CONFIG"
+	;;
+version)
+	echo "$KAFKA_VERSION"
+	;;
+java-class)
+	shift
+	[[ $# -ge 1 ]] || die "usage: $0 java-class CLASS [ARGS...]"
+	ensure_lib
+	# shellcheck disable=SC2086 # KAFKA_BENCH_JAVA_OPTS is a list of flags
+	exec java ${KAFKA_BENCH_JAVA_OPTS:-} -Dlog4j2.configurationFile="$LOG4J_CONFIG" \
+		-cp "$LIB_DIR/*" "$@"
+	;;
+*)
+	cat >&2 <<EOF
+usage: $0 lib | log4j | version | java-class CLASS [ARGS...]
+  lib         ensure Kafka $KAFKA_VERSION jars are cached, print the lib dir
+  log4j       ensure the cache, print the log4j2 config path
+  version     print the pinned Kafka version
+  java-class  run CLASS with -cp 'lib/*' and the log4j2 config
+EOF
+	exit 2
+	;;
+esac
