@@ -54,7 +54,7 @@ func (c *consumer) run(ctx context.Context) {
 
 // process accounts one poll's records; now is when they were received.
 func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
-	p, m := c.p, c.p.m
+	p, m, rec := c.p, c.p.m, c.p.opts.Recorder
 	n := 0
 	fetches.EachRecord(func(r *kgo.Record) {
 		n++
@@ -62,10 +62,19 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		h, err := payload.Decode(r.Value)
 		if err != nil || h.Partition != r.Partition {
 			m.foreign.Inc()
+			if rec != nil {
+				rec.Consumed(0, len(r.Value), false)
+			}
 			return
 		}
-		if h.RunID == p.runID {
-			m.e2eLatency.Observe(now.Sub(time.Unix(0, h.Intended)).Seconds())
+		own := h.RunID == p.runID
+		var e2e time.Duration
+		if own {
+			e2e = now.Sub(time.Unix(0, h.Intended))
+			m.e2eLatency.Observe(e2e.Seconds())
+		}
+		if rec != nil {
+			rec.Consumed(e2e, len(r.Value), own)
 		}
 		switch p.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
 		case tracker.Duplicate:

@@ -37,6 +37,19 @@ type Options struct {
 	Logger     *slog.Logger
 	// NumRecords, when > 0, stops producing after that many records (bench).
 	NumRecords uint64
+	// Recorder, when set, receives every measurement as well (bench mode
+	// keeps exact HdrHistograms with it). It must be safe for concurrent use.
+	Recorder Recorder
+	// ConsumeOnly runs the consumer without the producer, from the
+	// group's committed offsets or the start of the topic (bench mode
+	// reading a pre-filled topic).
+	ConsumeOnly bool
+}
+
+// Recorder receives each acknowledged and each consumed record.
+type Recorder interface {
+	Produced(latency time.Duration, bytes int)
+	Consumed(endToEnd time.Duration, bytes int, ownRun bool)
 }
 
 // Probe is one running producer/consumer pair.
@@ -129,7 +142,7 @@ func (p *Probe) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	consumeCtx, stopConsumers := context.WithCancel(context.Background())
 	defer stopConsumers()
-	if p.cfg.Consumer.Enabled {
+	if p.cfg.Consumer.Enabled && !p.opts.ConsumeOnly {
 		for err := p.startAtEnd(ctx); err != nil; err = p.startAtEnd(ctx) {
 			p.logger.Warn("setting the group's start offsets failed; retrying", "err", err)
 			select {
@@ -138,6 +151,8 @@ func (p *Probe) Run(ctx context.Context) error {
 			case <-time.After(time.Second):
 			}
 		}
+	}
+	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
 			c := &consumer{p: p, interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
 			cl, err := p.newClient(RoleConsumer, strconv.Itoa(i), consumerOpts(p.cfg, c.onRevoked)...)
@@ -154,21 +169,14 @@ func (p *Probe) Run(ctx context.Context) error {
 		}
 	}
 
-	prodClient, err := p.newClient(RoleProducer, "0", producerOpts(p.cfg)...)
-	if err != nil {
-		stopConsumers()
-		wg.Wait()
-		return err
+	stopProducer := func() {}
+	if !p.opts.ConsumeOnly {
+		if stopProducer, err = p.startProducer(ctx); err != nil {
+			stopConsumers()
+			wg.Wait()
+			return err
+		}
 	}
-	pr := newProducer(p, prodClient)
-	p.producer.Store(pr)
-	produceCtx, stopProducing := context.WithCancel(ctx)
-	defer stopProducing()
-	produced := make(chan struct{})
-	go func() {
-		defer close(produced)
-		pr.run(produceCtx)
-	}()
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	watched := make(chan struct{})
 	go func() {
@@ -178,9 +186,9 @@ func (p *Probe) Run(ctx context.Context) error {
 
 	select {
 	case <-ctx.Done():
-		pr.stop(stopProducing, produced, flushTimeout)
+		stopProducer()
 	case <-p.stopProduce:
-		pr.stop(stopProducing, produced, flushTimeout)
+		stopProducer()
 		<-ctx.Done()
 	}
 	stopConsumers()
@@ -189,6 +197,25 @@ func (p *Probe) Run(ctx context.Context) error {
 	<-watched
 	p.logger.Info("probe stopped")
 	return nil
+}
+
+// startProducer starts the paced producer; the returned func stops it
+// (flush with a deadline, close).
+func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
+	cl, err := p.newClient(RoleProducer, "0", producerOpts(p.cfg)...)
+	if err != nil {
+		return nil, err
+	}
+	pr := newProducer(p, cl)
+	p.producer.Store(pr)
+	produceCtx, stopPacing := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pr.run(produceCtx)
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { pr.stop(stopPacing, done, flushTimeout) }) }, nil
 }
 
 func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {

@@ -122,7 +122,11 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 		pr.p.noteProduceError(err)
 		return
 	}
-	pr.p.m.produceLatency.Observe(now.Sub(time.Unix(0, h.Intended)).Seconds())
+	latency := now.Sub(time.Unix(0, h.Intended))
+	pr.p.m.produceLatency.Observe(latency.Seconds())
+	if rec := pr.p.opts.Recorder; rec != nil {
+		rec.Produced(latency, len(r.Value))
+	}
 	pr.p.m.produced.Inc()
 	pr.p.m.producedBytes.Add(float64(len(r.Value)))
 	pr.p.lastProduced.Store(now.UnixNano())
