@@ -1,13 +1,17 @@
 package exporter
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +19,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
 func testLogger(t *testing.T) *slog.Logger {
@@ -116,6 +121,8 @@ probes:
 		}
 	}
 
+	checkExposition(t, metricsURL)
+
 	for _, p := range cfg.Probes {
 		e.Probe(p.Name).StopProducing()
 	}
@@ -200,5 +207,52 @@ probes:
 	after := mustScrape(t, metricsURL)
 	if n := len(after.Find("kafka_bench_produced_records_total")); n != 0 {
 		t.Errorf("stopped probes still export %d produced series", n)
+	}
+}
+
+// checkExposition runs `promtool check metrics` on a real scrape and keeps
+// testdata/metric_names.txt (the contract that dashboards and alerts are
+// linted against) in step with what the exporter really exposes.
+func checkExposition(t *testing.T, url string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	promtool := testenv.Tool(t, "promtool")
+	cmd := exec.Command(promtool, "check", "metrics")
+	cmd.Stdin = bytes.NewReader(body)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+
+	contract, err := os.ReadFile("testdata/metric_names.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, n := range strings.Fields(string(contract)) {
+		names[n] = true
+	}
+	families, err := scrape.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range families {
+		if !names[name] {
+			t.Errorf("exposed metric %s is missing from testdata/metric_names.txt", name)
+		}
+	}
+	for name := range names {
+		// kprom creates some client families only after an event (an
+		// error, a disconnect) or when an optional histogram is enabled.
+		if _, ok := families[name]; !ok && !strings.HasPrefix(name, "kafka_bench_client_") {
+			t.Errorf("testdata/metric_names.txt lists %s, which the exporter does not expose", name)
+		}
 	}
 }

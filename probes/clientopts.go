@@ -35,7 +35,7 @@ func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, 
 	}
 	if reg != nil {
 		m := kprom.NewMetrics("kafka_bench_client",
-			kprom.Registerer(reg),
+			kprom.Registerer(newKpromRegisterer(reg)),
 			kprom.WithStaticLabel(prometheus.Labels{"probe": probe, "role": role, "member": member}),
 			kprom.Histograms(kprom.RequestDurationE2E),
 		)

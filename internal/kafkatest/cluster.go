@@ -136,8 +136,13 @@ func StartCluster(ctx context.Context, opts Options, logf func(string, ...any)) 
 
 func startOnce(ctx context.Context, opts Options, logf func(string, ...any), env jvmEnv) (_ *Cluster, err error) {
 	began := time.Now()
-	dir, err := os.MkdirTemp("", "kafkatest-")
+	removeStaleDirs(logf)
+	dir, err := os.MkdirTemp("", tempPrefix)
 	if err != nil {
+		return nil, fmt.Errorf("kafkatest: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("kafkatest: %w", err)
 	}
 	c := &Cluster{opts: opts, logf: logf, env: env, dir: dir}
@@ -151,11 +156,9 @@ func startOnce(ctx context.Context, opts Options, logf func(string, ...any), env
 	if err != nil {
 		return nil, err
 	}
-	var raw [16]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return nil, fmt.Errorf("kafkatest: cluster id: %w", err)
+	if c.clusterID, err = newClusterID(); err != nil {
+		return nil, err
 	}
-	c.clusterID = base64.RawURLEncoding.EncodeToString(raw[:])
 
 	voters := make([]string, opts.Nodes)
 	for i := range opts.Nodes {
@@ -195,6 +198,46 @@ func startOnce(ctx context.Context, opts Options, logf func(string, ...any), env
 		opts.Nodes, time.Since(began).Round(time.Millisecond), formatted.Round(time.Millisecond),
 		strings.Join(c.Bootstrap(), ","), dir)
 	return c, nil
+}
+
+// newClusterID returns 16 random bytes in base64 raw URL encoding, like
+// `kafka-storage.sh random-uuid`. Like Kafka's Uuid.randomUuid it rejects ids
+// starting with '-', which the storage tool's argument parser takes for a flag.
+func newClusterID() (string, error) {
+	for {
+		var raw [16]byte
+		if _, err := rand.Read(raw[:]); err != nil {
+			return "", fmt.Errorf("kafkatest: cluster id: %w", err)
+		}
+		if id := base64.RawURLEncoding.EncodeToString(raw[:]); id[0] != '-' {
+			return id, nil
+		}
+	}
+}
+
+const (
+	tempPrefix = "kafkatest-"
+	ownerFile  = "owner.pid" // pid of the process that made the dir
+)
+
+// removeStaleDirs removes cluster dirs left by processes that died without
+// Close (a test binary killed on timeout: Pdeathsig kills its JVMs, but
+// nothing removes their data, which can be gigabytes after a benchmark).
+func removeStaleDirs(logf func(string, ...any)) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue // not ours, or being created
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue // owner alive (or unknown): leave it
+		}
+		if os.RemoveAll(dir) == nil {
+			logf("kafkatest: removed %s left by dead process %d", dir, pid)
+		}
+	}
 }
 
 // nodeConfig renders server.properties: KRaft combined mode on loopback with

@@ -49,6 +49,18 @@ func TestNodeConfig(t *testing.T) {
 	}
 }
 
+func TestNewClusterID(t *testing.T) {
+	for range 1000 {
+		id, err := newClusterID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(id) != 22 || id[0] == '-' || strings.ContainsAny(id, "+/=") {
+			t.Fatalf("bad cluster id %q", id)
+		}
+	}
+}
+
 func TestProcState(t *testing.T) {
 	if s := procState(os.Getpid()); s != 'R' && s != 'S' {
 		t.Fatalf("procState(self) = %q", s)
@@ -257,6 +269,22 @@ func TestThreeNodes(t *testing.T) {
 	}
 	if err := c.Pause(2); err == nil {
 		t.Fatal("Pause of a stopped node succeeded")
+	}
+
+	// A full stop and start keeps the data; StartAll starts the nodes together
+	// since no single node can form a quorum alone.
+	began = time.Now()
+	if err := c.StopAll(); err != nil {
+		t.Fatalf("StopAll: %v", err)
+	}
+	t.Logf("StopAll took %v", time.Since(began).Round(time.Millisecond))
+	began = time.Now()
+	if err := c.StartAll(ctx); err != nil {
+		t.Fatalf("StartAll: %v", err)
+	}
+	t.Logf("StartAll took %v", time.Since(began).Round(time.Millisecond))
+	if got := consume(t, ctx, c.Bootstrap(), "rf3", "g4", 2); !slices.Equal(got, []string{"before", "after"}) {
+		t.Fatalf("after StartAll consumed %q", got)
 	}
 }
 

@@ -1,0 +1,104 @@
+// Package exportertest runs the exporter in-process for tests: a registry,
+// the probes of a config and an HTTP server on a loopback port, so a test
+// (or a real Prometheus) can scrape it.
+package exportertest
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+// Exporter is a running in-process exporter.
+type Exporter struct {
+	*exporter.Exporter
+	URL    string // base URL, e.g. http://127.0.0.1:41234
+	cancel context.CancelFunc
+	srv    *httptest.Server
+}
+
+// Logger logs to stderr at info under `go test -v`, else discards.
+func Logger() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Start parses yamlConfig, points it at brokers and starts every probe;
+// t.Cleanup stops it.
+func Start(t testing.TB, yamlConfig string, brokers []string) *Exporter {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yamlConfig))
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	cfg.Kafka.Brokers = brokers
+	reg := prometheus.NewRegistry()
+	e := exporter.New(reg, Logger())
+	ctx, cancel := context.WithCancel(context.Background())
+	e.Apply(ctx, cfg)
+	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
+	x := &Exporter{Exporter: e, URL: srv.URL, cancel: cancel, srv: srv}
+	t.Cleanup(x.Close)
+	return x
+}
+
+// Close stops the probes and the server; safe to call twice.
+func (x *Exporter) Close() {
+	x.Stop()
+	x.cancel()
+	x.srv.Close()
+}
+
+// Scrape reads /metrics.
+func (x *Exporter) Scrape(t testing.TB) scrape.Families {
+	t.Helper()
+	f, err := scrape.Get(x.URL + "/metrics")
+	if err != nil {
+		t.Fatalf("scrape: %v", err)
+	}
+	return f
+}
+
+// WaitReady waits until /-/ready answers 200.
+func (x *Exporter) WaitReady(t testing.TB, timeout time.Duration) {
+	t.Helper()
+	Eventually(t, timeout, "exporter ready", func() (bool, string) {
+		resp, err := http.Get(x.URL + "/-/ready")
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, resp.Status
+	})
+}
+
+// Eventually polls cond every 200 ms until it holds, failing the test with
+// the last state cond reported when timeout passes.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		last = state
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, last)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
