@@ -1,0 +1,523 @@
+// Package promtest runs a real Prometheus server (the `prometheus` binary on
+// PATH, e.g. Debian's package) for end-to-end tests: it scrapes one target
+// every second, evaluates the given rule files every second, and is queried
+// through its HTTP API.
+//
+// Prometheus is started WITHOUT --enable-feature=native-histograms: on 2.42
+// that flag makes Prometheus scrape protobuf and drop the classic buckets
+// that the dashboards and rules use.
+package promtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// JobName is the scrape job of the generated prometheus.yml.
+const JobName = "kafka_bench"
+
+// Binaries are the paths of prometheus and promtool.
+type Binaries struct {
+	Prometheus, Promtool string
+}
+
+// Forced reports whether end-to-end tests must run (CI=true or
+// KAFKA_BENCH_INTEGRATION=1) instead of being skipped when a tool is missing.
+func Forced() bool {
+	return os.Getenv("CI") == "true" || os.Getenv("KAFKA_BENCH_INTEGRATION") == "1"
+}
+
+// Required finds prometheus and promtool on PATH. When one is missing it
+// fails the test if Forced, and skips it otherwise.
+func Required(t testing.TB) Binaries {
+	t.Helper()
+	var b Binaries
+	var missing []string
+	for _, x := range []struct {
+		name string
+		dst  *string
+	}{{"prometheus", &b.Prometheus}, {"promtool", &b.Promtool}} {
+		p, err := exec.LookPath(x.name)
+		if err != nil {
+			missing = append(missing, err.Error())
+			continue
+		}
+		*x.dst = p
+	}
+	if len(missing) > 0 {
+		msg := fmt.Sprintf("a real Prometheus is needed (install Debian's package: apt-get install prometheus): %s",
+			strings.Join(missing, "; "))
+		if Forced() {
+			t.Fatalf("%s; required because CI=true or KAFKA_BENCH_INTEGRATION=1", msg)
+		}
+		t.Skipf("skipping: %s; set KAFKA_BENCH_INTEGRATION=1 to make this a failure", msg)
+	}
+	return b
+}
+
+// Config is what Start runs.
+type Config struct {
+	// Target is the host:port scraped by job JobName every second.
+	Target string
+	// RuleFiles are written next to prometheus.yml and loaded, by file name.
+	RuleFiles map[string][]byte
+}
+
+// Prometheus is a running server.
+type Prometheus struct {
+	URL     string // e.g. http://127.0.0.1:41235
+	Dir     string // holds prometheus.yml, the rule files, data/ and prometheus.log
+	LogFile string
+
+	client *http.Client
+	proc   *os.Process
+	done   chan struct{} // closed when the process has exited
+	// waitErr is the process's exit status; read only after done is closed.
+	waitErr error
+}
+
+// Start writes the configuration into t.TempDir(), checks it with promtool,
+// starts Prometheus on a free loopback port and waits for /-/ready. The
+// process is killed in t.Cleanup; if the test failed, the tail of its log is
+// printed.
+func Start(t testing.TB, cfg Config) *Prometheus {
+	t.Helper()
+	bin := Required(t)
+	dir := t.TempDir() // before our Cleanup, so the process is dead before the removal
+
+	var ruleFiles []string
+	for name, content := range cfg.RuleFiles {
+		if name != filepath.Base(name) {
+			t.Fatalf("rule file name %q must be a plain file name", name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ruleFiles = append(ruleFiles, name)
+	}
+	sort.Strings(ruleFiles)
+	configFile := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(configFile, configYAML(cfg.Target, ruleFiles), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin.Promtool, "check", "config", configFile).CombinedOutput(); err != nil {
+		t.Fatalf("promtool check config %s: %v\n%s", configFile, err, out)
+	}
+
+	// The port is free when chosen but may be taken before Prometheus binds
+	// it; retry with another one in that case.
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		p, err := start(t, bin.Prometheus, dir, configFile, attempt)
+		if err == nil {
+			return p
+		}
+		lastErr = err
+		if !errors.Is(err, errAddrInUse) {
+			break
+		}
+	}
+	t.Fatalf("starting prometheus: %v", lastErr)
+	return nil
+}
+
+// configYAML is the generated prometheus.yml; file names and the target are
+// double-quoted with strconv.Quote, valid YAML for such plain strings.
+func configYAML(target string, ruleFiles []string) []byte {
+	var b strings.Builder
+	b.WriteString("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n")
+	b.WriteString("rule_files:\n")
+	if len(ruleFiles) == 0 {
+		b.WriteString("  []\n")
+	}
+	for _, f := range ruleFiles {
+		fmt.Fprintf(&b, "  - %s\n", strconv.Quote(f))
+	}
+	fmt.Fprintf(&b, "scrape_configs:\n  - job_name: %s\n    static_configs:\n      - targets: [%s]\n",
+		strconv.Quote(JobName), strconv.Quote(target))
+	return []byte(b.String())
+}
+
+var errAddrInUse = errors.New("listen address already in use")
+
+func start(t testing.TB, binary, dir, configFile string, attempt int) (*Prometheus, error) {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	logFile := filepath.Join(dir, fmt.Sprintf("prometheus-%d.log", attempt))
+	logf, err := os.Create(logFile)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close() // the child holds its own descriptor
+
+	cmd := exec.Command(binary,
+		"--config.file="+configFile,
+		"--storage.tsdb.path="+filepath.Join(dir, fmt.Sprintf("data-%d", attempt)),
+		"--web.listen-address="+addr,
+		"--log.level=info",
+	)
+	cmd.Dir = dir
+	cmd.Stdout = logf
+	cmd.Stderr = logf
+	cmd.SysProcAttr = sysProcAttr()
+
+	p := &Prometheus{
+		URL:     "http://" + addr,
+		Dir:     dir,
+		LogFile: logFile,
+		client:  &http.Client{Timeout: 10 * time.Second},
+		done:    make(chan struct{}),
+	}
+	// Pdeathsig fires when the OS thread that forked the child exits, so
+	// fork from a goroutine locked to its thread that lives (blocked in
+	// Wait) exactly as long as Prometheus.
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if err := cmd.Start(); err != nil {
+			started <- err
+			close(p.done)
+			return
+		}
+		p.proc = cmd.Process
+		started <- nil
+		p.waitErr = cmd.Wait()
+		close(p.done)
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() {
+		p.Kill()
+		if t.Failed() {
+			t.Logf("prometheus log (%s), last lines:\n%s", p.LogFile, p.LogTail(60))
+		}
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		select {
+		case <-p.done:
+			log := p.LogTail(30)
+			if strings.Contains(log, "address already in use") {
+				return nil, fmt.Errorf("%w: %s", errAddrInUse, addr)
+			}
+			return nil, fmt.Errorf("prometheus exited before it was ready (%v); log %s:\n%s", p.waitErr, logFile, log)
+		case <-ctx.Done():
+			return nil, fmt.Errorf("prometheus not ready at %s/-/ready after 60s; log %s:\n%s", p.URL, logFile, p.LogTail(30))
+		case <-time.After(100 * time.Millisecond):
+		}
+		if resp, err := p.client.Get(p.URL + "/-/ready"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p, nil
+			}
+		}
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Kill kills Prometheus (its whole process group) and waits for it to exit.
+// Safe to call more than once.
+func (p *Prometheus) Kill() {
+	if p.proc == nil {
+		return
+	}
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	kill(p.proc)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// LogTail returns the last n lines of the Prometheus log.
+func (p *Prometheus) LogTail(n int) string {
+	b, err := os.ReadFile(p.LogFile)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// apiResponse is the envelope of every /api/v1 answer.
+type apiResponse struct {
+	Status    string          `json:"status"`
+	Data      json.RawMessage `json:"data"`
+	ErrorType string          `json:"errorType"`
+	Error     string          `json:"error"`
+	Warnings  []string        `json:"warnings"`
+}
+
+// api calls an /api/v1 endpoint (GET without form, else POST) and decodes
+// data into out.
+func (p *Prometheus) api(ctx context.Context, path string, form url.Values, out any) error {
+	method, body := http.MethodGet, io.Reader(nil)
+	if form != nil {
+		method, body = http.MethodPost, strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, p.URL+"/api/v1/"+path, body)
+	if err != nil {
+		return err
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	var r apiResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("%s: HTTP %s: %.200q", path, resp.Status, raw)
+	}
+	if r.Status != "success" {
+		return fmt.Errorf("%s: %s: %s", path, r.ErrorType, r.Error)
+	}
+	return json.Unmarshal(r.Data, out)
+}
+
+// Series is one result element of a query: its labels (with __name__ when
+// the result keeps it) and its value (the last one for a range vector).
+type Series struct {
+	Labels map[string]string
+	Value  float64
+}
+
+// Query runs an instant query at the current time and returns the result
+// type (vector, scalar, matrix or string) and the result series; a scalar or
+// string is one series without labels.
+func (p *Prometheus) Query(ctx context.Context, expr string) (string, []Series, error) {
+	var data struct {
+		ResultType string          `json:"resultType"`
+		Result     json.RawMessage `json:"result"`
+	}
+	if err := p.api(ctx, "query", url.Values{"query": {expr}}, &data); err != nil {
+		return "", nil, err
+	}
+	var out []Series
+	switch data.ResultType {
+	case "vector":
+		var v []struct {
+			Metric map[string]string `json:"metric"`
+			Value  sample            `json:"value"`
+		}
+		if err := json.Unmarshal(data.Result, &v); err != nil {
+			return "", nil, err
+		}
+		for _, s := range v {
+			out = append(out, Series{Labels: s.Metric, Value: s.Value.v})
+		}
+	case "matrix":
+		var m []struct {
+			Metric map[string]string `json:"metric"`
+			Values []sample          `json:"values"`
+		}
+		if err := json.Unmarshal(data.Result, &m); err != nil {
+			return "", nil, err
+		}
+		for _, s := range m {
+			se := Series{Labels: s.Metric}
+			if n := len(s.Values); n > 0 {
+				se.Value = s.Values[n-1].v
+			}
+			out = append(out, se)
+		}
+	case "scalar", "string":
+		var s sample
+		if err := json.Unmarshal(data.Result, &s); err != nil {
+			return "", nil, err
+		}
+		out = append(out, Series{Labels: map[string]string{}, Value: s.v})
+	default:
+		return "", nil, fmt.Errorf("query %q: unknown result type %q", expr, data.ResultType)
+	}
+	return data.ResultType, out, nil
+}
+
+// sample decodes a [timestamp, "value"] pair; a non-numeric value (string
+// result) decodes as NaN.
+type sample struct{ v float64 }
+
+func (s *sample) UnmarshalJSON(b []byte) error {
+	var pair [2]json.RawMessage
+	if err := json.Unmarshal(b, &pair); err != nil {
+		return err
+	}
+	var str string
+	if err := json.Unmarshal(pair[1], &str); err != nil {
+		return err
+	}
+	v, err := strconv.ParseFloat(str, 64)
+	if err != nil {
+		v, _ = strconv.ParseFloat("NaN", 64)
+	}
+	s.v = v
+	return nil
+}
+
+// Alert is one active (pending or firing) alert.
+type Alert struct {
+	Name   string // the alertname label
+	State  string // pending or firing
+	Labels map[string]string
+	Value  string
+}
+
+// Alerts returns the active alerts (GET /api/v1/alerts).
+func (p *Prometheus) Alerts(ctx context.Context) ([]Alert, error) {
+	var data struct {
+		Alerts []struct {
+			Labels map[string]string `json:"labels"`
+			State  string            `json:"state"`
+			Value  string            `json:"value"`
+		} `json:"alerts"`
+	}
+	if err := p.api(ctx, "alerts", nil, &data); err != nil {
+		return nil, err
+	}
+	out := make([]Alert, 0, len(data.Alerts))
+	for _, a := range data.Alerts {
+		out = append(out, Alert{Name: a.Labels["alertname"], State: a.State, Labels: a.Labels, Value: a.Value})
+	}
+	return out, nil
+}
+
+// Rule is one loaded recording or alerting rule and its evaluation health.
+type Rule struct {
+	Group, File string
+	Name        string // record or alert name
+	Type        string // recording or alerting
+	Query       string
+	Health      string // ok, err or unknown (not evaluated yet)
+	LastError   string
+}
+
+// Rules returns every loaded rule (GET /api/v1/rules).
+func (p *Prometheus) Rules(ctx context.Context) ([]Rule, error) {
+	var data struct {
+		Groups []struct {
+			Name  string `json:"name"`
+			File  string `json:"file"`
+			Rules []struct {
+				Name      string `json:"name"`
+				Type      string `json:"type"`
+				Query     string `json:"query"`
+				Health    string `json:"health"`
+				LastError string `json:"lastError"`
+			} `json:"rules"`
+		} `json:"groups"`
+	}
+	if err := p.api(ctx, "rules", nil, &data); err != nil {
+		return nil, err
+	}
+	var out []Rule
+	for _, g := range data.Groups {
+		for _, r := range g.Rules {
+			out = append(out, Rule{Group: g.Name, File: filepath.Base(g.File), Name: r.Name, Type: r.Type,
+				Query: r.Query, Health: r.Health, LastError: r.LastError})
+		}
+	}
+	return out, nil
+}
+
+// Target is one active scrape target.
+type Target struct {
+	Labels    map[string]string // job, instance, ...
+	ScrapeURL string
+	Health    string // up, down or unknown
+	LastError string
+}
+
+// Targets returns the active scrape targets (GET /api/v1/targets).
+func (p *Prometheus) Targets(ctx context.Context) ([]Target, error) {
+	var data struct {
+		ActiveTargets []struct {
+			Labels    map[string]string `json:"labels"`
+			ScrapeURL string            `json:"scrapeUrl"`
+			Health    string            `json:"health"`
+			LastError string            `json:"lastError"`
+		} `json:"activeTargets"`
+	}
+	if err := p.api(ctx, "targets?state=active", nil, &data); err != nil {
+		return nil, err
+	}
+	out := make([]Target, 0, len(data.ActiveTargets))
+	for _, a := range data.ActiveTargets {
+		out = append(out, Target{Labels: a.Labels, ScrapeURL: a.ScrapeURL, Health: a.Health, LastError: a.LastError})
+	}
+	return out, nil
+}
+
+// WaitTargetsUp polls until every active target has been scraped
+// successfully (health up), failing the test after timeout, and returns the
+// targets.
+func (p *Prometheus) WaitTargetsUp(t testing.TB, timeout time.Duration) []Target {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := "no answer"
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		targets, err := p.Targets(ctx)
+		cancel()
+		if err != nil {
+			last = err.Error()
+		} else {
+			up := len(targets) > 0
+			var states []string
+			for _, tg := range targets {
+				up = up && tg.Health == "up"
+				states = append(states, fmt.Sprintf("%s %s %s", tg.ScrapeURL, tg.Health, tg.LastError))
+			}
+			if up {
+				return targets
+			}
+			last = fmt.Sprintf("%d targets: %s", len(targets), strings.Join(states, "; "))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("prometheus targets not up after %s: %s", timeout, last)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine: installs what the tests need
+# (Prometheus and promtool from Debian, Apache Kafka jars from Maven Central),
+# checks formatting and vet, then runs every test — unit, embedded-cluster,
+# real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
+# Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
+# a failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+
+need_apt=()
+command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
+command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing ${need_apt[*]} (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  # Debian starts the packaged Prometheus where systemd runs; the tests start
+  # their own.
+  if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet prometheus 2>/dev/null; then
+    systemctl disable --now prometheus prometheus-node-exporter >/dev/null 2>&1 || true
+  fi
+fi
+
+echo "== Apache Kafka jars"
+scripts/kafka.sh lib
+
+echo "== gofmt, go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted" >&2
+  exit 1
+fi
+go vet ./...
+
+echo "== go test"
+# -p 1: the machine has 2 cores and the integration packages start real JVM
+# brokers; running them one package at a time keeps timings honest.
+KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 25m "$@" ./...
+
+echo "== suite took $(( $(date +%s) - start )) s"
