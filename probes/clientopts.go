@@ -34,9 +34,10 @@ func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, 
 		}),
 	}
 	if reg != nil {
+		labels := prometheus.Labels{"probe": probe, "role": role, "member": member}
 		m := kprom.NewMetrics("kafka_bench_client",
-			kprom.Registerer(newKpromRegisterer(reg)),
-			kprom.WithStaticLabel(prometheus.Labels{"probe": probe, "role": role, "member": member}),
+			kprom.Registerer(newKpromRegisterer(reg, labels)),
+			kprom.WithStaticLabel(labels),
 			kprom.Histograms(kprom.RequestDurationE2E),
 		)
 		opts = append(opts, kgo.WithHooks(m))

@@ -25,6 +25,16 @@ type consumer struct {
 func (c *consumer) run(ctx context.Context) {
 	maxPoll := c.p.cfg.Consumer.MaxPollRecords
 	for {
+		if c.p.held.Load() {
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
 		// A poll waits at most one commit interval, so the last records
 		// are committed (and lag reaches 0) even when no more arrive.
 		pollCtx, cancel := context.WithTimeout(ctx, c.interval)

@@ -15,12 +15,13 @@ import (
 // without the suffix and passes every other kprom collector through.
 type kpromRegisterer struct {
 	reg     prometheus.Registerer
+	labels  prometheus.Labels // kprom's static labels of this client
 	mu      sync.Mutex
 	renamed map[prometheus.Collector]prometheus.Collector
 }
 
-func newKpromRegisterer(reg prometheus.Registerer) *kpromRegisterer {
-	return &kpromRegisterer{reg: reg, renamed: map[prometheus.Collector]prometheus.Collector{}}
+func newKpromRegisterer(reg prometheus.Registerer, labels prometheus.Labels) *kpromRegisterer {
+	return &kpromRegisterer{reg: reg, labels: labels, renamed: map[prometheus.Collector]prometheus.Collector{}}
 }
 
 var descFields = regexp.MustCompile(`fqName: "([^"]*)", help: "((?:[^"\\]|\\.)*)"`)
@@ -37,7 +38,7 @@ func (k *kpromRegisterer) Register(c prometheus.Collector) error {
 	if !strings.HasPrefix(name, "kafka_bench_client_buffered_") || !strings.HasSuffix(name, "_records_total") {
 		return k.reg.Register(c)
 	}
-	r := &renamedGauge{inner: c, name: strings.TrimSuffix(name, "_total"), help: help}
+	r := &renamedGauge{inner: c, desc: prometheus.NewDesc(strings.TrimSuffix(name, "_total"), help, nil, k.labels)}
 	k.mu.Lock()
 	k.renamed[c] = r
 	k.mu.Unlock()
@@ -62,31 +63,22 @@ func (k *kpromRegisterer) Unregister(c prometheus.Collector) bool {
 	return k.reg.Unregister(c)
 }
 
-// renamedGauge re-exports a gauge vector under another name. It is an
-// unchecked collector (no Describe), since its label values are only known
-// at collection.
+// renamedGauge re-exports one gauge (kprom's are GaugeFuncs with only
+// static labels) under another name.
 type renamedGauge struct {
-	inner      prometheus.Collector
-	name, help string
+	inner prometheus.Collector
+	desc  *prometheus.Desc
 }
 
-func (r *renamedGauge) Describe(chan<- *prometheus.Desc) {}
+func (r *renamedGauge) Describe(ch chan<- *prometheus.Desc) { ch <- r.desc }
 
 func (r *renamedGauge) Collect(ch chan<- prometheus.Metric) {
 	inner := make(chan prometheus.Metric)
 	go func() { r.inner.Collect(inner); close(inner) }()
 	for m := range inner {
 		var pb dto.Metric
-		if err := m.Write(&pb); err != nil || pb.Gauge == nil {
-			continue
+		if err := m.Write(&pb); err == nil && pb.Gauge != nil {
+			ch <- prometheus.MustNewConstMetric(r.desc, prometheus.GaugeValue, pb.Gauge.GetValue())
 		}
-		names := make([]string, 0, len(pb.Label))
-		values := make([]string, 0, len(pb.Label))
-		for _, l := range pb.Label {
-			names = append(names, l.GetName())
-			values = append(values, l.GetValue())
-		}
-		desc := prometheus.NewDesc(r.name, r.help, names, nil)
-		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, pb.Gauge.GetValue(), values...)
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 )
 
-// watch runs every lag_interval: consumer lag in records and seconds, loss
-// declared by the tracker, probe_up, and the topic's health (partitions
-// added, topic deleted and recreated).
-func (p *Probe) watch(ctx context.Context) {
+// watch runs every lag_interval: the topic's health (partitions added, topic
+// deleted or recreated: then it closes recreated and returns), consumer lag
+// in records and seconds, loss declared by the tracker, and probe_up.
+func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 	interval := time.Duration(p.cfg.LagInterval)
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -22,6 +22,10 @@ func (p *Probe) watch(ctx context.Context) {
 		case <-t.C:
 		}
 		now := time.Now()
+		if p.topicRecreated(ctx) {
+			close(recreated)
+			return
+		}
 		p.m.lost.Add(float64(p.tracker.Expire(now)))
 		p.updateLag(ctx, now)
 		p.updateUp(now)
@@ -68,16 +72,8 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 		err = ends.Error()
 	}
 	if err != nil {
-		if errors.Is(err, kerr.UnknownTopicOrPartition) {
-			p.recreateTopic(ctx)
-		} else {
-			p.logger.Debug("listing end offsets failed", "err", err)
-		}
+		p.logger.Debug("listing end offsets failed", "err", err)
 		return
-	}
-	if n := int32(len(ends[p.cfg.Topic])); n > p.partitions.Load() {
-		p.logger.Info("probe topic gained partitions", "partitions", n)
-		p.partitions.Store(n)
 	}
 	if !p.cfg.Consumer.Enabled {
 		return

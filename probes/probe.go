@@ -65,10 +65,12 @@ type Probe struct {
 	tracker      *tracker.Tracker
 	produceTimes *produceTimes
 	partitions   atomic.Int32
+	topicID      [16]byte // of the topic the clients were started on
 
 	lastProduced atomic.Int64 // unix ns of the last acknowledged record
 	lastConsumed atomic.Int64 // unix ns of the last consumed record
 	up           atomic.Bool
+	held         atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce  chan struct{}
 	stopOnce     sync.Once
 	producer     atomic.Pointer[producer]
@@ -114,6 +116,10 @@ func (p *Probe) Ready() bool {
 // by bench mode and by tests that check consumed = produced.
 func (p *Probe) StopProducing() { p.stopOnce.Do(func() { close(p.stopProduce) }) }
 
+// HoldConsumers makes the consumers stop polling (true) or resume (false)
+// while staying in the group, so lag builds up: a hook for tests and demos.
+func (p *Probe) HoldConsumers(hold bool) { p.held.Store(hold) }
+
 // Sent is how many records the producer has handed to the client.
 func (p *Probe) Sent() uint64 {
 	if pr := p.producer.Load(); pr != nil {
@@ -127,7 +133,9 @@ func (p *Probe) Sent() uint64 {
 // client cannot be created at all (bad options); Kafka being away is retried.
 func (p *Probe) Run(ctx context.Context) error {
 	defer p.metrics.deleteProbe(p.cfg.Name)
-	adminClient, err := p.newClient(RoleAdmin, "0")
+	// The admin client's metadata answers are cached for a short time only,
+	// so a topic deleted or created is seen at the next lag tick.
+	adminClient, err := p.newClient(RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond))
 	if err != nil {
 		return err
 	}
@@ -138,16 +146,45 @@ func (p *Probe) Run(ctx context.Context) error {
 	if err := p.ensureTopic(ctx); err != nil {
 		return nil // cancelled while Kafka was away: a clean stop
 	}
+	for {
+		recreated, err := p.runClients(ctx)
+		if err != nil || !recreated {
+			if err == nil {
+				p.logger.Info("probe stopped")
+			}
+			return err
+		}
+		// A recreated topic is a new topic: franz-go clients keep failing
+		// on the old topic id, and its sequence numbers start afresh, so
+		// the clients and the tracking state start over with a new run.
+		p.newRun()
+		p.logger.Warn("probe topic was deleted and recreated; restarted the probe's clients", "run_id", strconv.FormatUint(p.runID, 16))
+	}
+}
 
+// newRun gives the probe a new run id and forgets every per-partition state.
+func (p *Probe) newRun() {
+	p.runID = payload.NewRunID()
+	p.tracker = tracker.New(p.runID, tracker.Config{GracePeriod: time.Duration(p.cfg.LossGracePeriod)})
+	p.produceTimes.reset()
+}
+
+// runClients runs the consumers, the producer and the watcher until ctx is
+// cancelled (recreated = false) or the watcher finds the topic recreated
+// (recreated = true).
+func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	var wg sync.WaitGroup
 	consumeCtx, stopConsumers := context.WithCancel(context.Background())
-	defer stopConsumers()
+	defer func() {
+		stopConsumers()
+		wg.Wait()
+	}()
 	if p.cfg.Consumer.Enabled && !p.opts.ConsumeOnly {
 		for err := p.startAtEnd(ctx); err != nil; err = p.startAtEnd(ctx) {
 			p.logger.Warn("setting the group's start offsets failed; retrying", "err", err)
 			select {
 			case <-ctx.Done():
-				return nil
+				return false, nil
 			case <-time.After(time.Second):
 			}
 		}
@@ -157,7 +194,7 @@ func (p *Probe) Run(ctx context.Context) error {
 			c := &consumer{p: p, interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
 			cl, err := p.newClient(RoleConsumer, strconv.Itoa(i), consumerOpts(p.cfg, c.onRevoked)...)
 			if err != nil {
-				return err
+				return false, err
 			}
 			c.client = cl
 			wg.Add(1)
@@ -168,35 +205,50 @@ func (p *Probe) Run(ctx context.Context) error {
 			}()
 		}
 	}
-
 	stopProducer := func() {}
-	if !p.opts.ConsumeOnly {
+	if !p.opts.ConsumeOnly && !p.producingStopped() {
 		if stopProducer, err = p.startProducer(ctx); err != nil {
-			stopConsumers()
-			wg.Wait()
-			return err
+			return false, err
 		}
 	}
+	defer stopProducer()
+
 	watchCtx, stopWatch := context.WithCancel(context.Background())
-	watched := make(chan struct{})
+	recreatedCh, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)
-		p.watch(watchCtx)
+		p.watch(watchCtx, recreatedCh)
+	}()
+	defer func() {
+		stopWatch()
+		<-watched
 	}()
 
-	select {
-	case <-ctx.Done():
-		stopProducer()
-	case <-p.stopProduce:
-		stopProducer()
-		<-ctx.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case <-recreatedCh:
+			return true, nil
+		case <-p.stopProduce:
+			stopProducer()
+			select {
+			case <-ctx.Done():
+				return false, nil
+			case <-recreatedCh:
+				return true, nil
+			}
+		}
 	}
-	stopConsumers()
-	wg.Wait()
-	stopWatch()
-	<-watched
-	p.logger.Info("probe stopped")
-	return nil
+}
+
+func (p *Probe) producingStopped() bool {
+	select {
+	case <-p.stopProduce:
+		return true
+	default:
+		return false
+	}
 }
 
 // startProducer starts the paced producer; the returned func stops it

@@ -59,6 +59,7 @@ func (p *Probe) ensureTopicOnce(ctx context.Context) error {
 			"replication_factor", rf, "want_replication_factor", want.ReplicationFactor)
 	}
 	p.partitions.Store(parts)
+	p.topicID = td.ID
 	p.metrics.setInfo(p.cfg, parts, rf)
 	return nil
 }
@@ -101,20 +102,36 @@ func (p *Probe) createTopic(ctx context.Context) error {
 	return nil
 }
 
-// recreateTopic handles a probe topic deleted while running: it is created
-// again when create_topic is set, and the per-partition state that belonged
-// to the old topic is forgotten.
-func (p *Probe) recreateTopic(ctx context.Context) {
-	if !p.cfg.CreateTopic.Enabled {
-		p.logger.Warn("probe topic is missing and create_topic is off", "topic", p.cfg.Topic)
-		return
+// topicRecreated checks the probe topic: when it is missing it is created
+// again (with create_topic), and a topic whose id changed — recreated by us
+// or by someone else — is reported, so the clients can start over.
+func (p *Probe) topicRecreated(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
+	defer cancel()
+	td, err := p.describeTopic(ctx)
+	switch {
+	case errors.Is(err, kerr.UnknownTopicOrPartition) || errors.Is(err, kerr.UnknownTopicID):
+		if !p.cfg.CreateTopic.Enabled {
+			p.rateLimitedWarn("topic-missing", "probe topic is missing and create_topic is off", "topic", p.cfg.Topic)
+			return false
+		}
+		p.logger.Warn("probe topic is missing; creating it again", "topic", p.cfg.Topic)
+		if err := p.createTopic(ctx); err != nil {
+			p.logger.Warn("recreating the probe topic failed", "topic", p.cfg.Topic, "err", err)
+		}
+		return false // the next tick sees the new id
+	case err != nil:
+		p.logger.Debug("describing the probe topic failed", "err", err)
+		return false
+	case td.ID != p.topicID:
+		p.ensureTopicOnce(ctx) // records the new id, partitions and info
+		return true
 	}
-	p.logger.Warn("probe topic is missing; creating it again", "topic", p.cfg.Topic)
-	if err := p.ensureTopicOnce(ctx); err != nil {
-		p.logger.Warn("recreating probe topic failed", "topic", p.cfg.Topic, "err", err)
-		return
+	if n := int32(len(td.Partitions)); n > p.partitions.Load() {
+		p.logger.Info("probe topic gained partitions", "partitions", n)
+		p.partitions.Store(n)
 	}
-	p.produceTimes.reset()
+	return false
 }
 
 // startAtEnd commits the current end offsets for every partition the group

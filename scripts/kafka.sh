@@ -9,7 +9,8 @@
 #
 # Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/kafka-$KAFKA_VERSION/{lib,log4j2.properties}
 # Brokers are configured, formatted and started by the Go package internal/kafkatest
-# (go run ./internal/kafkatest/cmd/kafka-cluster), not here.
+# (go run ./internal/kafkatest/cmd/kafka-cluster), not here; it also keeps AppCDS
+# archives (faster JVM start) in kafka-$KAFKA_VERSION/cds/.
 # Extra JVM flags for java-class: KAFKA_BENCH_JAVA_OPTS (word-split), e.g. "-Xmx1g".
 set -euo pipefail
 
@@ -133,15 +134,18 @@ download() {
 	start=$SECONDS
 	echo "kafka.sh: resolving Kafka $KAFKA_VERSION jars from Maven Central into $LIB_DIR ..." >&2
 	pom >"$work/pom.xml"
-	# mvn writes to stdout; keep stdout for the path we print.
-	if ! mvn -B -q -Dstyle.color=never -f "$work/pom.xml" "$DEPENDENCY_PLUGIN:copy-dependencies" \
-		-DoutputDirectory="$work/lib" -DincludeScope=runtime >&2; then
+	# mvn writes to stdout; keep stdout for the path we print. Debian's mvn
+	# 3.8.7 prints bare colour resets even in batch mode: strip them.
+	if ! mvn -B -q -f "$work/pom.xml" "$DEPENDENCY_PLUGIN:copy-dependencies" \
+		-DoutputDirectory="$work/lib" -DincludeScope=runtime 2>&1 |
+		sed -e $'s/\x1b\\[[0-9;]*m//g' -e '/^$/d' >&2; then
 		die "mvn failed to resolve Kafka $KAFKA_VERSION jars (see its output above)"
 	fi
 	local n
 	n="$(find "$work/lib" -name '*.jar' | wc -l)"
 	[[ "$n" -gt 0 ]] || die "mvn copied no jars into $work/lib"
-	ls "$work/lib" | grep -q '^log4j-slf4j-impl-' || die "log4j-slf4j-impl missing from resolved jars"
+	# Without the binding the broker would run with slf4j's silent NOP logger.
+	compgen -G "$work/lib/log4j-slf4j-impl-*.jar" >/dev/null || die "log4j-slf4j-impl missing from resolved jars"
 	fingerprint >"$work/lib/.complete"
 	rm -rf "$LIB_DIR"
 	mv -T "$work/lib" "$LIB_DIR"

@@ -54,6 +54,9 @@ type flags struct {
 	hostEnabled                              bool
 	setBrokers, setRate, setSize, setAcks    bool
 	setTopic, setParts, setRepl, setHostFlag bool
+
+	command string // "run" (the default) or "bench"
+	bench   *benchFlags
 }
 
 func parseFlags(args []string, stderr *os.File) (*flags, error) {
@@ -76,9 +79,13 @@ func parseFlags(args []string, stderr *os.File) (*flags, error) {
 	app.Flag("probe.replication-factor", "Replication factor of the default probe's topic when it is created (-1: broker default).").IsSetByUser(&f.setRepl).Default("-1").Int16Var(&f.replication)
 	app.Flag("collector.host", "Export host CPU, memory, disk and network metrics; replaces host.enabled of the file.").IsSetByUser(&f.setHostFlag).Default("true").BoolVar(&f.hostEnabled)
 	promslogflag.AddFlags(app, &f.log)
-	if _, err := app.Parse(args); err != nil {
+	app.Command("run", "Run the exporter daemon (the default command).").Default()
+	f.bench = addBenchCommand(app)
+	cmd, err := app.Parse(args)
+	if err != nil {
 		return nil, err
 	}
+	f.command = cmd
 	return f, nil
 }
 
@@ -121,6 +128,9 @@ func run(args []string, stdout, stderr *os.File) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", program, err)
 		return 2
+	}
+	if f.command == benchCommand {
+		return runBench(f, stdout, stderr)
 	}
 	cfg, err := config.Effective(f.configFile, f.overrides())
 	if f.configCheck {

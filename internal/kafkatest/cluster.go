@@ -3,6 +3,23 @@
 // benchmarks. The jars come from scripts/kafka.sh, which pins the version;
 // this package is the one place that writes node configs, formats storage and
 // starts the JVMs.
+//
+//	func TestX(t *testing.T) {
+//		kafkatest.Integration(t) // skips unless KAFKA_BENCH_INTEGRATION=1
+//		c := kafkatest.Start(t, kafkatest.Options{Nodes: 3})
+//		cl, _ := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+//		...
+//	}
+//
+// Outside tests: go run ./internal/kafkatest/cmd/kafka-cluster -nodes 3.
+//
+// Needs java 17+ and mvn (first run downloads ~55 MB of jars into
+// ~/.cache/kafka_bench_exporter). KAFKA_BENCH_CDS=0 turns off the AppCDS
+// archives that make JVMs start faster (see cds.go).
+//
+// Metadata questions (WaitReady, LeaderOf, BrokerIDs) are answered by real
+// Metadata requests: kadm.BrokerMetadata/Metadata in kadm v1.20 answer from
+// kgo's cache, whose broker list can stay stale indefinitely.
 package kafkatest
 
 import (
@@ -431,7 +448,9 @@ func (p *process) signal(sig syscall.Signal) error {
 
 // Stop stops node i with SIGTERM (controlled shutdown) and waits for the JVM
 // to exit; after 30 s it is killed and Stop returns an error saying so.
-// Stopping a node that is not running is a no-op.
+// Stopping a node that is not running is a no-op. A controlled shutdown needs
+// a controller quorum: stopping the nodes of a 3-node cluster one after the
+// other hangs the last one until the kill (use StopAll).
 func (c *Cluster) Stop(i int) error {
 	n, p := c.current(i)
 	if p == nil {
@@ -541,7 +560,8 @@ func (c *Cluster) Restart(i int) error {
 	return c.waitBrokers(ctx, []int32{n.id})
 }
 
-// StopAll stops every running node with SIGTERM, in parallel.
+// StopAll stops every running node with SIGTERM, in parallel: one by one, the
+// last nodes would wait in controlled shutdown for a quorum that is gone.
 func (c *Cluster) StopAll() error {
 	return c.forEachNode(func(n *node) error { return c.Stop(c.IndexOfNode(n.id)) })
 }
@@ -714,6 +734,9 @@ func (c *Cluster) BrokerIDs(ctx context.Context) ([]int32, error) {
 // waitBrokers polls metadata until every id in ids is listed, failing early
 // if one of their JVMs exits.
 func (c *Cluster) waitBrokers(ctx context.Context, ids []int32) error {
+	if len(ids) == 0 {
+		return nil // nothing running: nothing to wait for (and no one to ask)
+	}
 	cl := c.client()
 	defer cl.Close()
 	var last error

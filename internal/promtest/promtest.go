@@ -26,6 +26,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
 // JobName is the scrape job of the generated prometheus.yml.
@@ -36,14 +38,9 @@ type Binaries struct {
 	Prometheus, Promtool string
 }
 
-// Forced reports whether end-to-end tests must run (CI=true or
-// KAFKA_BENCH_INTEGRATION=1) instead of being skipped when a tool is missing.
-func Forced() bool {
-	return os.Getenv("CI") == "true" || os.Getenv("KAFKA_BENCH_INTEGRATION") == "1"
-}
-
 // Required finds prometheus and promtool on PATH. When one is missing it
-// fails the test if Forced, and skips it otherwise.
+// fails the test if testenv.Strict (CI=true or KAFKA_BENCH_INTEGRATION=1),
+// and skips it otherwise.
 func Required(t testing.TB) Binaries {
 	t.Helper()
 	var b Binaries
@@ -60,9 +57,9 @@ func Required(t testing.TB) Binaries {
 		*x.dst = p
 	}
 	if len(missing) > 0 {
-		msg := fmt.Sprintf("a real Prometheus is needed (install Debian's package: apt-get install prometheus): %s",
+		msg := fmt.Sprintf("a real Prometheus is needed (scripts/test.sh installs Debian's prometheus package): %s",
 			strings.Join(missing, "; "))
-		if Forced() {
+		if testenv.Strict() {
 			t.Fatalf("%s; required because CI=true or KAFKA_BENCH_INTEGRATION=1", msg)
 		}
 		t.Skipf("skipping: %s; set KAFKA_BENCH_INTEGRATION=1 to make this a failure", msg)

@@ -1,0 +1,202 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// failedMetric counts records the probe's producer gave up on.
+const failedMetric = "kafka_bench_produce_failed_total"
+
+// stallSlack is added to delivery.timeout.ms: by then every stuck record has
+// failed (and been counted), so a producer without progress for longer is
+// stuck for good.
+const stallSlack = 10 * time.Second
+
+// driver takes one scenario through its phases (warm-up, producing,
+// draining) and decides when each is over.
+type driver struct {
+	gatherer        prometheus.Gatherer
+	b               *Bench
+	probe           *probes.Probe
+	rec             *Recorder
+	label           string
+	ctx             context.Context
+	deliveryTimeout time.Duration
+	exited          <-chan struct{}
+	runErr          func() error // valid once exited is closed
+
+	failed     int64
+	failedRead time.Time
+}
+
+// run returns nil when every record was produced and (with a consumer)
+// read back.
+func (d *driver) run(consume bool) error {
+	var produceErr error
+	if !d.b.ConsumeOnly {
+		if err := d.produce(); err != nil {
+			return err
+		}
+		if d.readFailed(true); d.failed > 0 {
+			produceErr = fmt.Errorf("%d records failed to produce (%s{probe=%q})", d.failed, failedMetric, d.label)
+		}
+	}
+	if !consume {
+		return produceErr
+	}
+	if err := d.drain(); err != nil {
+		if produceErr != nil {
+			return fmt.Errorf("%v; %v", produceErr, err)
+		}
+		return err
+	}
+	return produceErr
+}
+
+// produce waits until the producer is done: num_records acknowledged or
+// failed, or duration over and the buffered records flushed.
+func (d *driver) produce() error {
+	stall := d.deliveryTimeout + stallSlack
+	done := func() int64 { return d.rec.Acked() + d.readFailed(false) }
+	stalled := func(n int64) error {
+		return fmt.Errorf("producer: %d records acknowledged or failed, then nothing for %s", n, stall)
+	}
+	defer d.probe.StopProducing()
+	if d.b.NumRecords > 0 {
+		limit := d.b.WarmupRecords + d.b.NumRecords
+		return d.wait(stall, done, func(n int64) bool { return n >= limit }, stalled)
+	}
+	warm := d.rec.WarmedUp()
+	if err := d.wait(stall, done, func(int64) bool { return isClosed(warm) }, stalled); err != nil {
+		return err
+	}
+	if err := d.sleep(d.b.Duration); err != nil {
+		return err
+	}
+	// The producer flushes for at most a few seconds, then closes its
+	// client, which fails what is left: either way every record sent ends.
+	d.probe.StopProducing()
+	lastSent := uint64(0)
+	return d.wait(stall, done, func(n int64) bool {
+		sent := d.probe.Sent()
+		settled := sent == lastSent && n >= int64(sent)
+		lastSent = sent
+		return settled
+	}, stalled)
+}
+
+// drain waits until the consumer has read every acknowledged record (or,
+// consume-only, num_records or duration's worth).
+func (d *driver) drain() error {
+	stall := d.b.DrainTimeout
+	var target int64
+	switch {
+	case !d.b.ConsumeOnly:
+		target = d.rec.Acked()
+	case d.b.NumRecords > 0:
+		target = d.b.WarmupRecords + d.b.NumRecords
+	default:
+		target = d.b.WarmupRecords
+	}
+	stalled := func(n int64) error {
+		return fmt.Errorf("consumer: read %d of %d records, then nothing for %s (drain_timeout)", n, target, stall)
+	}
+	err := d.wait(stall, d.rec.ConsumedTotal, func(n int64) bool { return n >= target }, stalled)
+	if err != nil || !d.b.ConsumeOnly || d.b.Duration == 0 {
+		return err
+	}
+	return d.sleep(d.b.Duration)
+}
+
+// wait polls progress until done holds; no progress for stall fails with
+// stalled's error, and so do an interrupt and an early probe exit.
+func (d *driver) wait(stall time.Duration, progress func() int64, done func(int64) bool, stalled func(int64) error) error {
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	last, since := int64(-1), time.Now()
+	for {
+		n := progress()
+		if done(n) {
+			return nil
+		}
+		if n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) > stall {
+			return stalled(n)
+		}
+		select {
+		case <-d.ctx.Done():
+			return errInterrupted
+		case <-d.exited:
+			return d.exitErr()
+		case <-tick.C:
+		}
+	}
+}
+
+// sleep waits d, or less when interrupted or the probe exits.
+func (d *driver) sleep(dur time.Duration) error {
+	t := time.NewTimer(dur)
+	defer t.Stop()
+	select {
+	case <-d.ctx.Done():
+		return errInterrupted
+	case <-d.exited:
+		return d.exitErr()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (d *driver) exitErr() error {
+	if err := d.runErr(); err != nil {
+		return err
+	}
+	return errors.New("the probe stopped before the scenario ended")
+}
+
+// readFailed returns the probe's failed-record count, gathering it from the
+// registry at most once per failedInterval unless forced.
+func (d *driver) readFailed(force bool) int64 {
+	if d.gatherer == nil || (!force && time.Since(d.failedRead) < failedInterval) {
+		return d.failed
+	}
+	d.failedRead = time.Now()
+	d.failed = counterSum(d.gatherer, failedMetric, d.label)
+	return d.failed
+}
+
+// counterSum adds up the series of a counter family that carry probe=label.
+func counterSum(g prometheus.Gatherer, name, label string) int64 {
+	mfs, _ := g.Gather() // a partial gather still holds the probe metrics
+	var sum float64
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "probe" && l.GetValue() == label {
+					sum += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return int64(sum)
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}

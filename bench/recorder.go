@@ -1,0 +1,233 @@
+package bench
+
+import (
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// Histogram geometry: microseconds from 1 µs to one hour with 5 significant
+// digits, so every latency below 262 ms is kept to the microsecond and larger
+// ones within 0.001 %. ProducerPerformance samples whole milliseconds.
+const (
+	histMaxMicros = int64(time.Hour / time.Microsecond)
+	histSigFigs   = 5
+)
+
+// Recorder keeps one scenario's measurements: exact latency histograms,
+// counts, bytes and the time span of the measured records, plus a window
+// for the progress lines. The first warmup records of each side are counted
+// but not measured. It is safe for concurrent use: the producer's promises
+// and every consumer call it at once.
+type Recorder struct {
+	warmup int64
+	// allRecords counts every record read, not only this run's: a
+	// consume-only scenario reads records some other run produced.
+	allRecords bool
+	warmedUp   chan struct{}
+
+	pmu     sync.Mutex
+	acked   int64 // including warm-up
+	produce side
+
+	cmu      sync.Mutex
+	consumed int64 // including warm-up
+	warmEnd  time.Time
+	consume  side
+}
+
+var _ probes.Recorder = (*Recorder)(nil)
+
+// side is one direction's measured records.
+type side struct {
+	hist        *hdrhistogram.Histogram
+	count       int64
+	bytes       int64
+	sum, max    time.Duration
+	first, last time.Time
+	win         window
+}
+
+// window accumulates what a progress line reports.
+type window struct {
+	count, bytes int64
+	sum, max     time.Duration
+}
+
+// NewRecorder returns a recorder that skips the first warmup records of each
+// side; allRecords also counts records of other runs (consume-only).
+func NewRecorder(warmup int64, allRecords bool) *Recorder {
+	r := &Recorder{
+		warmup:     warmup,
+		allRecords: allRecords,
+		warmedUp:   make(chan struct{}),
+		produce:    side{hist: newHistogram()},
+		consume:    side{hist: newHistogram()},
+	}
+	if warmup == 0 {
+		close(r.warmedUp)
+	}
+	return r
+}
+
+func newHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(1, histMaxMicros, histSigFigs)
+}
+
+// Produced implements probes.Recorder. latency runs from the record's
+// intended send time, so the send time is now minus latency.
+func (r *Recorder) Produced(latency time.Duration, bytes int) {
+	now := time.Now()
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.acked++
+	if r.acked <= r.warmup {
+		if r.acked == r.warmup {
+			close(r.warmedUp)
+		}
+		return
+	}
+	s := &r.produce
+	if sent := now.Add(-latency); s.count == 0 || sent.Before(s.first) {
+		s.first = sent
+	}
+	s.record(now, latency, bytes, true)
+}
+
+// Consumed implements probes.Recorder. Records of other runs are skipped
+// unless the recorder counts every record (consume-only); their end-to-end
+// latency is never recorded, as their send time is not ours.
+func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool) {
+	if !ownRun && !r.allRecords {
+		return
+	}
+	now := time.Now()
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	r.consumed++
+	if r.consumed <= r.warmup {
+		r.warmEnd = now
+		return
+	}
+	s := &r.consume
+	if s.count == 0 {
+		s.first = now
+	}
+	s.record(now, endToEnd, bytes, ownRun)
+}
+
+func (s *side) record(now time.Time, latency time.Duration, bytes int, withLatency bool) {
+	s.count++
+	s.bytes += int64(bytes)
+	s.last = now
+	s.win.count++
+	s.win.bytes += int64(bytes)
+	if !withLatency {
+		return
+	}
+	latency = max(latency, 0)
+	_ = s.hist.RecordValue(min(latency.Microseconds(), histMaxMicros)) // clamped: cannot fail
+	s.sum += latency
+	s.max = max(s.max, latency)
+	s.win.sum += latency
+	s.win.max = max(s.win.max, latency)
+}
+
+// WarmedUp is closed once the warm-up records are acknowledged.
+func (r *Recorder) WarmedUp() <-chan struct{} { return r.warmedUp }
+
+// Acked is the number of acknowledged records, warm-up included.
+func (r *Recorder) Acked() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.acked
+}
+
+// ConsumedTotal is the number of records read and counted, warm-up included.
+func (r *Recorder) ConsumedTotal() int64 {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return r.consumed
+}
+
+// Window is one progress interval of one side.
+type Window struct {
+	Records    int64
+	Bytes      int64
+	AvgLatency time.Duration
+	MaxLatency time.Duration
+}
+
+// ProduceWindow returns the producer's window since the last call and
+// starts a new one.
+func (r *Recorder) ProduceWindow() Window {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.produce.takeWindow()
+}
+
+// ConsumeWindow is ProduceWindow for the consumer (end-to-end latency).
+func (r *Recorder) ConsumeWindow() Window {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return r.consume.takeWindow()
+}
+
+func (s *side) takeWindow() Window {
+	w := Window{Records: s.win.count, Bytes: s.win.bytes, MaxLatency: s.win.max}
+	if s.win.count > 0 {
+		w.AvgLatency = s.win.sum / time.Duration(s.win.count)
+	}
+	s.win = window{}
+	return w
+}
+
+// Latencies summarise a histogram: exact average and maximum, percentiles
+// to the microsecond.
+type Latencies struct {
+	Avg, Max, P50, P95, P99, P999 time.Duration
+}
+
+// Span is the measured records of one side.
+type Span struct {
+	Records     int64
+	Bytes       int64
+	First, Last time.Time
+	Latency     Latencies
+}
+
+// ProduceSpan summarises the measured acknowledgements: First is the
+// earliest send time, Last the last acknowledgement.
+func (r *Recorder) ProduceSpan() Span {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.produce.span()
+}
+
+// ConsumeSpan summarises the measured records read; Latency is end-to-end.
+// warmEnd is when the warm-up records were read (zero without warm-up).
+func (r *Recorder) ConsumeSpan() (s Span, warmEnd time.Time) {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return r.consume.span(), r.warmEnd
+}
+
+func (s *side) span() Span {
+	out := Span{Records: s.count, Bytes: s.bytes, First: s.first, Last: s.last}
+	if n := s.hist.TotalCount(); n > 0 {
+		out.Latency = Latencies{
+			Avg:  s.sum / time.Duration(n),
+			Max:  s.max,
+			P50:  micros(s.hist.ValueAtQuantile(50)),
+			P95:  micros(s.hist.ValueAtQuantile(95)),
+			P99:  micros(s.hist.ValueAtQuantile(99)),
+			P999: micros(s.hist.ValueAtQuantile(99.9)),
+		}
+	}
+	return out
+}
+
+func micros(v int64) time.Duration { return time.Duration(v) * time.Microsecond }

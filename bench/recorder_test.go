@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestRecorderPercentiles records 1 µs … 100,000 µs once each, in random
+// order: every percentile is known exactly (HdrHistogram ranks round(q·n)).
+func TestRecorderPercentiles(t *testing.T) {
+	r := NewRecorder(0, false)
+	const n = 100000
+	for _, v := range rand.Perm(n) {
+		r.Produced(time.Duration(v+1)*time.Microsecond, 100)
+	}
+	s := r.ProduceSpan()
+	want := Latencies{
+		Avg:  50000500 * time.Nanosecond, // (n+1)/2 µs, exact
+		Max:  100 * time.Millisecond,
+		P50:  50 * time.Millisecond,
+		P95:  95 * time.Millisecond,
+		P99:  99 * time.Millisecond,
+		P999: 99900 * time.Microsecond,
+	}
+	if s.Latency != want {
+		t.Errorf("latencies\n got %+v\nwant %+v", s.Latency, want)
+	}
+	if s.Records != n || s.Bytes != 100*n {
+		t.Errorf("records %d bytes %d, want %d and %d", s.Records, s.Bytes, n, 100*n)
+	}
+}
+
+// TestRecorderTail: a rare slow record must show at p99.9 and as the max,
+// to the microsecond, where ProducerPerformance's whole-ms sample could not.
+func TestRecorderTail(t *testing.T) {
+	r := NewRecorder(0, false)
+	for i := 0; i < 998; i++ {
+		r.Produced(1234*time.Microsecond, 10)
+	}
+	r.Produced(250123*time.Microsecond, 10)
+	r.Produced(250124*time.Microsecond, 10)
+	l := r.ProduceSpan().Latency
+	if l.P50 != 1234*time.Microsecond || l.P99 != 1234*time.Microsecond {
+		t.Errorf("p50 %v p99 %v, want 1.234ms", l.P50, l.P99)
+	}
+	if l.P999 != 250123*time.Microsecond || l.Max != 250124*time.Microsecond {
+		t.Errorf("p99.9 %v max %v, want 250.123ms and 250.124ms", l.P999, l.Max)
+	}
+}
+
+func TestRecorderWarmup(t *testing.T) {
+	r := NewRecorder(3, false)
+	for i := 1; i <= 5; i++ {
+		if closed := isClosed(r.WarmedUp()); closed != (i > 3) {
+			t.Fatalf("before record %d: warmed up = %v", i, closed)
+		}
+		r.Produced(time.Duration(i)*10*time.Millisecond, 1)
+	}
+	s := r.ProduceSpan()
+	if r.Acked() != 5 || s.Records != 2 || s.Latency.Max != 50*time.Millisecond || s.Latency.P50 != 40*time.Millisecond {
+		t.Errorf("acked %d measured %d max %v p50 %v; want 5, 2 (warm-up skipped), 50ms, 40ms", r.Acked(), s.Records, s.Latency.Max, s.Latency.P50)
+	}
+	// The first measured record was sent 40 ms before its ack, the last
+	// acked after it: the span covers at least those 40 ms.
+	if s.Last.Sub(s.First) < 40*time.Millisecond {
+		t.Errorf("span %v, want >= 40ms (from the earliest send time)", s.Last.Sub(s.First))
+	}
+
+	for i := 0; i < 3; i++ {
+		r.Consumed(time.Millisecond, 1, true)
+	}
+	r.Consumed(0, 1, false) // another run's record: not counted
+	r.Consumed(7*time.Millisecond, 1, true)
+	c, warmEnd := r.ConsumeSpan()
+	if r.ConsumedTotal() != 4 || c.Records != 1 || c.Latency.P50 != 7*time.Millisecond || warmEnd.IsZero() {
+		t.Errorf("consumed %d measured %d e2e p50 %v warm-up end %v; want 4, 1, 7ms, set", r.ConsumedTotal(), c.Records, c.Latency.P50, warmEnd)
+	}
+}
+
+// TestRecorderAllRecords: consume-only counts records of other runs but
+// records no end-to-end latency for them.
+func TestRecorderAllRecords(t *testing.T) {
+	r := NewRecorder(0, true)
+	r.Consumed(0, 10, false)
+	r.Consumed(0, 10, false)
+	c, _ := r.ConsumeSpan()
+	if c.Records != 2 || c.Bytes != 20 || c.Latency != (Latencies{}) {
+		t.Errorf("records %d bytes %d latency %+v; want 2, 20, none", c.Records, c.Bytes, c.Latency)
+	}
+}
+
+func TestRecorderWindow(t *testing.T) {
+	r := NewRecorder(0, false)
+	r.Produced(2*time.Millisecond, 100)
+	r.Produced(4*time.Millisecond, 100)
+	w := r.ProduceWindow()
+	if w != (Window{Records: 2, Bytes: 200, AvgLatency: 3 * time.Millisecond, MaxLatency: 4 * time.Millisecond}) {
+		t.Errorf("window %+v", w)
+	}
+	if w := r.ProduceWindow(); w != (Window{}) {
+		t.Errorf("second window %+v, want empty (reset)", w)
+	}
+	if s := r.ProduceSpan(); s.Records != 2 {
+		t.Errorf("span records %d, want 2: windows do not reset the totals", s.Records)
+	}
+}
+
+// TestRecorderConcurrent is meant for -race: promises and consumers call
+// the recorder at once while progress reads windows.
+func TestRecorderConcurrent(t *testing.T) {
+	r := NewRecorder(10, false)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 1000; i++ {
+				r.Produced(time.Millisecond, 1)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 1000; i++ {
+				r.Consumed(time.Millisecond, 1, true)
+				if i%100 == 0 {
+					r.ProduceWindow()
+					r.ConsumeWindow()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	p, c := r.ProduceSpan(), func() Span { s, _ := r.ConsumeSpan(); return s }()
+	if r.Acked() != 4000 || p.Records != 3990 || r.ConsumedTotal() != 4000 || c.Records != 3990 {
+		t.Errorf("acked %d/%d measured, consumed %d/%d measured; want 4000/3990 each", r.Acked(), p.Records, r.ConsumedTotal(), c.Records)
+	}
+}

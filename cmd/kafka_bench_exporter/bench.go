@@ -1,0 +1,266 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/promslog"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
+	"gopkg.in/yaml.v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+)
+
+const benchCommand = "bench"
+
+// Exit codes of the bench command.
+const (
+	exitOK       = 0
+	exitFailed   = 1 // a scenario failed or the run was interrupted
+	exitBadInput = 2
+)
+
+// benchFlags are the bench command's own flags; --kafka.brokers,
+// --web.listen-address and the log flags are the application's.
+type benchFlags struct {
+	file                               string
+	numRecords                         int64
+	recordSize                         int
+	acks                               string
+	partitions                         int32
+	embedded                           bool
+	output, format                     string
+	setNum, setSize, setAcks, setParts bool
+	setListen, setFormat               bool
+}
+
+func addBenchCommand(app *kingpin.Application) *benchFlags {
+	bf := &benchFlags{}
+	cmd := app.Command(benchCommand, "Run a one-shot benchmark sweep (scenarios or a matrix) with the probe engine and print ProducerPerformance/ConsumerPerformance lines and a table.")
+	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, scenarios, matrix. Required unless the quick flags below are given.").StringVar(&bf.file)
+	cmd.Flag("bench.num-records", "Quick one-scenario run: records to produce.").IsSetByUser(&bf.setNum).Default("1000000").Int64Var(&bf.numRecords)
+	cmd.Flag("bench.record-size", "Quick one-scenario run: record size in bytes.").IsSetByUser(&bf.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&bf.recordSize)
+	cmd.Flag("bench.acks", "Quick one-scenario run: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)
+	cmd.Flag("bench.partitions", "Quick one-scenario run: partitions of the topic.").IsSetByUser(&bf.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&bf.partitions)
+	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
+	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
+	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv or json.").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
+	// Serving /metrics is optional in bench mode: only when asked for.
+	app.GetFlag("web.listen-address").IsSetByUser(&bf.setListen)
+	return bf
+}
+
+// runBench runs the bench command; see the exit codes above.
+func runBench(f *flags, stdout, stderr io.Writer) int {
+	bf := f.bench
+	b, err := loadBench(f)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+		return exitBadInput
+	}
+	logger := promslog.New(&f.log)
+
+	if bf.embedded {
+		if len(b.Kafka.Brokers) > 0 {
+			fmt.Fprintf(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Brokers)
+			return exitBadInput
+		}
+		emb, err := exporter.StartEmbedded(logger)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+			return exitFailed
+		}
+		defer emb.Close()
+		b.Kafka.Brokers = emb.Brokers()
+	}
+	if len(b.Kafka.Brokers) == 0 {
+		fmt.Fprintf(stderr, "%s %s: no Kafka brokers: set --kafka.brokers or kafka.brokers in the bench file "+
+			"(benchmarking the in-process fake cluster measures nothing; --bench.embedded does it anyway, for tests)\n", program, benchCommand)
+		return exitBadInput
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	reg := prometheus.NewRegistry()
+	exp := exporter.New(reg, logger)
+	var clientMetrics prometheus.Registerer
+	if bf.setListen {
+		clientMetrics = reg
+		shutdown, err := serveMetrics(ctx, cancel, f, exp, logger)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+			return exitBadInput
+		}
+		defer shutdown()
+	}
+
+	runner := &bench.Runner{
+		Metrics:    exp.ProbeMetrics(),
+		Gatherer:   reg,
+		Registerer: clientMetrics,
+		Logger:     logger,
+		Progress:   stderr,
+		RunID:      strconv.FormatInt(time.Now().UnixNano(), 36),
+		OnResult:   func(r bench.Result) { printResult(stdout, r) },
+	}
+	results, runErr := runner.Run(ctx, b)
+
+	format := bench.FormatMarkdown
+	if bf.setFormat && bf.output == "" {
+		format = bf.format
+	}
+	fmt.Fprintln(stdout)
+	if err := bench.Write(stdout, format, b.ParamKeys, results); err != nil {
+		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+		return exitFailed
+	}
+	if bf.output != "" {
+		if err := writeOutput(bf.output, bf.format, b.ParamKeys, results); err != nil {
+			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+			return exitFailed
+		}
+	}
+	code := exitOK
+	for _, r := range results {
+		if r.Failed() {
+			fmt.Fprintf(stderr, "%s %s: scenario %q failed: %s\n", program, benchCommand, r.Scenario, r.Err)
+			code = exitFailed
+		}
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "%s %s: stopped after %d of %d scenarios: %v\n", program, benchCommand, len(results), len(b.Scenarios), runErr)
+		code = exitFailed
+	}
+	return code
+}
+
+// loadBench reads --bench.file or builds a one-scenario bench from the quick
+// flags, then applies --kafka.brokers.
+func loadBench(f *flags) (*bench.Bench, error) {
+	bf := f.bench
+	quick := bf.setNum || bf.setSize || bf.setAcks || bf.setParts
+	for _, g := range []struct {
+		set  bool
+		flag string
+	}{{f.configFile != "", "--config.file"}, {f.configCheck, "--config.check"}, {f.setRate, "--probe.rate"},
+		{f.setSize, "--probe.record-size"}, {f.setAcks, "--probe.acks"}, {f.setTopic, "--probe.topic"},
+		{f.setParts, "--probe.partitions"}, {f.setRepl, "--probe.replication-factor"}} {
+		if g.set {
+			return nil, fmt.Errorf("%s is a flag of the exporter daemon: bench reads --bench.file or the --bench.* quick flags", g.flag)
+		}
+	}
+	var b *bench.Bench
+	var err error
+	switch {
+	case bf.file != "" && quick:
+		return nil, errors.New("--bench.file and the quick flags (--bench.num-records, --bench.record-size, --bench.acks, --bench.partitions) are exclusive: put the settings in the file")
+	case bf.file != "":
+		b, err = bench.Load(bf.file)
+	case quick:
+		b, err = quickBench(bf)
+		if err != nil {
+			err = fmt.Errorf("command line: %w", err)
+		}
+	default:
+		return nil, errors.New("give --bench.file FILE, or quick flags such as --bench.num-records and --bench.record-size")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.setBrokers {
+		b.Kafka.Brokers = f.overrides().Brokers
+	}
+	return b, nil
+}
+
+// quickBench is the bench file the quick flags stand for: one scenario
+// whose name and columns are its record size, partitions and acks.
+func quickBench(bf *benchFlags) (*bench.Bench, error) {
+	type matrix struct {
+		RecordSize []int    `yaml:"record_size"`
+		Partitions []int32  `yaml:"partitions"`
+		Acks       []string `yaml:"acks"`
+	}
+	file := struct {
+		NumRecords int64  `yaml:"num_records"`
+		Matrix     matrix `yaml:"matrix"`
+	}{bf.numRecords, matrix{[]int{bf.recordSize}, []int32{bf.partitions}, []string{bf.acks}}}
+	data, err := yaml.Marshal(file)
+	if err != nil {
+		return nil, err
+	}
+	return bench.Parse(data)
+}
+
+func printResult(w io.Writer, r bench.Result) {
+	fmt.Fprintf(w, "scenario %s (topic %s)\n", r.Scenario, r.Topic)
+	if r.Produce != nil && r.Produce.Records > 0 {
+		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
+	}
+	if r.Consume != nil && r.Consume.Records > 0 {
+		fmt.Fprintln(w, bench.ConsumerHeader)
+		fmt.Fprintln(w, bench.ConsumerLine(r.Consume))
+	}
+	if r.Failed() {
+		fmt.Fprintf(w, "FAILED: %s\n", r.Err)
+	}
+}
+
+func writeOutput(path, format string, keys []string, results []bench.Result) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := bench.Write(fh, format, keys, results); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+// serveMetrics serves the exporter's endpoints (probe metrics of the sweep,
+// host metrics) while the bench runs. A listener that fails stops the bench:
+// a sweep meant to be watched should not run unwatched.
+func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, exp *exporter.Exporter, logger *slog.Logger) (shutdown func(), err error) {
+	cfg, err := config.Parse(nil)
+	if err != nil {
+		return nil, err
+	}
+	if f.setHostFlag {
+		cfg.Host.Enabled = f.hostEnabled
+	}
+	exp.Apply(ctx, cfg) // host metrics; the probes are the runner's
+
+	server := &http.Server{
+		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	go func() {
+		if err := web.ListenAndServe(server, f.web, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("serving metrics failed; stopping the bench", "err", err)
+			cancel()
+		}
+	}()
+	return func() {
+		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
+		defer scancel()
+		_ = server.Shutdown(sctx)
+	}, nil
+}

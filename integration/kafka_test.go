@@ -1,0 +1,254 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+var clean = map[string]float64{
+	"kafka_bench_records_lost_total":         0,
+	"kafka_bench_records_duplicated_total":   0,
+	"kafka_bench_records_out_of_order_total": 0,
+	"kafka_bench_records_foreign_total":      0,
+}
+
+// Test 1: one broker, acks=1, 3 partitions, 100 B, 2,000 records/s.
+func TestSingleBrokerAcks1(t *testing.T) {
+	c := cluster(t, 1)
+	ensureRunning(t, c)
+	x := exportertest.Start(t, `
+probes:
+  - name: single-acks1
+    rate: 2000
+    record_size: 100
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+    producer: {acks: "1"}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	if got := steadyRate(t, x, "single-acks1", 20*time.Second); !within(got, 2000, 0.02) {
+		t.Errorf("produced %.1f records/s, want 2000 ±2%%", got)
+	}
+	f := drain(t, x, "single-acks1")
+	assertCounters(t, f, "single-acks1", clean)
+	if p, c := value(f, "kafka_bench_produced_records_total", "single-acks1"), value(f, "kafka_bench_consumed_records_total", "single-acks1"); p != c {
+		t.Errorf("consumed %v != produced %v", c, p)
+	}
+}
+
+// Tests 2 and 3: three brokers, RF=3, min.insync.replicas=2, acks=all with
+// idempotence, 1 KiB at 1,000 records/s; then the leader of partition 0 is
+// SIGKILLed and restarted 15 s later.
+func TestThreeBrokersAcksAllAndLeaderKill(t *testing.T) {
+	c := cluster(t, 3)
+	ensureRunning(t, c)
+	const probe = "three-acksall"
+	x := exportertest.Start(t, `
+probes:
+  - name: three-acksall
+    rate: 1000
+    record_size: 1024
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 3, configs: {min.insync.replicas: "2"}}
+    producer: {acks: all, enable.idempotence: true}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	if got := steadyRate(t, x, probe, 15*time.Second); !within(got, 1000, 0.02) {
+		t.Errorf("produced %.1f records/s, want 1000 ±2%%", got)
+	}
+	before := x.Scrape(t)
+	assertCounters(t, before, probe, clean)
+
+	// Test 3: kill a partition leader.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	leader, err := c.LeaderOf(ctx, "kafka-bench-"+probe, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := c.IndexOfNode(leader)
+	t.Logf("SIGKILL broker %d (leader of partition 0)", leader)
+	if err := c.Kill(idx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(15 * time.Second)
+	if err := c.Restart(idx); err != nil {
+		t.Fatalf("restart broker %d: %v\n%s", leader, err, c.Logs(idx))
+	}
+	restarted := time.Now()
+	exportertest.Eventually(t, 30*time.Second, "probe_up back to 1 after the restart", func() (bool, string) {
+		f := x.Scrape(t)
+		up := value(f, "kafka_bench_probe_up", probe)
+		return up == 1, fmt.Sprintf("probe_up=%v", up)
+	})
+	t.Logf("probe up %.1fs after the restart", time.Since(restarted).Seconds())
+	time.Sleep(3 * time.Second) // records flow again
+	after := x.Scrape(t)
+	slowBefore := value(before, "kafka_bench_produce_latency_seconds", probe) - float64(before.BucketCount("kafka_bench_produce_latency_seconds", 1, "probe", probe))
+	slowAfter := value(after, "kafka_bench_produce_latency_seconds", probe) - float64(after.BucketCount("kafka_bench_produce_latency_seconds", 1, "probe", probe))
+	failed := value(after, "kafka_bench_produce_failed_total", probe) - value(before, "kafka_bench_produce_failed_total", probe)
+	t.Logf("during the kill: %v more records slower than 1 s, %v more failures", slowAfter-slowBefore, failed)
+	if slowAfter-slowBefore == 0 && failed == 0 {
+		t.Error("killing a leader left no trace: no record slower than 1 s and no failure")
+	}
+	f := drain(t, x, probe)
+	if lost := value(f, "kafka_bench_records_lost_total", probe); lost != 0 {
+		t.Errorf("acks=all with min.insync.replicas=2 lost %v records when one broker died", lost)
+	}
+}
+
+// Test 5: a stalled broker (SIGSTOP for 3 s) is charged to every record it
+// delayed, not only to the one in flight.
+func TestStallChargedToEveryDelayedRecord(t *testing.T) {
+	c := cluster(t, 1)
+	ensureRunning(t, c)
+	const probe = "stall"
+	x := exportertest.Start(t, `
+probes:
+  - name: stall
+    rate: 1000
+    record_size: 256
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+    producer: {acks: "1"}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	time.Sleep(3 * time.Second)
+	before := x.Scrape(t)
+	const stall = 3 * time.Second
+	if err := c.Pause(0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(stall)
+	if err := c.Resume(0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Second)
+	after := x.Scrape(t)
+
+	over := func(f scrape.Families, le float64) float64 {
+		return value(f, "kafka_bench_produce_latency_seconds", probe) - float64(f.BucketCount("kafka_bench_produce_latency_seconds", le, "probe", probe))
+	}
+	over1 := over(after, 1) - over(before, 1)
+	over25 := over(after, 2.5) - over(before, 2.5)
+	// Records intended in the first (stall - 1 s) of the stall waited > 1 s.
+	want := 1000 * (stall - time.Second).Seconds()
+	t.Logf("records > 1 s: %v (expected about %v), > 2.5 s: %v", over1, want, over25)
+	if over25 < 1 {
+		t.Error("no record with a produce latency above 2.5 s after a 3 s stall")
+	}
+	if !within(over1, want, 0.25) {
+		t.Errorf("%v records above 1 s, want about %v (±25%%): the stall must be charged to every record it delayed", over1, want)
+	}
+}
+
+// Test 6: a held-back consumer shows lag growing at the rate, lag in seconds
+// about the hold time, and both return to about 0.
+func TestLagWhileConsumerHeld(t *testing.T) {
+	c := cluster(t, 1)
+	ensureRunning(t, c)
+	const probe, rate, hold = "lag", 500.0, 10 * time.Second
+	x := exportertest.Start(t, `
+probes:
+  - name: lag
+    rate: 500
+    record_size: 200
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	time.Sleep(3 * time.Second)
+	x.Probe(probe).HoldConsumers(true)
+	time.Sleep(hold)
+	exportertest.Eventually(t, 5*time.Second, "lag to reflect the hold", func() (bool, string) {
+		f := x.Scrape(t)
+		records, seconds := value(f, "kafka_bench_consumer_lag_records", probe), value(f, "kafka_bench_consumer_lag_seconds", probe)
+		ok := within(records, rate*hold.Seconds(), 0.2) && within(seconds, hold.Seconds(), 0.2)
+		return ok, fmt.Sprintf("lag_records=%v (want ~%v), lag_seconds=%v (want ~%v)", records, rate*hold.Seconds(), seconds, hold.Seconds())
+	})
+	x.Probe(probe).HoldConsumers(false)
+	exportertest.Eventually(t, 20*time.Second, "lag back to about 0", func() (bool, string) {
+		f := x.Scrape(t)
+		records, seconds := value(f, "kafka_bench_consumer_lag_records", probe), value(f, "kafka_bench_consumer_lag_seconds", probe)
+		// Commits run every second, so "caught up" is at most ~2 s of records.
+		return records <= 2*rate && seconds <= 2, fmt.Sprintf("lag_records=%v lag_seconds=%v", records, seconds)
+	})
+	assertCounters(t, x.Scrape(t), probe, clean)
+}
+
+// Test 7: the probe topic deleted while running is recreated and the probe
+// recovers.
+func TestTopicDeletedWhileRunning(t *testing.T) {
+	c := cluster(t, 1)
+	ensureRunning(t, c)
+	const probe, topic = "deleted", "kafka-bench-deleted"
+	x := exportertest.Start(t, `
+probes:
+  - name: deleted
+    rate: 200
+    record_size: 200
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	before := x.Scrape(t)
+	resp, err := adm.DeleteTopic(ctx, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		t.Fatalf("deleting %s: %v", topic, err)
+	}
+	deleted := time.Now()
+	exportertest.Eventually(t, 45*time.Second, "the topic recreated and records consumed from it", func() (bool, string) {
+		tds, err := adm.ListTopics(ctx, topic)
+		if err != nil || tds[topic].Err != nil {
+			return false, fmt.Sprintf("topic not there yet: %v %v", err, tds[topic].Err)
+		}
+		ends, err := adm.ListEndOffsets(ctx, topic)
+		if err != nil {
+			return false, err.Error()
+		}
+		var n int64
+		ends.Each(func(o kadm.ListedOffset) { n += o.Offset })
+		f := x.Scrape(t)
+		up := value(f, "kafka_bench_probe_up", probe)
+		return n > 0 && up == 1, fmt.Sprintf("records in new topic=%d probe_up=%v", n, up)
+	})
+	t.Logf("recovered %.1fs after the deletion", time.Since(deleted).Seconds())
+	after := x.Scrape(t)
+	consumed := value(after, "kafka_bench_consumed_records_total", probe) - value(before, "kafka_bench_consumed_records_total", probe)
+	if consumed <= 0 {
+		t.Error("nothing consumed after the topic was recreated")
+	}
+	t.Logf("failures by reason during deletion: %v; lost: %v", failuresByReason(after, probe), value(after, "kafka_bench_records_lost_total", probe))
+}
+
+func failuresByReason(f scrape.Families, probe string) map[string]float64 {
+	out := map[string]float64{}
+	for _, m := range f.Find("kafka_bench_produce_failed_total", "probe", probe) {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "reason" && m.GetCounter().GetValue() > 0 {
+				out[l.GetValue()] = m.GetCounter().GetValue()
+			}
+		}
+	}
+	return out
+}
+
