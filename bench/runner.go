@@ -91,11 +91,20 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 
 // scenario runs one scenario: topic, probe, produce, drain, clean up.
 func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int, s Scenario, prog *progress) Result {
-	res := Result{Scenario: s.Name, Params: s.Params, Topic: s.Probe.Topic}
 	p := s.Probe
-	if s.OwnGroup {
-		p.Consumer.GroupID = p.Topic + "-" + r.RunID
+	// Generated names get the run id: a topic deleted at the end of the
+	// last run and created again at once can still be half-deleted in the
+	// brokers, and a new group reads its topic afresh.
+	if s.OwnTopic {
+		p.Topic += "-" + r.RunID
 	}
+	if s.OwnGroup {
+		p.Consumer.GroupID = p.Topic
+		if !s.OwnTopic {
+			p.Consumer.GroupID += "-" + r.RunID
+		}
+	}
+	res := Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic}
 	logger := r.Logger.With("scenario", s.Name)
 	if b.DeleteTopics {
 		defer r.cleanup(adm, s, p, logger)

@@ -118,9 +118,10 @@ type Scenario struct {
 	// OwnTopic: the topic name was generated, so the bench creates it and
 	// may delete it; a topic named in the file is never deleted.
 	OwnTopic bool
-	// OwnGroup: the group id was generated; the runner makes it unique per
-	// run, so each run reads its topic afresh.
+	// OwnGroup: the group id was generated.
 	OwnGroup bool
+	// The runner appends its run id to generated names, so that each run
+	// has a topic and a group of its own.
 }
 
 // Load reads and expands a bench file.

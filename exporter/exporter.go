@@ -135,11 +135,15 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 }
 
 // Stop stops every probe and waits for them (flush, commit, leave group).
+// They stop in parallel, so shutdown takes one probe's flush deadline, not
+// the sum of them.
 func (e *Exporter) Stop() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for name, rp := range e.running {
+	for _, rp := range e.running {
 		rp.cancel()
+	}
+	for name, rp := range e.running {
 		<-rp.done
 		delete(e.running, name)
 	}

@@ -251,4 +251,3 @@ func failuresByReason(f scrape.Families, probe string) map[string]float64 {
 	}
 	return out
 }
-

@@ -4,6 +4,7 @@ package scrape
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -26,8 +27,13 @@ func Get(url string) (Families, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
+	return Parse(resp.Body)
+}
+
+// Parse reads a text exposition.
+func Parse(r io.Reader) (Families, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	return p.TextToMetricFamilies(resp.Body)
+	return p.TextToMetricFamilies(r)
 }
 
 // Find returns the series of family name whose labels include all of
