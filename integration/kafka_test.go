@@ -34,7 +34,7 @@ probes:
     producer: {acks: "1"}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	if got := steadyRate(t, x, "single-acks1", 20*time.Second); !within(got, 2000, 0.02) {
+	if got := steadyRate(t, x, "single-acks1", 2000, 20*time.Second); !within(got, 2000, 0.02) {
 		t.Errorf("produced %.1f records/s, want 2000 ±2%%", got)
 	}
 	f := drain(t, x, "single-acks1")
@@ -61,7 +61,7 @@ probes:
     producer: {acks: all, enable.idempotence: true}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	if got := steadyRate(t, x, probe, 15*time.Second); !within(got, 1000, 0.02) {
+	if got := steadyRate(t, x, probe, 1000, 15*time.Second); !within(got, 1000, 0.02) {
 		t.Errorf("produced %.1f records/s, want 1000 ±2%%", got)
 	}
 	before := x.Scrape(t)

@@ -92,12 +92,18 @@ func rateBetween(a, b scrape.Families, probe string, seconds float64) float64 {
 	return (value(b, "kafka_bench_produced_records_total", probe) - value(a, "kafka_bench_produced_records_total", probe)) / seconds
 }
 
-// steadyRate measures the produce rate over d, between two scrapes, after a
-// 5 s warm-up: the first acknowledgements (producer id, metadata) arrive in a
-// burst that would inflate a window starting at the first record.
-func steadyRate(t *testing.T, x *exportertest.Exporter, probe string, d time.Duration) float64 {
+// steadyRate measures the produce rate over d, between two scrapes, once the
+// probe is in steady state: the first acknowledgements (producer id,
+// metadata, leader elections of a new topic) arrive late and in a burst, and
+// a window that includes that burst would read above the target. Steady
+// state: the producer's client holds less than 200 ms of records.
+func steadyRate(t *testing.T, x *exportertest.Exporter, probe string, rate float64, d time.Duration) float64 {
 	t.Helper()
-	time.Sleep(5 * time.Second)
+	exportertest.Eventually(t, time.Minute, "probe "+probe+" in steady state", func() (bool, string) {
+		f := x.Scrape(t)
+		buffered, ok := f.Value("kafka_bench_client_buffered_produce_records", "probe", probe, "role", "producer")
+		return ok && buffered < rate/5, fmt.Sprintf("buffered produce records=%v", buffered)
+	})
 	a, t0 := x.Scrape(t), time.Now()
 	time.Sleep(d)
 	b, t1 := x.Scrape(t), time.Now()

@@ -19,6 +19,9 @@ const (
 	RoleAdmin    = "admin"
 )
 
+// metadataMinAge bounds how often a client may refresh metadata.
+const metadataMinAge = 250 * time.Millisecond
+
 // commonOpts are shared by every client of a probe: seeds, client id, logs
 // and kprom metrics labelled with the probe, the role and the member index
 // (a probe has several consumer clients).
@@ -32,6 +35,12 @@ func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, 
 		kgo.RetryBackoffFn(func(tries int) time.Duration {
 			return min(time.Duration(tries)*100*time.Millisecond, time.Second)
 		}),
+		// After NOT_LEADER_OR_FOLLOWER (a leader moved, or a new topic not
+		// yet loaded by its broker) franz-go refreshes metadata no sooner
+		// than this after the last refresh; its default of 5 s held every
+		// record of the partition 5 s where the Java client retries after
+		// 100 ms.
+		kgo.MetadataMinAge(metadataMinAge),
 	}
 	if reg != nil {
 		labels := prometheus.Labels{"probe": probe, "role": role, "member": member}
