@@ -1,11 +1,10 @@
-package exporter
+package exporter_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -16,34 +15,16 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
-
-func testLogger(t *testing.T) *slog.Logger {
-	if testing.Verbose() {
-		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	}
-	return slog.New(slog.DiscardHandler)
-}
-
-// waitFor polls cond until it holds or the timeout passes.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last := ""
-	for time.Now().Before(deadline) {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		last = state
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, last)
-}
 
 func mustScrape(t *testing.T, url string) scrape.Families {
 	t.Helper()
@@ -63,8 +44,8 @@ func value(f scrape.Families, name string, labels ...string) float64 {
 // real scrape: rate within 10 % of target, consumed = produced after
 // draining, nothing lost or duplicated, histograms counted, lag back to 0.
 func TestTwoProbesOnEmbeddedCluster(t *testing.T) {
-	logger := testLogger(t)
-	emb, err := StartEmbedded(logger)
+	logger := exportertest.Logger()
+	emb, err := exporter.StartEmbedded(logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,16 +71,16 @@ probes:
 	cfg.Kafka.Brokers = emb.Brokers()
 
 	reg := prometheus.NewRegistry()
-	e := New(reg, logger)
+	e := exporter.New(reg, logger)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	e.Apply(ctx, cfg)
 	defer e.Stop()
-	srv := httptest.NewServer(e.Handler(HandlerOpts{TelemetryPath: "/metrics"}))
+	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
 	defer srv.Close()
 	metricsURL := srv.URL + "/metrics"
 
-	waitFor(t, 30*time.Second, "/-/ready", func() (bool, string) {
+	exportertest.Eventually(t, 30*time.Second, "/-/ready", func() (bool, string) {
 		resp, err := http.Get(srv.URL + "/-/ready")
 		if err != nil {
 			return false, err.Error()
@@ -122,12 +103,13 @@ probes:
 	}
 
 	checkExposition(t, metricsURL)
+	checkNativeHistograms(t, metricsURL)
 
 	for _, p := range cfg.Probes {
 		e.Probe(p.Name).StopProducing()
 	}
 	var final scrape.Families
-	waitFor(t, 30*time.Second, "consumers to drain and lag to reach 0", func() (bool, string) {
+	exportertest.Eventually(t, 30*time.Second, "consumers to drain and lag to reach 0", func() (bool, string) {
 		final = mustScrape(t, metricsURL)
 		state := ""
 		done := true
@@ -254,5 +236,36 @@ func checkExposition(t *testing.T, url string) {
 		if _, ok := families[name]; !ok && !strings.HasPrefix(name, "kafka_bench_client_") {
 			t.Errorf("testdata/metric_names.txt lists %s, which the exporter does not expose", name)
 		}
+	}
+}
+
+// checkNativeHistograms asks for protobuf, as a Prometheus with native
+// histograms enabled does, and expects native and classic buckets.
+func checkNativeHistograms(t *testing.T, url string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Accept", "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	dec := expfmt.NewDecoder(resp.Body, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); err != nil {
+			t.Fatalf("no kafka_bench_produce_latency_seconds in the protobuf exposition: %v", err)
+		}
+		if mf.GetName() != "kafka_bench_produce_latency_seconds" {
+			continue
+		}
+		h := mf.GetMetric()[0].GetHistogram()
+		if h.Schema == nil || len(h.GetPositiveSpan()) == 0 {
+			t.Errorf("no native buckets in %s: schema=%v spans=%d", mf.GetName(), h.Schema, len(h.GetPositiveSpan()))
+		}
+		if len(h.GetBucket()) != len(probes.LatencyBuckets) {
+			t.Errorf("%d classic buckets next to the native ones, want %d", len(h.GetBucket()), len(probes.LatencyBuckets))
+		}
+		return
 	}
 }
