@@ -1,0 +1,73 @@
+package probes
+
+import "testing"
+
+func TestProduceTimesInterpolation(t *testing.T) {
+	pt := newProduceTimes()
+	// Offsets 0, 10, 20 intended at 1000, 2000, 3000 ns.
+	for i := int64(0); i <= 20; i += 10 {
+		pt.add(0, i, 1000+100*i)
+	}
+	cases := []struct {
+		name   string
+		offset int64
+		want   int64
+		ok     bool
+	}{
+		{"exact sample", 10, 2000, true},
+		{"between samples", 15, 2500, true},
+		{"older than every sample: the oldest time", -5, 1000, true},
+		{"newer than every sample: the newest time", 30, 3000, true},
+	}
+	for _, c := range cases {
+		got, ok := pt.timeOf(0, c.offset)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: timeOf(%d) = %d, %v; want %d, %v", c.name, c.offset, got, ok, c.want, c.ok)
+		}
+	}
+	if _, ok := pt.timeOf(1, 0); ok {
+		t.Error("a partition without samples must report ok=false")
+	}
+}
+
+// Memory stays bounded: a full partition drops every second sample and
+// doubles the spacing, keeping the whole history at a coarser grain.
+func TestProduceTimesBounded(t *testing.T) {
+	pt := newProduceTimes()
+	const n = 100_000
+	for i := int64(0); i < n; i++ {
+		pt.add(0, i, i*1000)
+	}
+	s := pt.parts[0]
+	if len(s.offsets) > maxSamples {
+		t.Fatalf("%d samples kept, limit %d", len(s.offsets), maxSamples)
+	}
+	if s.offsets[0] != 0 {
+		t.Errorf("oldest sample %d: history must be kept whole", s.offsets[0])
+	}
+	// Linear data interpolates exactly whatever the spacing.
+	if got, _ := pt.timeOf(0, 77_777); got != 77_777_000 {
+		t.Errorf("timeOf(77777) = %d, want 77777000", got)
+	}
+	// Consumed past most of it: pruning keeps one sample before the
+	// committed offset and restores a fine spacing.
+	pt.prune(0, n-10)
+	if s.offsets[0] >= n-10 || len(s.offsets) > 3 {
+		t.Errorf("after prune: %d samples from offset %d", len(s.offsets), s.offsets[0])
+	}
+	if s.spacing != 1 {
+		t.Errorf("spacing after prune = %d, want 1", s.spacing)
+	}
+}
+
+func TestProduceTimesRestartOnRecreatedTopic(t *testing.T) {
+	pt := newProduceTimes()
+	pt.add(0, 500, 5)
+	pt.add(0, 3, 9) // offsets went back: a new topic
+	if got, _ := pt.timeOf(0, 3); got != 9 {
+		t.Errorf("timeOf after offsets restarted = %d, want 9", got)
+	}
+	if n := len(pt.parts[0].offsets); n != 1 {
+		t.Errorf("%d samples after restart, want 1", n)
+	}
+}
