@@ -3,6 +3,8 @@ package exporter
 import (
 	"fmt"
 	"log/slog"
+	"strconv"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 )
@@ -11,29 +13,64 @@ import (
 // that a probe spreads partitions over several leaders as on a real cluster.
 const EmbeddedBrokers = 3
 
+// embeddedRetention bounds the embedded cluster's memory: it keeps records
+// in memory, so without retention a quick start left running would grow by
+// rate × record size forever.
+const embeddedRetention = 5 * time.Minute
+
 // Embedded is the in-process Kafka (franz-go's kfake) used when no brokers
 // are configured, so that metrics flow the moment the exporter starts. It is
 // an imitation — no disks, no replication, no real failures — and is meant
 // only for a first look and for fast unit tests.
 type Embedded struct {
 	cluster *kfake.Cluster
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 // StartEmbedded starts the cluster on loopback ports and logs one WARN line
 // saying how to point the exporter at a real cluster.
 func StartEmbedded(logger *slog.Logger) (*Embedded, error) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(EmbeddedBrokers))
+	return startEmbedded(logger, embeddedRetention)
+}
+
+func startEmbedded(logger *slog.Logger, retention time.Duration) (*Embedded, error) {
+	c, err := kfake.NewCluster(
+		kfake.NumBrokers(EmbeddedBrokers),
+		kfake.BrokerConfigs(map[string]string{"log.retention.ms": strconv.FormatInt(retention.Milliseconds(), 10)}),
+	)
 	if err != nil {
 		return nil, fmt.Errorf("starting embedded Kafka: %w", err)
 	}
 	logger.Warn("no Kafka brokers configured: probing an EMBEDDED in-process test cluster, not a real Kafka; "+
 		"set --kafka.brokers=host:9092 or kafka.brokers in --config.file to measure your cluster",
 		"embedded_brokers", c.ListenAddrs())
-	return &Embedded{cluster: c}, nil
+	e := &Embedded{cluster: c, stop: make(chan struct{}), done: make(chan struct{})}
+	go e.applyRetention(retention / 10)
+	return e, nil
+}
+
+// applyRetention: kfake enforces retention only when asked.
+func (e *Embedded) applyRetention(every time.Duration) {
+	defer close(e.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-t.C:
+			e.cluster.ApplyRetention()
+		}
+	}
 }
 
 // Brokers are the embedded cluster's bootstrap addresses.
 func (e *Embedded) Brokers() []string { return e.cluster.ListenAddrs() }
 
 // Close stops the cluster.
-func (e *Embedded) Close() { e.cluster.Close() }
+func (e *Embedded) Close() {
+	close(e.stop)
+	<-e.done
+	e.cluster.Close()
+}
