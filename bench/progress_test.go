@@ -42,7 +42,7 @@ func TestProgressReport(t *testing.T) {
 	var out bytes.Buffer
 	pg := &progress{w: &out, interval: time.Second, total: 4, finished: []time.Duration{10 * time.Second}}
 	b := &Bench{NumRecords: 900, WarmupRecords: 100}
-	rec := NewRecorder(100, false)
+	rec := NewRecorder(100, false, 0)
 	for i := 0; i < 250; i++ {
 		rec.Produced(time.Millisecond, 100)
 	}

@@ -27,7 +27,11 @@ type Recorder struct {
 	// allRecords counts every record read, not only this run's: a
 	// consume-only scenario reads records some other run produced.
 	allRecords bool
-	warmedUp   chan struct{}
+	// consumeLimit, when > 0, ignores records read after that many (warm-up
+	// included): a consume-only run measures exactly num_records, as
+	// ConsumerPerformance --messages does, even when the topic holds more.
+	consumeLimit int64
+	warmedUp     chan struct{}
 
 	pmu     sync.Mutex
 	acked   int64 // including warm-up
@@ -58,14 +62,16 @@ type window struct {
 }
 
 // NewRecorder returns a recorder that skips the first warmup records of each
-// side; allRecords also counts records of other runs (consume-only).
-func NewRecorder(warmup int64, allRecords bool) *Recorder {
+// side; allRecords also counts records of other runs and consumeLimit (> 0)
+// ignores records read past it (consume-only).
+func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 	r := &Recorder{
-		warmup:     warmup,
-		allRecords: allRecords,
-		warmedUp:   make(chan struct{}),
-		produce:    side{hist: newHistogram()},
-		consume:    side{hist: newHistogram()},
+		warmup:       warmup,
+		allRecords:   allRecords,
+		consumeLimit: consumeLimit,
+		warmedUp:     make(chan struct{}),
+		produce:      side{hist: newHistogram()},
+		consume:      side{hist: newHistogram()},
 	}
 	if warmup == 0 {
 		close(r.warmedUp)
@@ -107,6 +113,9 @@ func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool) {
 	now := time.Now()
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
+	if r.consumeLimit > 0 && r.consumed >= r.consumeLimit {
+		return
+	}
 	r.consumed++
 	if r.consumed <= r.warmup {
 		r.warmEnd = now

@@ -10,7 +10,7 @@ import (
 // TestRecorderPercentiles records 1 µs … 100,000 µs once each, in random
 // order: every percentile is known exactly (HdrHistogram ranks round(q·n)).
 func TestRecorderPercentiles(t *testing.T) {
-	r := NewRecorder(0, false)
+	r := NewRecorder(0, false, 0)
 	const n = 100000
 	for _, v := range rand.Perm(n) {
 		r.Produced(time.Duration(v+1)*time.Microsecond, 100)
@@ -35,7 +35,7 @@ func TestRecorderPercentiles(t *testing.T) {
 // TestRecorderTail: a rare slow record must show at p99.9 and as the max,
 // to the microsecond, where ProducerPerformance's whole-ms sample could not.
 func TestRecorderTail(t *testing.T) {
-	r := NewRecorder(0, false)
+	r := NewRecorder(0, false, 0)
 	for i := 0; i < 998; i++ {
 		r.Produced(1234*time.Microsecond, 10)
 	}
@@ -51,7 +51,7 @@ func TestRecorderTail(t *testing.T) {
 }
 
 func TestRecorderWarmup(t *testing.T) {
-	r := NewRecorder(3, false)
+	r := NewRecorder(3, false, 0)
 	for i := 1; i <= 5; i++ {
 		if closed := isClosed(r.WarmedUp()); closed != (i > 3) {
 			t.Fatalf("before record %d: warmed up = %v", i, closed)
@@ -79,20 +79,21 @@ func TestRecorderWarmup(t *testing.T) {
 	}
 }
 
-// TestRecorderAllRecords: consume-only counts records of other runs but
-// records no end-to-end latency for them.
+// TestRecorderAllRecords: consume-only counts records of other runs, up to
+// its limit, and records no end-to-end latency for them.
 func TestRecorderAllRecords(t *testing.T) {
-	r := NewRecorder(0, true)
+	r := NewRecorder(0, true, 2)
 	r.Consumed(0, 10, false)
 	r.Consumed(0, 10, false)
+	r.Consumed(0, 10, false) // past the limit
 	c, _ := r.ConsumeSpan()
-	if c.Records != 2 || c.Bytes != 20 || c.Latency != (Latencies{}) {
-		t.Errorf("records %d bytes %d latency %+v; want 2, 20, none", c.Records, c.Bytes, c.Latency)
+	if c.Records != 2 || c.Bytes != 20 || c.Latency != (Latencies{}) || r.ConsumedTotal() != 2 {
+		t.Errorf("records %d (total %d) bytes %d latency %+v; want 2, 20, none", c.Records, r.ConsumedTotal(), c.Bytes, c.Latency)
 	}
 }
 
 func TestRecorderWindow(t *testing.T) {
-	r := NewRecorder(0, false)
+	r := NewRecorder(0, false, 0)
 	r.Produced(2*time.Millisecond, 100)
 	r.Produced(4*time.Millisecond, 100)
 	w := r.ProduceWindow()
@@ -110,7 +111,7 @@ func TestRecorderWindow(t *testing.T) {
 // TestRecorderConcurrent is meant for -race: promises and consumers call
 // the recorder at once while progress reads windows.
 func TestRecorderConcurrent(t *testing.T) {
-	r := NewRecorder(10, false)
+	r := NewRecorder(10, false, 0)
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(2)

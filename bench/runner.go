@@ -67,7 +67,11 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Kafka.Brokers...), kgo.ClientID(b.Kafka.ClientID))
+	opts, err := probes.ConnOpts(b.Kafka) // TLS and SASL as the probes use them
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("admin client: %w", err)
 	}
@@ -114,10 +118,16 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 		return res
 	}
 
-	rec := NewRecorder(b.WarmupRecords, b.ConsumeOnly)
-	var limit uint64
-	if b.NumRecords > 0 && !b.ConsumeOnly {
+	var limit uint64 // records to produce, or to read consume-only
+	if b.NumRecords > 0 {
 		limit = uint64(b.WarmupRecords + b.NumRecords)
+	}
+	var rec *Recorder
+	if b.ConsumeOnly {
+		rec = NewRecorder(b.WarmupRecords, true, int64(limit))
+		limit = 0
+	} else {
+		rec = NewRecorder(b.WarmupRecords, false, 0)
 	}
 	probe := probes.New(p, probes.Options{
 		Kafka:       b.Kafka,

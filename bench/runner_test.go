@@ -132,6 +132,10 @@ defaults: {topic: prefilled}
 		t.Errorf("consume-only: err %q produce %v consumed %d bytes %d e2e %v; want 1000 records of 200 B, no produce, no e2e",
 			r.Err, r.Produce, r.Consume.Records, r.Consume.Bytes, r.Consume.EndToEnd)
 	}
+	_, part, _ := runBench(t, brokers, "num_records: 700\nconsume_only: true\ndefaults: {topic: prefilled}\n")
+	if r := part[0]; r.Failed() || r.Consume.Records != 700 {
+		t.Errorf("reading 700 of 1500 records: err %q consumed %d; want exactly 700, as ConsumerPerformance --messages", r.Err, r.Consume.Records)
+	}
 	if left := benchTopics(t, brokers); len(left) != 1 {
 		t.Errorf("topics %v: the named topic must stay", left)
 	}

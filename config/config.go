@@ -27,6 +27,9 @@ type Config struct {
 	Kafka  Kafka   `yaml:"kafka"`
 	Probes []Probe `yaml:"probes"`
 	Host   Host    `yaml:"host"`
+	// ConfigPollInterval is how often broker and probe topic configurations
+	// are read to notice changes (exporter/configwatch); 0 turns it off.
+	ConfigPollInterval model.Duration `yaml:"config_poll_interval"`
 }
 
 // Kafka says how to reach the cluster.
@@ -34,6 +37,12 @@ type Kafka struct {
 	// Brokers is the bootstrap list; empty starts the embedded cluster.
 	Brokers  []string `yaml:"brokers"`
 	ClientID string   `yaml:"client_id"`
+	TLS      TLS      `yaml:"tls"`
+	SASL     SASL     `yaml:"sasl"`
+
+	// baseDir is the configuration file's directory: relative paths of
+	// tls and sasl files are relative to it.
+	baseDir string
 }
 
 // Probe is one named steady-state producer/consumer pair.
@@ -59,6 +68,9 @@ type CreateTopic struct {
 	Partitions        int32             `yaml:"partitions"`
 	ReplicationFactor int16             `yaml:"replication_factor"`
 	Configs           map[string]string `yaml:"configs"`
+	// LeaderOnEveryBroker adds partitions up to the broker count and
+	// moves replicas so that every broker leads one (probes/leaders.go).
+	LeaderOnEveryBroker bool `yaml:"leader_on_every_broker"`
 }
 
 // Producer holds Kafka producer properties, by Kafka's names.
@@ -110,6 +122,7 @@ const (
 	DefaultPartitions   = 3
 	DefaultLossGrace    = 30 * time.Second
 	DefaultLagInterval  = 5 * time.Second
+	DefaultConfigPoll   = 60 * time.Second
 	maxRecordSize       = 100 << 20
 	maxConsumers        = 256
 	maxProbeNameLength  = 64
@@ -126,6 +139,7 @@ var probeNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 func (c *Config) SetDefaults() {
 	c.Kafka.SetDefaults()
 	c.Host.SetDefaults()
+	c.ConfigPollInterval = model.Duration(DefaultConfigPoll)
 }
 
 // SetDefaults fills Kafka connection defaults.
@@ -229,10 +243,11 @@ func (c *Config) Validate() error {
 		}
 		topics[p.Topic] = p.Name
 	}
-	for _, b := range c.Kafka.Brokers {
-		if b == "" {
-			return fieldError("", "kafka.brokers", b, "empty broker address")
-		}
+	if err := c.Kafka.Validate(); err != nil {
+		return err
+	}
+	if c.ConfigPollInterval < 0 {
+		return fieldError("", "config_poll_interval", c.ConfigPollInterval, "must be >= 0 (0 turns configuration polling off)")
 	}
 	return c.Host.Validate()
 }
@@ -284,6 +299,8 @@ func (t *CreateTopic) validate(s string) error {
 		return fieldError(s, "create_topic.partitions", t.Partitions, "must be >= 1")
 	case t.ReplicationFactor == 0 || t.ReplicationFactor < -1:
 		return fieldError(s, "create_topic.replication_factor", t.ReplicationFactor, "must be >= 1, or -1 for the broker default")
+	case t.LeaderOnEveryBroker && !t.Enabled:
+		return fieldError(s, "create_topic.leader_on_every_broker", true, "requires create_topic.enabled: the probe only rearranges a topic it owns")
 	}
 	for k, v := range t.Configs {
 		if k == "" {
@@ -369,6 +386,11 @@ func formatValue(v any) string {
 		return fmt.Sprintf("%q", x)
 	case model.Duration:
 		return x.String()
+	case Secret:
+		if x == "" {
+			return `""`
+		}
+		return redacted
 	default:
 		return fmt.Sprint(x)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/common/model"
 )
 
 // Every invalid-*.yml in testdata must fail with exactly this one line.
@@ -38,10 +40,27 @@ var invalidFiles = map[string]string{
 	"invalid-same-topic.yml":                         "probe \"p2\": topic = \"t\": already used by probe \"p1\": each probe needs its own topic, or their sequence numbers collide",
 	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, producer, rate, record_size, topic)",
 	"invalid-unknown-producer-key.yml":               "probe \"p1\": producer.linger.mss = 5: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
-	"invalid-unknown-top-key.yml":                    "kafkaa = {...}: unknown key (supported: host, kafka, probes)",
+	"invalid-unknown-top-key.yml":                    "kafkaa = {...}: unknown key (supported: config_poll_interval, host, kafka, probes)",
+	"invalid-config-poll-interval-negative.yml":      "config_poll_interval = \"-5s\": must be a duration such as 500ms, 30s or 5m",
 	"invalid-unsupported-consumer-property.yml":      "probe \"p1\": consumer.enable.auto.commit = true: Kafka consumer property not supported by the probe (supported: auto.commit.interval.ms, auto.offset.reset, consumers, enabled, fetch.max.bytes, fetch.max.wait.ms, fetch.min.bytes, group.id, heartbeat.interval.ms, max.partition.fetch.bytes, max.poll.records, session.timeout.ms)",
 	"invalid-unsupported-producer-property.yml":      "probe \"p1\": producer.partitioner.class = \"org.example.P\": Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 	"invalid-zero-partitions.yml":                    "probe \"p1\": create_topic.partitions = 0: must be >= 1",
+	"invalid-leader-spread-without-create.yml":       "probe \"p1\": create_topic.leader_on_every_broker = true: requires create_topic.enabled: the probe only rearranges a topic it owns",
+	"invalid-tls-not-enabled.yml":                    "kafka.tls.ca_file = \"ca.pem\": kafka.tls.enabled is false: set it to true to use TLS",
+	"invalid-tls-ca-missing.yml":                     "kafka.tls.ca_file = \"no-such-ca.pem\": cannot read: no such file or directory",
+	"invalid-tls-ca-not-pem.yml":                     "kafka.tls.ca_file = \"not-a-cert.pem\": no PEM certificate in the file",
+	"invalid-tls-cert-without-key.yml":               "kafka.tls.cert_file = \"client.pem\": needs kafka.tls.key_file, the client certificate's key",
+	"invalid-tls-bad-keypair.yml":                    "kafka.tls.cert_file = \"not-a-cert.pem\": does not load with kafka.tls.key_file: tls: failed to find any PEM data in certificate input",
+	"invalid-sasl-bad-mechanism.yml":                 "kafka.sasl.mechanism = \"GSSAPI\": must be one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512",
+	"invalid-sasl-no-mechanism.yml":                  "kafka.sasl.username = \"alice\": kafka.sasl.mechanism is not set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)",
+	"invalid-sasl-no-username.yml":                   "kafka.sasl.username = \"\": must be set with mechanism SCRAM-SHA-512",
+	"invalid-sasl-no-password.yml":                   "kafka.sasl.password = \"\": set exactly one of password, password_file, password_env",
+	"invalid-sasl-two-passwords.yml":                 "kafka.sasl.password_file = \"empty-password.txt\": set exactly one of password, password_file, password_env (also set: password)",
+	"invalid-sasl-password-file-missing.yml":         "kafka.sasl.password_file = \"no-such-password.txt\": cannot read: no such file or directory",
+	"invalid-sasl-password-file-empty.yml":           "kafka.sasl.password_file = \"empty-password.txt\": the file is empty",
+	"invalid-sasl-password-env-unset.yml":            "kafka.sasl.password_env = \"KAFKA_BENCH_TEST_UNSET_PASSWORD\": environment variable is not set or empty",
+	"invalid-sasl-misspelt-password.yml":             "kafka.sasl.passwrd = <secret>: unknown key (supported: mechanism, password, password_env, password_file, username)",
+	"invalid-unknown-sasl-key.yml":                   "kafka.sasl.mechanisms = <secret>: unknown key (supported: mechanism, password, password_env, password_file, username)",
 }
 
 func TestInvalidFiles(t *testing.T) {
@@ -67,6 +86,9 @@ func TestInvalidFiles(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error shows the password: %q", err)
 			}
 		})
 	}
@@ -150,6 +172,26 @@ func TestEmptyFileHasDefaultsAndNoProbes(t *testing.T) {
 	}
 	if len(cfg.Probes) != 0 || !cfg.Host.Enabled || cfg.Kafka.ClientID != DefaultClientID {
 		t.Errorf("unexpected empty-file config: %+v", cfg)
+	}
+}
+
+// config_poll_interval: 60s by default, 0 turns polling off, negative is
+// an error (the file cannot even spell one: durations have no sign).
+func TestConfigPollInterval(t *testing.T) {
+	cfg, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := time.Duration(cfg.ConfigPollInterval); got != DefaultConfigPoll {
+		t.Errorf("default config_poll_interval = %s, want %s", got, DefaultConfigPoll)
+	}
+	if cfg, err = Parse([]byte("config_poll_interval: 0\n")); err != nil || cfg.ConfigPollInterval != 0 {
+		t.Errorf("config_poll_interval: 0 gave %v, %v; want 0 (off)", cfg, err)
+	}
+	cfg.ConfigPollInterval = model.Duration(-5 * time.Second)
+	want := "config_poll_interval = -5s: must be >= 0 (0 turns configuration polling off)"
+	if err := cfg.Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate = %v, want %s", err, want)
 	}
 }
 

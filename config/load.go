@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 
 	"gopkg.in/yaml.v3"
@@ -17,7 +18,7 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := Parse(data)
+	cfg, err := parse(data, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -26,9 +27,14 @@ func Load(path string) (*Config, error) {
 
 // Parse is Load without the file: unknown keys and wrongly typed values are
 // rejected before decoding, every default is filled, then Validate runs.
-func Parse(data []byte) (*Config, error) {
+// Relative paths in the configuration are relative to the working directory.
+func Parse(data []byte) (*Config, error) { return parse(data, "") }
+
+// parse is Parse with the directory that relative paths are relative to.
+func parse(data []byte, dir string) (*Config, error) {
 	cfg := &Config{}
 	cfg.SetDefaults()
+	cfg.Kafka.baseDir = dir
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {

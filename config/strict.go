@@ -86,6 +86,10 @@ func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
 		k, v := n.Content[i], n.Content[i+1]
 		f, ok := fields[k.Value]
 		if !ok {
+			if holdsSecret(fields) {
+				// Most likely a misspelt password key: its value is one.
+				return fieldError(scope, join(path, k.Value), rawValue(redacted), unknownKeyProblem(path, k.Value, fields))
+			}
 			return nodeError(scope, join(path, k.Value), v, unknownKeyProblem(path, k.Value, fields))
 		}
 		if err := checkNode(v, f.Type, scope, join(path, k.Value)); err != nil {
@@ -93,6 +97,15 @@ func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
 		}
 	}
 	return nil
+}
+
+func holdsSecret(fields map[string]reflect.StructField) bool {
+	for _, f := range fields {
+		if f.Type == reflect.TypeOf(Secret("")) {
+			return true
+		}
+	}
+	return false
 }
 
 func checkSlice(n *yaml.Node, t reflect.Type, scope, path string) error {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/collector"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -27,6 +28,8 @@ type Exporter struct {
 	logger  *slog.Logger
 	metrics *probes.Metrics
 	host    atomic.Pointer[collector.Collector] // nil: host metrics off
+	reload  *reloadState
+	watch   *configwatch.Watcher // broker and topic configuration changes
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -47,6 +50,8 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		reg:     reg,
 		logger:  logger,
 		metrics: probes.NewMetrics(reg),
+		reload:  newReloadState(reg),
+		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
 		running: map[string]*runningProbe{},
 	}
 	reg.MustRegister(
@@ -75,6 +80,7 @@ func (h hostSwitch) Update(ch chan<- prometheus.Metric) error {
 func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.warnKafka(e.cfg, cfg.Kafka)
 	e.applyHost(cfg.Host)
 	want := map[string]config.Probe{}
 	for _, p := range cfg.Probes {
@@ -96,7 +102,9 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 			e.start(ctx, cfg.Kafka, p)
 		}
 	}
+	e.watch.Apply(ctx, watchTarget(cfg)) // does not wait for a poll
 	e.cfg = cfg
+	e.reload.applied()
 }
 
 func (e *Exporter) applyHost(h config.Host) {
@@ -138,6 +146,7 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 // They stop in parallel, so shutdown takes one probe's flush deadline, not
 // the sum of them.
 func (e *Exporter) Stop() {
+	e.watch.Stop()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, rp := range e.running {

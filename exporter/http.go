@@ -19,8 +19,8 @@ type HandlerOpts struct {
 }
 
 // Handler serves /metrics (content-negotiated, so a Prometheus that asks for
-// protobuf gets native histograms), the landing page, /-/healthy, /-/ready
-// and /-/reload.
+// protobuf gets native histograms), the landing page, /-/healthy, /-/ready,
+// /-/reload and /changes (the last configuration changes, as JSON).
 func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(opts.TelemetryPath, promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{
@@ -28,6 +28,7 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 		EnableOpenMetrics: true,
 		Registry:          e.reg, // promhttp_metric_handler_errors_total
 	}))
+	mux.Handle("/changes", e.watch.Changes())
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy.\n"))
 	})
@@ -83,6 +84,7 @@ func (e *Exporter) landingPage(opts HandlerOpts) http.Handler {
 			{Address: opts.TelemetryPath, Text: "Metrics"},
 			{Address: "/-/healthy", Text: "Health"},
 			{Address: "/-/ready", Text: "Readiness"},
+			{Address: "/changes", Text: "Configuration changes"},
 		},
 		ExtraHTML: extra.String(),
 		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }",

@@ -24,12 +24,16 @@ var clusters struct {
 	mu    sync.Mutex
 	byN   map[int]*kafkatest.Cluster
 	errsN map[int]error
+	extra []*kafkatest.Cluster // clusters with other options (security_test.go)
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	clusters.mu.Lock()
 	for _, c := range clusters.byN {
+		c.Close()
+	}
+	for _, c := range clusters.extra {
 		c.Close()
 	}
 	clusters.mu.Unlock()

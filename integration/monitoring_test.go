@@ -55,7 +55,6 @@ const probeDownTestAlert = "KafkaBenchProbeDownE2E"
 // Reasons a query or recording rule may have no data in a fresh test.
 const (
 	reasonOffset = "compares with $compare_offset (1h) earlier: a fresh Prometheus has no data that old"
-	reasonBroker = "kafka_bench_broker_config_info is not exported yet (an \"upcoming\" metric of the dashboard lint test)"
 	reasonKprom  = "kprom creates kafka_bench_client_connect_errors_total only after the first failed connection"
 )
 
@@ -72,8 +71,6 @@ var noDataAllowed = []struct {
 	{dashboards.CompareUID, "Produce failures: now vs $compare_offset earlier", "B", reasonOffset},
 	{dashboards.CompareUID, "Lost / duplicated records: now vs $compare_offset earlier", "B", reasonOffset},
 	{dashboards.CompareUID, "Lost / duplicated records: now vs $compare_offset earlier", "D", reasonOffset},
-	{dashboards.CompareUID, "annotation: Broker config change", "", reasonBroker},
-	{dashboards.OverviewUID, "annotation: Broker config change", "", reasonBroker},
 	{dashboards.OverviewUID, "Connects and connect errors", "B", reasonKprom},
 }
 
@@ -85,10 +82,8 @@ var recordingNoDataAllowed = map[string]string{}
 
 // upcomingMetrics mirrors the allow-list of the dashboard lint test
 // (dashboards/dashboards_test.go): metrics annotations may use before the
-// exporter exports them.
-var upcomingMetrics = map[string]bool{
-	"kafka_bench_broker_config_info": true,
-}
+// exporter exports them. Empty while every such metric is exported.
+var upcomingMetrics = map[string]bool{}
 
 // kpromAfterEvent are kprom client metrics that exist only after an event
 // (a failed connection, a read or write error, a throttled request), so a

@@ -2,11 +2,15 @@ package probes
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 	"github.com/twmb/franz-go/plugin/kprom"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -22,14 +26,44 @@ const (
 // metadataMinAge bounds how often a client may refresh metadata.
 const metadataMinAge = 250 * time.Millisecond
 
-// commonOpts are shared by every client of a probe: seeds, client id, logs
+// ConnOpts say how to reach and authenticate to the cluster: seeds, client
+// id, TLS (kafka.tls) and SASL (kafka.sasl). Every client of a probe uses
+// them, and so can other clients of the exporter (bench mode's admin).
+func ConnOpts(k config.Kafka) ([]kgo.Opt, error) {
+	opts := []kgo.Opt{kgo.SeedBrokers(k.Brokers...), kgo.ClientID(k.ClientID)}
+	tc, err := k.TLS.ClientConfig()
+	if err != nil {
+		return nil, err
+	}
+	if tc != nil {
+		// franz-go sets ServerName to the dialled host when it is empty.
+		opts = append(opts, kgo.DialTLSConfig(tc))
+	}
+	user, pass := k.SASL.Username, k.SASL.Secret().Reveal()
+	switch k.SASL.Mechanism {
+	case config.SASLPlain:
+		opts = append(opts, kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()))
+	case config.SASLScramSHA256:
+		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()))
+	case config.SASLScramSHA512:
+		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()))
+	case "":
+	default:
+		return nil, fmt.Errorf("kafka.sasl.mechanism %q is not supported", k.SASL.Mechanism)
+	}
+	return opts, nil
+}
+
+// commonOpts are shared by every client of a probe: the connection, logs
 // and kprom metrics labelled with the probe, the role and the member index
 // (a probe has several consumer clients).
-func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, probe, role, member string) []kgo.Opt {
-	opts := []kgo.Opt{
-		kgo.SeedBrokers(k.Brokers...),
-		kgo.ClientID(k.ClientID),
-		kgo.WithLogger(slogAdapter{logger.With("probe", probe, "role", role)}),
+func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, probe, role, member string) ([]kgo.Opt, error) {
+	opts, err := ConnOpts(k)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts,
+		kgo.WithLogger(newSlogAdapter(logger.With("probe", probe, "role", role))),
 		// Reconnect quickly when a broker returns: the probe should see it
 		// as soon as clients do, not after a long backoff.
 		kgo.RetryBackoffFn(func(tries int) time.Duration {
@@ -41,7 +75,7 @@ func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, 
 		// record of the partition 5 s where the Java client retries after
 		// 100 ms.
 		kgo.MetadataMinAge(metadataMinAge),
-	}
+	)
 	if reg != nil {
 		labels := prometheus.Labels{"probe": probe, "role": role, "member": member}
 		m := kprom.NewMetrics("kafka_bench_client",
@@ -51,7 +85,7 @@ func commonOpts(k config.Kafka, reg prometheus.Registerer, logger *slog.Logger, 
 		)
 		opts = append(opts, kgo.WithHooks(m))
 	}
-	return opts
+	return opts, nil
 }
 
 // producerOpts maps the Kafka producer properties onto franz-go; the table
@@ -133,8 +167,17 @@ func consumerOpts(p config.Probe, onRevoked func(context.Context, *kgo.Client, m
 // slogAdapter lets franz-go log through the exporter's logger. franz-go warns
 // on every failed connection attempt, which floods the log while a broker is
 // away; its info and warn lines go to debug and the probe logs state changes
-// itself.
-type slogAdapter struct{ l *slog.Logger }
+// itself. Its errors repeat at every retry too (a wrong password: every
+// reconnect), so each message is a WARN at most once a minute per client,
+// and debug otherwise.
+type slogAdapter struct {
+	l     *slog.Logger
+	limit *logLimit
+}
+
+func newSlogAdapter(l *slog.Logger) slogAdapter {
+	return slogAdapter{l: l, limit: &logLimit{last: map[string]time.Time{}}}
+}
 
 func (a slogAdapter) Level() kgo.LogLevel {
 	if a.l.Enabled(context.Background(), slog.LevelDebug) {
@@ -144,9 +187,25 @@ func (a slogAdapter) Level() kgo.LogLevel {
 }
 
 func (a slogAdapter) Log(level kgo.LogLevel, msg string, keyvals ...any) {
-	if level == kgo.LogLevelError {
+	if level == kgo.LogLevelError && a.limit.allow(msg, time.Now()) {
 		a.l.Warn(msg, keyvals...)
 		return
 	}
 	a.l.Debug(msg, keyvals...)
+}
+
+// logLimit lets each message through once a minute.
+type logLimit struct {
+	mu   sync.Mutex
+	last map[string]time.Time // bounded: franz-go's messages are constants
+}
+
+func (l *logLimit) allow(msg string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.last[msg]) < time.Minute {
+		return false
+	}
+	l.last[msg] = now
+	return true
 }

@@ -81,7 +81,7 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		var e2e time.Duration
 		if own {
 			e2e = now.Sub(time.Unix(0, h.Intended))
-			m.e2eLatency.Observe(e2e.Seconds())
+			p.e2eLatency(r.Partition).Observe(e2e.Seconds())
 		}
 		if rec != nil {
 			rec.Consumed(e2e, len(r.Value), own)

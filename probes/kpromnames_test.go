@@ -23,7 +23,11 @@ func TestKpromClientsReplaceCleanly(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	k := config.Kafka{Brokers: c.ListenAddrs(), ClientID: "t"}
 	for i := 0; i < 3; i++ {
-		cl, err := kgo.NewClient(commonOpts(k, reg, slog.New(slog.DiscardHandler), "p", RoleConsumer, "0")...)
+		opts, err := commonOpts(k, reg, slog.New(slog.DiscardHandler), "p", RoleConsumer, "0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := kgo.NewClient(opts...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,7 +60,7 @@ type Metrics struct {
 	lagSeconds     *prometheus.GaugeVec
 }
 
-func histogram(name, help string) *prometheus.HistogramVec {
+func histogram(name, help string, labels ...string) *prometheus.HistogramVec {
 	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:                            name,
 		Help:                            help,
@@ -68,7 +68,7 @@ func histogram(name, help string) *prometheus.HistogramVec {
 		NativeHistogramBucketFactor:     1.1,
 		NativeHistogramMaxBucketNumber:  100,
 		NativeHistogramMinResetDuration: time.Hour,
-	}, []string{"probe"})
+	}, append([]string{"probe"}, labels...))
 }
 
 func counter(name, help string, labels ...string) *prometheus.CounterVec {
@@ -88,11 +88,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		produced:       counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
 		producedBytes:  counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
 		produceFailed:  counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason.", "reason"),
-		produceLatency: histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free)."),
+		produceLatency: histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
 		sendDelay:      histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
 		consumed:       counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
 		consumedBytes:  counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
-		e2eLatency:     histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock)."),
+		e2eLatency:     histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
 		commitLatency:  histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
 		commitFailed:   counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
 		lost:           counter("kafka_bench_records_lost_total", "Probe records never received within the loss grace period."),
@@ -111,48 +111,44 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 // probeMetrics are one probe's children, looked up once so the hot path does
 // no label hashing.
 type probeMetrics struct {
-	targetRate     prometheus.Gauge
-	up             prometheus.Gauge
-	produced       prometheus.Counter
-	producedBytes  prometheus.Counter
-	failed         map[string]prometheus.Counter
-	produceLatency prometheus.Observer
-	sendDelay      prometheus.Observer
-	consumed       prometheus.Counter
-	consumedBytes  prometheus.Counter
-	e2eLatency     prometheus.Observer
-	commitLatency  prometheus.Observer
-	commitFailed   prometheus.Counter
-	lost           prometheus.Counter
-	duplicated     prometheus.Counter
-	outOfOrder     prometheus.Counter
-	foreign        prometheus.Counter
-	lagRecords     prometheus.Gauge
-	lagSeconds     prometheus.Gauge
+	targetRate    prometheus.Gauge
+	up            prometheus.Gauge
+	produced      prometheus.Counter
+	producedBytes prometheus.Counter
+	failed        map[string]prometheus.Counter
+	sendDelay     prometheus.Observer
+	consumed      prometheus.Counter
+	consumedBytes prometheus.Counter
+	commitLatency prometheus.Observer
+	commitFailed  prometheus.Counter
+	lost          prometheus.Counter
+	duplicated    prometheus.Counter
+	outOfOrder    prometheus.Counter
+	foreign       prometheus.Counter
+	lagRecords    prometheus.Gauge
+	lagSeconds    prometheus.Gauge
 }
 
 // forProbe creates (at zero, so failures are visible from the first scrape)
 // every series of one probe.
 func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
 	pm := &probeMetrics{
-		targetRate:     m.targetRate.WithLabelValues(name),
-		up:             m.up.WithLabelValues(name),
-		produced:       m.produced.WithLabelValues(name),
-		producedBytes:  m.producedBytes.WithLabelValues(name),
-		failed:         make(map[string]prometheus.Counter, len(FailureReasons)),
-		produceLatency: m.produceLatency.WithLabelValues(name),
-		sendDelay:      m.sendDelay.WithLabelValues(name),
-		consumed:       m.consumed.WithLabelValues(name),
-		consumedBytes:  m.consumedBytes.WithLabelValues(name),
-		e2eLatency:     m.e2eLatency.WithLabelValues(name),
-		commitLatency:  m.commitLatency.WithLabelValues(name),
-		commitFailed:   m.commitFailed.WithLabelValues(name),
-		lost:           m.lost.WithLabelValues(name),
-		duplicated:     m.duplicated.WithLabelValues(name),
-		outOfOrder:     m.outOfOrder.WithLabelValues(name),
-		foreign:        m.foreign.WithLabelValues(name),
-		lagRecords:     m.lagRecords.WithLabelValues(name),
-		lagSeconds:     m.lagSeconds.WithLabelValues(name),
+		targetRate:    m.targetRate.WithLabelValues(name),
+		up:            m.up.WithLabelValues(name),
+		produced:      m.produced.WithLabelValues(name),
+		producedBytes: m.producedBytes.WithLabelValues(name),
+		failed:        make(map[string]prometheus.Counter, len(FailureReasons)),
+		sendDelay:     m.sendDelay.WithLabelValues(name),
+		consumed:      m.consumed.WithLabelValues(name),
+		consumedBytes: m.consumedBytes.WithLabelValues(name),
+		commitLatency: m.commitLatency.WithLabelValues(name),
+		commitFailed:  m.commitFailed.WithLabelValues(name),
+		lost:          m.lost.WithLabelValues(name),
+		duplicated:    m.duplicated.WithLabelValues(name),
+		outOfOrder:    m.outOfOrder.WithLabelValues(name),
+		foreign:       m.foreign.WithLabelValues(name),
+		lagRecords:    m.lagRecords.WithLabelValues(name),
+		lagSeconds:    m.lagSeconds.WithLabelValues(name),
 	}
 	for _, r := range FailureReasons {
 		pm.failed[r] = m.produceFailed.WithLabelValues(name, r)

@@ -66,6 +66,7 @@ type Probe struct {
 	produceTimes *produceTimes
 	partitions   atomic.Int32
 	topicID      [16]byte // of the topic the clients were started on
+	leaders      atomic.Pointer[leaderObservers]
 
 	lastProduced atomic.Int64 // unix ns of the last acknowledged record
 	lastConsumed atomic.Int64 // unix ns of the last consumed record
@@ -147,6 +148,9 @@ func (p *Probe) Run(ctx context.Context) error {
 		return nil // cancelled while Kafka was away: a clean stop
 	}
 	for {
+		if p.cfg.CreateTopic.LeaderOnEveryBroker {
+			p.spreadLeaders(ctx)
+		}
 		recreated, err := p.runClients(ctx)
 		if err != nil || !recreated {
 			if err == nil {
@@ -271,8 +275,11 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 }
 
 func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
-	opts := append(commonOpts(p.opts.Kafka, p.opts.Registerer, p.logger, p.cfg.Name, role, member), extra...)
-	cl, err := kgo.NewClient(opts...)
+	opts, err := commonOpts(p.opts.Kafka, p.opts.Registerer, p.logger, p.cfg.Name, role, member)
+	if err != nil {
+		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
+	}
+	cl, err := kgo.NewClient(append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
 	}
@@ -285,14 +292,33 @@ func (p *Probe) noteProduceError(err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, kgo.ErrClientClosed) {
 		return
 	}
+	if isAuthError(err) {
+		p.noteAuthError("produce failed", err)
+		return
+	}
 	p.rateLimitedWarn("produce:"+failureReason(err), "produce failed", "reason", failureReason(err), "err", err)
 }
 
+// noteAuthError logs, at most once a minute, that Kafka rejected the
+// probe's credentials or certificate: a configuration problem that does
+// not heal by itself, so it is an error, not a warning.
+func (p *Probe) noteAuthError(msg string, err error) {
+	p.rateLimited(slog.LevelError, "auth", msg+": authentication failed: check kafka.sasl and kafka.tls (retrying)", "reason", ReasonAuth, "err", err)
+}
+
 func (p *Probe) noteFetchError(partition int32, err error) {
+	if isAuthError(err) {
+		p.noteAuthError("fetch failed", err)
+		return
+	}
 	p.rateLimitedWarn("fetch", "fetch failed", "partition", partition, "err", err)
 }
 
 func (p *Probe) rateLimitedWarn(key, msg string, args ...any) {
+	p.rateLimited(slog.LevelWarn, key, msg, args...)
+}
+
+func (p *Probe) rateLimited(level slog.Level, key, msg string, args ...any) {
 	p.errMu.Lock()
 	last := p.lastErrLogs[key]
 	now := time.Now()
@@ -302,5 +328,5 @@ func (p *Probe) rateLimitedWarn(key, msg string, args ...any) {
 	}
 	p.lastErrLogs[key] = now
 	p.errMu.Unlock()
-	p.logger.Warn(msg, args...)
+	p.logger.Log(context.Background(), level, msg, args...)
 }

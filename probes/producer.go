@@ -123,7 +123,7 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 		return
 	}
 	latency := now.Sub(time.Unix(0, h.Intended))
-	pr.p.m.produceLatency.Observe(latency.Seconds())
+	pr.p.produceLatency(r.Partition).Observe(latency.Seconds())
 	if rec := pr.p.opts.Recorder; rec != nil {
 		rec.Produced(latency, len(r.Value))
 	}
@@ -153,6 +153,8 @@ func (pr *producer) stop(stopPacing context.CancelFunc, done <-chan struct{}, ti
 // failureReason maps a produce error onto the fixed reason set.
 func failureReason(err error) string {
 	switch {
+	case isAuthError(err): // first: a timeout's "last err" may be the reason
+		return ReasonAuth
 	case errors.Is(err, kgo.ErrRecordTimeout), errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
 		return ReasonTimeout
 	case errors.Is(err, kgo.ErrRecordRetries):
@@ -165,9 +167,6 @@ func failureReason(err error) string {
 		return ReasonNotEnoughReplicas
 	case errors.Is(err, kerr.UnknownTopicOrPartition), errors.Is(err, kerr.UnknownTopicID):
 		return ReasonTopicMissing
-	case errors.Is(err, kerr.TopicAuthorizationFailed), errors.Is(err, kerr.ClusterAuthorizationFailed),
-		errors.Is(err, kerr.SaslAuthenticationFailed), errors.Is(err, kerr.IllegalSaslState), errors.Is(err, kerr.UnsupportedSaslMechanism):
-		return ReasonAuth
 	case errors.Is(err, kerr.MessageTooLarge), errors.Is(err, kerr.RecordListTooLarge):
 		return ReasonMessageTooLarge
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // ensureTopic creates the probe topic when it is missing (create_topic) and
@@ -16,12 +18,25 @@ import (
 // backoff until Kafka answers or ctx ends.
 func (p *Probe) ensureTopic(ctx context.Context) error {
 	backoff := 250 * time.Millisecond
+	// Records due while the cluster rejects the probe's credentials count
+	// as failed with reason auth, so that a wrong password shows in
+	// kafka_bench_produce_failed_total and not only in the log.
+	due := pacer.New(pacer.RealClock(), time.Now(), p.cfg.Rate)
 	for {
 		err := p.ensureTopicOnce(ctx)
 		if err == nil {
 			return nil
 		}
-		p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", backoff)
+		n := due.SkipTo(time.Now())
+		if isAuthError(err) {
+			if p.cfg.Rate <= 0 {
+				n = 1
+			}
+			p.m.failed[ReasonAuth].Add(float64(n))
+			p.noteAuthError("probe topic not ready", err)
+		} else {
+			p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", backoff)
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -53,13 +68,16 @@ func (p *Probe) ensureTopicOnce(ctx context.Context) error {
 		break
 	}
 	want := p.cfg.CreateTopic
-	if parts != want.Partitions || (want.ReplicationFactor > 0 && rf != want.ReplicationFactor) {
+	// leader_on_every_broker may have added partitions: that is no surprise.
+	spread := want.LeaderOnEveryBroker && parts > want.Partitions
+	if (parts != want.Partitions && !spread) || (want.ReplicationFactor > 0 && rf != want.ReplicationFactor) {
 		p.logger.Warn("existing probe topic differs from create_topic; using it as it is",
 			"topic", p.cfg.Topic, "partitions", parts, "want_partitions", want.Partitions,
 			"replication_factor", rf, "want_replication_factor", want.ReplicationFactor)
 	}
 	p.partitions.Store(parts)
 	p.topicID = td.ID
+	p.setLeaders(td.Partitions)
 	p.metrics.setInfo(p.cfg, parts, rf)
 	return nil
 }
@@ -131,6 +149,7 @@ func (p *Probe) topicRecreated(ctx context.Context) bool {
 		p.logger.Info("probe topic gained partitions", "partitions", n)
 		p.partitions.Store(n)
 	}
+	p.setLeaders(td.Partitions) // the broker label of the latency histograms
 	return false
 }
 

@@ -12,6 +12,9 @@
 #   cost     the exporter daemon, one probe at 1,000 rec/s x 1 KiB, scraped
 #            every 15 s for COST_SECS: CPU (fraction of one core) and RSS
 #
+# Rows "produce" compare ProducerPerformance's records/sec, "consume" its
+# nMsg.sec (whole run, group join included), "consume-fetch" fetch.nMsg.sec.
+#
 # Usage: scripts/bench-vs-kafka.sh [produce] [consume] [steady] [cost]   (default: all)
 # Settings (environment): ROUNDS=3 RECORDS=1000000 RECORDS_10K=200000
 #   PARTITIONS=9 SIZES="100 1024 10240" ACKS_LIST="1 all" STEADY_RATES="1000 10000 50000"
@@ -79,8 +82,9 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 records_for() { if [ "$1" -ge 10240 ]; then echo "$RECORDS_10K"; else echo "$RECORDS"; fi; }
 # ProducerPerformance's final line (ours prints the same): field 4 is records/sec.
 pp_rate() { awk '/records sent, .* 99\.9th\./ {r=$4} END {if (r=="") exit 1; print r}' "$1"; }
-# ConsumerPerformance's result line, after its header: field 6 is nMsg.sec.
-cp_rate() { awk -F', ' 'prev ~ /^start\.time/ {r=$6} {prev=$0} END {if (r=="") exit 1; print r}' "$1"; }
+# ConsumerPerformance's result line, after its header: field 6 is nMsg.sec
+# (over the whole run, group join included), field 10 fetch.nMsg.sec.
+cp_rate() { awk -F', ' -v f="$2" 'prev ~ /^start\.time/ {r=$f} {prev=$0} END {if (r=="") exit 1; print r}' "$1"; }
 
 ours_file() { # file size acks records [extra yaml lines...]
   local f=$1 size=$2 acks=$3 n=$4
@@ -183,12 +187,14 @@ if want consume; then
           kafka_tool org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$BS" --topic "$topic" \
             --messages "$n" --group "cp-$size-$r" --timeout 60000 >"$out" 2>"$out.err"
         fi
-        v=$(cp_rate "$out")
+        v=$(cp_rate "$out" 6)
         printf 'consume\t%s\t-\t%s\t%s\t%s\n' "$size" "$tool" "$r" "$v" >>"$results"
+        printf 'consume-fetch\t%s\t-\t%s\t%s\t%s\n' "$size" "$tool" "$r" "$(cp_rate "$out" 10)" >>"$results"
         log "consume $size B round $r $tool: $v records/s ($n records)"
       done
     done
     compare_row consume "$size" -
+    compare_row consume-fetch "$size" -
     topic_cmd --delete --topic "$topic"
   done
 fi
@@ -211,11 +217,9 @@ if want steady; then
     } >"$f"
     settle
     out=$work/steady-$rate.out
-    "$bin" bench --bench.file "$f" --format csv --log.level=warn >"$out" 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
-    # CSV columns: records, consumed, TPS, MB/s, avg, max, p50, p95, p99, p99.9, e2e p50, e2e p99, ...
-    row=$(grep -A1 '^records,consumed' "$out" | tail -1)
-    IFS=, read -r recs consumed tps _ _ _ _ _ p99 _ _ e2e99 _ <<<"$row"
-    say "$(printf '| %s | %s | %.1f | %.4f | %s | %s |' "$rate" "$recs" "$tps" "$(echo "$tps / $rate" | bc -l)" "$p99" "$e2e99")"
+    "$bin" bench --bench.file "$f" --output "$out.json" --format json --log.level=warn >"$out" 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
+    read -r recs tps p99 e2e99 < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; p=r["produce"]; print(p["records"], p["records_per_sec"], p["latency_ms"]["p99"], r["consume"]["end_to_end_ms"]["p99"])' "$out.json")
+    say "$(printf '| %s | %s | %.1f | %.5f | %s | %s |' "$rate" "$recs" "$tps" "$(echo "$tps / $rate" | bc -l)" "$p99" "$e2e99")"
     log "steady $rate rec/s: achieved $tps"
   done
 fi
@@ -231,8 +235,7 @@ if want cost; then
   cpu() { awk '{print $14 + $15}' "/proc/$daemon/stat"; }
   c0=$(cpu); t0=$(date +%s.%N)
   curl -s "127.0.0.1:$port/metrics" >"$work/cost-first.prom"
-  end=$(($(date +%s) + COST_SECS))
-  while [ "$(date +%s)" -lt "$end" ]; do
+  for _ in $(seq $((COST_SECS / 15))); do
     sleep 15
     curl -s "127.0.0.1:$port/metrics" >"$work/cost-last.prom"
   done
@@ -240,7 +243,7 @@ if want cost; then
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$daemon/status")
   hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$daemon/status")
   produced() { awk '$1 ~ /^kafka_bench_produced_records_total/ {s+=$2} END {print s+0}' "$1"; }
-  rate=$(echo "($(produced "$work/cost-last.prom") - $(produced "$work/cost-first.prom")) / ($t1 - $t0 - 15)" | bc -l)
+  rate=$(echo "($(produced "$work/cost-last.prom") - $(produced "$work/cost-first.prom")) / ($t1 - $t0)" | bc -l)
   kill -TERM "$daemon"; wait "$daemon" || true; daemon=
   say ""
   say "### Always-on cost: exporter daemon, one probe at 1,000 rec/s x 1 KiB, scraped every 15 s"

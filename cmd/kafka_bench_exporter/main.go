@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -167,18 +166,14 @@ func run(args []string, stdout, stderr *os.File) int {
 	defer stopProbes()
 	exp.Apply(probeCtx, withBrokers(cfg))
 
-	var reloadMu sync.Mutex
 	reload := func() error {
-		reloadMu.Lock()
-		defer reloadMu.Unlock()
-		newCfg, err := config.Effective(f.configFile, f.overrides())
-		if err != nil {
-			logger.Error("reload rejected; the running configuration stays", "err", err)
-			return err
-		}
-		exp.Apply(probeCtx, withBrokers(newCfg))
-		logger.Info("configuration reloaded", "probes", len(newCfg.Probes))
-		return nil
+		return exp.Reload(probeCtx, func() (*config.Config, error) {
+			newCfg, err := config.Effective(f.configFile, f.overrides())
+			if err != nil {
+				return nil, err
+			}
+			return withBrokers(newCfg), nil
+		})
 	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)

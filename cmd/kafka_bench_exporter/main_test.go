@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"net"
 	"os"
@@ -110,9 +109,9 @@ func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	addr := freeAddr(t)
-	var logs bytes.Buffer
+	logs := &exportertest.Logs{} // read while the process writes
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--probe.rate=200")
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	cmd.Stdout, cmd.Stderr = logs, logs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -39,13 +39,20 @@ func Logger() *slog.Logger {
 // t.Cleanup stops it.
 func Start(t testing.TB, yamlConfig string, brokers []string) *Exporter {
 	t.Helper()
+	return StartLogged(t, yamlConfig, brokers, Logger())
+}
+
+// StartLogged is Start with the exporter's logger, for tests that assert on
+// what is logged.
+func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog.Logger) *Exporter {
+	t.Helper()
 	cfg, err := config.Parse([]byte(yamlConfig))
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
 	cfg.Kafka.Brokers = brokers
 	reg := prometheus.NewRegistry()
-	e := exporter.New(reg, Logger())
+	e := exporter.New(reg, logger)
 	ctx, cancel := context.WithCancel(context.Background())
 	e.Apply(ctx, cfg)
 	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))

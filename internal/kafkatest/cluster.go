@@ -43,6 +43,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
 
 // Options configure a cluster. The zero value is a 1-node cluster.
@@ -51,6 +53,9 @@ type Options struct {
 	BrokerConfig map[string]string // extra server.properties, applied to every node; overrides the defaults
 	HeapMB       int               // default 512
 	JVMFlags     []string          // extra broker JVM flags, after the defaults (so they win)
+	// SASLSSL, when set, adds a SASL_SSL client listener to every node
+	// (see SASLSSL and Cluster.SecureBootstrap).
+	SASLSSL *SASLSSL
 }
 
 const (
@@ -78,6 +83,7 @@ type Cluster struct {
 	dir       string
 	clusterID string
 	nodes     []*node
+	certs     *testcerts.Set // with Options.SASLSSL
 
 	mu     sync.Mutex // guards node.proc, node.paused, closed
 	closed bool
@@ -87,6 +93,7 @@ type node struct {
 	id      int32
 	port    int // PLAINTEXT (client) listener
 	cport   int // CONTROLLER listener
+	sport   int // SECURE (SASL_SSL client) listener, with Options.SASLSSL
 	home    string
 	config  string
 	logPath string
@@ -169,7 +176,14 @@ func startOnce(ctx context.Context, opts Options, logf func(string, ...any), env
 		}
 	}()
 
-	ports, err := freePorts(2 * opts.Nodes)
+	perNode := 2
+	if opts.SASLSSL != nil {
+		perNode = 3
+		if c.certs, err = opts.SASLSSL.certificates(dir); err != nil {
+			return nil, err
+		}
+	}
+	ports, err := freePorts(perNode * opts.Nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +193,10 @@ func startOnce(ctx context.Context, opts Options, logf func(string, ...any), env
 
 	voters := make([]string, opts.Nodes)
 	for i := range opts.Nodes {
-		n := &node{id: int32(i + 1), port: ports[2*i], cport: ports[2*i+1]}
+		n := &node{id: int32(i + 1), port: ports[perNode*i], cport: ports[perNode*i+1]}
+		if opts.SASLSSL != nil {
+			n.sport = ports[perNode*i+2]
+		}
 		n.home = filepath.Join(dir, fmt.Sprintf("node-%d", n.id))
 		n.config = filepath.Join(n.home, "server.properties")
 		n.logPath = filepath.Join(dir, fmt.Sprintf("node-%d.log", n.id))
@@ -284,6 +301,9 @@ func (c *Cluster) nodeConfig(n *node, voters string) string {
 		{"group.initial.rebalance.delay.ms", "0"}, // default 3 s
 		{"auto.create.topics.enable", "false"},
 	}
+	if c.opts.SASLSSL != nil {
+		kv = c.opts.SASLSSL.listenerConfig(kv, n, c.certs)
+	}
 	keys := make([]string, 0, len(c.opts.BrokerConfig))
 	for k := range c.opts.BrokerConfig {
 		keys = append(keys, k)
@@ -332,6 +352,9 @@ func (c *Cluster) format(ctx context.Context, n *node) error {
 		"-cp", filepath.Join(c.env.lib, "*"),
 		"kafka.tools.StorageTool", "format", "-t", c.clusterID, "-c", n.config,
 	)
+	if c.opts.SASLSSL != nil {
+		args = append(args, c.opts.SASLSSL.formatArgs()...)
+	}
 	cmd := exec.CommandContext(ctx, c.env.java, args...)
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

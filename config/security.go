@@ -1,0 +1,298 @@
+package config
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TLS configures TLS to the brokers (kafka.tls).
+type TLS struct {
+	Enabled bool `yaml:"enabled"`
+	// CAFile verifies the brokers; empty uses the system roots.
+	CAFile string `yaml:"ca_file"`
+	// CertFile and KeyFile are the client certificate for mTLS.
+	CertFile           string `yaml:"cert_file"`
+	KeyFile            string `yaml:"key_file"`
+	ServerName         string `yaml:"server_name"`
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+
+	// loaded holds the files' contents, read by Validate: clients use
+	// exactly what was validated, and a rotated file makes the config
+	// differ on reload (reflect.DeepEqual follows the pointer). A pointer,
+	// so that printing a config with %v shows an address, never a key.
+	loaded *tlsFiles
+}
+
+type tlsFiles struct{ ca, cert, key []byte }
+
+// SASL mechanisms.
+const (
+	SASLPlain       = "PLAIN"
+	SASLScramSHA256 = "SCRAM-SHA-256"
+	SASLScramSHA512 = "SCRAM-SHA-512"
+)
+
+// SASL configures SASL authentication (kafka.sasl); an empty mechanism
+// turns it off. The password comes from exactly one of Password,
+// PasswordFile and PasswordEnv.
+type SASL struct {
+	Mechanism    string `yaml:"mechanism"`
+	Username     string `yaml:"username"`
+	Password     Secret `yaml:"password"`
+	PasswordFile string `yaml:"password_file"`
+	PasswordEnv  string `yaml:"password_env"`
+
+	// resolved is the password from its source, read by Validate; a
+	// pointer for the reasons of TLS.loaded.
+	resolved *Secret
+}
+
+// Secret is a configuration value that is never shown: it marshals (for
+// --config.check) and prints as <secret>, and logs as <secret>.
+type Secret string
+
+const redacted = "<secret>"
+
+// MarshalYAML redacts a set secret.
+func (s Secret) MarshalYAML() (any, error) {
+	if s == "" {
+		return "", nil
+	}
+	return redacted, nil
+}
+
+// String redacts, so that %v and %s never print the value.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString redacts for %#v.
+func (s Secret) GoString() string { return s.String() }
+
+// LogValue redacts in slog.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// Reveal returns the secret itself, for the one place that needs it: the
+// Kafka client's SASL mechanism.
+func (s Secret) Reveal() string { return string(s) }
+
+// Validate checks kafka.tls and kafka.sasl and reads the files and the
+// environment variable they name, so an unreadable file is an error now and
+// not at the first connection. Relative paths are relative to the
+// directory of the configuration file.
+func (k *Kafka) Validate() error {
+	for _, b := range k.Brokers {
+		if b == "" {
+			return fieldError("", "kafka.brokers", b, "empty broker address")
+		}
+	}
+	if err := k.TLS.validate(k.baseDir); err != nil {
+		return err
+	}
+	return k.SASL.validate(k.baseDir)
+}
+
+// Warnings are the risky but valid settings, logged as WARN at start.
+func (k *Kafka) Warnings() []string {
+	var w []string
+	if k.TLS.Enabled && k.TLS.InsecureSkipVerify {
+		w = append(w, "kafka.tls.insecure_skip_verify is true: broker certificates are NOT verified, "+
+			"so anyone on the network path can impersonate the brokers (and read SASL credentials); use it for tests only")
+	}
+	if k.SASL.Mechanism == SASLPlain && !k.TLS.Enabled {
+		w = append(w, "kafka.sasl.mechanism PLAIN without kafka.tls.enabled sends the password in clear text")
+	}
+	return w
+}
+
+func (t *TLS) validate(dir string) error {
+	t.loaded = nil
+	if !t.Enabled {
+		for _, f := range []struct {
+			key string
+			set bool
+			val any
+		}{
+			{"ca_file", t.CAFile != "", t.CAFile},
+			{"cert_file", t.CertFile != "", t.CertFile},
+			{"key_file", t.KeyFile != "", t.KeyFile},
+			{"server_name", t.ServerName != "", t.ServerName},
+			{"insecure_skip_verify", t.InsecureSkipVerify, t.InsecureSkipVerify},
+		} {
+			if f.set {
+				return fieldError("", "kafka.tls."+f.key, f.val, "kafka.tls.enabled is false: set it to true to use TLS")
+			}
+		}
+		return nil
+	}
+	switch {
+	case t.CertFile != "" && t.KeyFile == "":
+		return fieldError("", "kafka.tls.cert_file", t.CertFile, "needs kafka.tls.key_file, the client certificate's key")
+	case t.KeyFile != "" && t.CertFile == "":
+		return fieldError("", "kafka.tls.key_file", t.KeyFile, "needs kafka.tls.cert_file, the client certificate")
+	}
+	var f tlsFiles
+	var err error
+	if t.CAFile != "" {
+		if f.ca, err = readFile("kafka.tls.ca_file", dir, t.CAFile); err != nil {
+			return err
+		}
+		if !x509.NewCertPool().AppendCertsFromPEM(f.ca) {
+			return fieldError("", "kafka.tls.ca_file", t.CAFile, "no PEM certificate in the file")
+		}
+	}
+	if t.CertFile != "" {
+		if f.cert, err = readFile("kafka.tls.cert_file", dir, t.CertFile); err != nil {
+			return err
+		}
+		if f.key, err = readFile("kafka.tls.key_file", dir, t.KeyFile); err != nil {
+			return err
+		}
+		if _, err := tls.X509KeyPair(f.cert, f.key); err != nil {
+			return fieldError("", "kafka.tls.cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
+		}
+	}
+	t.loaded = &f
+	return nil
+}
+
+// ClientConfig is the crypto/tls configuration of the Kafka clients; nil
+// when TLS is off.
+func (t TLS) ClientConfig() (*tls.Config, error) {
+	if !t.Enabled {
+		return nil, nil
+	}
+	if t.loaded == nil {
+		if err := t.validate(""); err != nil { // not validated (built in code)
+			return nil, err
+		}
+	}
+	c := &tls.Config{
+		MinVersion:         tls.VersionTLS12,
+		ServerName:         t.ServerName,
+		InsecureSkipVerify: t.InsecureSkipVerify,
+	}
+	if f := t.loaded; f.ca != nil {
+		c.RootCAs = x509.NewCertPool()
+		c.RootCAs.AppendCertsFromPEM(f.ca)
+	}
+	if f := t.loaded; f.cert != nil {
+		pair, err := tls.X509KeyPair(f.cert, f.key)
+		if err != nil {
+			return nil, err
+		}
+		c.Certificates = []tls.Certificate{pair}
+	}
+	return c, nil
+}
+
+var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512}
+
+func (s *SASL) validate(dir string) error {
+	s.resolved = nil
+	if s.Mechanism == "" {
+		switch {
+		case s.Username != "":
+			return fieldError("", "kafka.sasl.username", s.Username, "kafka.sasl.mechanism is not set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
+			return fieldError("", "kafka.sasl.mechanism", "", "must be set when a password is (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+		}
+		return nil
+	}
+	known := false
+	for _, m := range saslMechanisms {
+		known = known || s.Mechanism == m
+	}
+	if !known {
+		return fieldError("", "kafka.sasl.mechanism", s.Mechanism, "must be one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512")
+	}
+	if s.Username == "" {
+		return fieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism "+s.Mechanism)
+	}
+	var sources []string
+	if s.Password != "" {
+		sources = append(sources, "password")
+	}
+	if s.PasswordFile != "" {
+		sources = append(sources, "password_file")
+	}
+	if s.PasswordEnv != "" {
+		sources = append(sources, "password_env")
+	}
+	switch {
+	case len(sources) == 0:
+		return fieldError("", "kafka.sasl.password", s.Password, "set exactly one of password, password_file, password_env")
+	case len(sources) > 1:
+		return fieldError("", "kafka.sasl."+sources[1], s.sourceValue(sources[1]), "set exactly one of password, password_file, password_env (also set: "+sources[0]+")")
+	}
+	var pw Secret
+	switch {
+	case s.Password != "":
+		pw = s.Password
+	case s.PasswordFile != "":
+		b, err := readFile("kafka.sasl.password_file", dir, s.PasswordFile)
+		if err != nil {
+			return err
+		}
+		// Files written by editors and `echo` end with a newline that is
+		// not part of the password.
+		if pw = Secret(strings.TrimRight(string(b), "\r\n")); pw == "" {
+			return fieldError("", "kafka.sasl.password_file", s.PasswordFile, "the file is empty")
+		}
+	default:
+		v, ok := os.LookupEnv(s.PasswordEnv)
+		if !ok || v == "" {
+			return fieldError("", "kafka.sasl.password_env", s.PasswordEnv, "environment variable is not set or empty")
+		}
+		pw = Secret(v)
+	}
+	s.resolved = &pw
+	return nil
+}
+
+func (s *SASL) sourceValue(key string) any {
+	if key == "password_file" {
+		return s.PasswordFile
+	}
+	return s.PasswordEnv
+}
+
+// Secret is the resolved password (from password, password_file or
+// password_env).
+func (s SASL) Secret() Secret {
+	if s.resolved == nil {
+		_ = s.validate("") // not validated (built in code): resolve now
+	}
+	if s.resolved == nil {
+		return ""
+	}
+	return *s.resolved
+}
+
+// readFile reads a file named by key; relative paths are relative to dir.
+// The error names the key and the path, never the content.
+func readFile(key, dir, path string) ([]byte, error) {
+	p := path
+	if dir != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fieldError("", key, path, fmt.Sprintf("cannot read: %v", err))
+	}
+	return b, nil
+}

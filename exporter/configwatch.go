@@ -1,0 +1,18 @@
+package exporter
+
+import (
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
+)
+
+// watchTarget is what the configuration watcher polls for cfg: the
+// cluster, every probe's topic, every config_poll_interval.
+func watchTarget(cfg *config.Config) configwatch.Target {
+	t := configwatch.Target{Kafka: cfg.Kafka, Interval: time.Duration(cfg.ConfigPollInterval)}
+	for _, p := range cfg.Probes {
+		t.Topics = append(t.Topics, configwatch.ProbeTopic{Probe: p.Name, Topic: p.Topic})
+	}
+	return t
+}

@@ -1,0 +1,68 @@
+package exporter
+
+import (
+	"context"
+	"reflect"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// reloadState is the outcome of the last configuration load, as Prometheus
+// exports its own (prometheus_config_last_reload_*).
+type reloadState struct {
+	mu         sync.Mutex // serialises Reload: load and apply as one step
+	successful prometheus.Gauge
+	timestamp  prometheus.Gauge
+}
+
+func newReloadState(reg prometheus.Registerer) *reloadState {
+	r := &reloadState{
+		successful: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "kafka_bench_config_last_reload_successful",
+			Help: "1 if the last configuration load (start, SIGHUP or POST /-/reload) succeeded, 0 if it was rejected and the previous configuration still runs.",
+		}),
+		timestamp: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "kafka_bench_config_last_reload_success_timestamp_seconds",
+			Help: "Unix time of the last successful configuration load.",
+		}),
+	}
+	reg.MustRegister(r.successful, r.timestamp)
+	return r
+}
+
+// applied records a configuration that is now running.
+func (r *reloadState) applied() {
+	r.successful.Set(1)
+	r.timestamp.SetToCurrentTime()
+}
+
+// Reload loads a new configuration with load and applies it. A load error
+// (an invalid file) changes nothing: the running probes go on with the old
+// configuration, the error is logged and returned, and
+// kafka_bench_config_last_reload_successful drops to 0.
+func (e *Exporter) Reload(ctx context.Context, load func() (*config.Config, error)) error {
+	e.reload.mu.Lock()
+	defer e.reload.mu.Unlock()
+	cfg, err := load()
+	if err != nil {
+		e.reload.successful.Set(0)
+		e.logger.Error("configuration reload rejected; the running configuration stays", "err", err)
+		return err
+	}
+	e.Apply(ctx, cfg)
+	e.logger.Info("configuration reloaded", "probes", len(cfg.Probes))
+	return nil
+}
+
+// warnKafka logs the risky settings of a new or changed kafka section.
+func (e *Exporter) warnKafka(old *config.Config, k config.Kafka) {
+	if old != nil && reflect.DeepEqual(old.Kafka, k) {
+		return
+	}
+	for _, w := range k.Warnings() {
+		e.logger.Warn(w)
+	}
+}

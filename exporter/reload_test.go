@@ -1,0 +1,216 @@
+package exporter_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/goleak"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+const reloadV1 = `
+probes:
+  - name: keep
+    rate: 200
+    record_size: 100
+    lag_interval: 500ms
+  - name: change
+    rate: 100
+    record_size: 100
+    lag_interval: 500ms
+  - name: remove
+    rate: 100
+    record_size: 100
+    lag_interval: 500ms
+`
+
+const reloadV2 = `
+probes:
+  - name: keep
+    rate: 200
+    record_size: 100
+    lag_interval: 500ms
+  - name: change
+    rate: 150
+    record_size: 100
+    lag_interval: 500ms
+  - name: add
+    rate: 100
+    record_size: 100
+    lag_interval: 500ms
+`
+
+// Apply diffs probes: the unchanged one keeps its *probes.Probe and its
+// counters never drop or stall, the changed one restarts, the removed one
+// stops and the added one starts. An invalid configuration is rejected and
+// the old one keeps running. Every goroutine of every probe, restarted or
+// stopped, is gone after Stop.
+func TestReloadDiffsProbes(t *testing.T) {
+	logger := exportertest.Logger()
+	emb, err := exporter.StartEmbedded(logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	leaks := goleak.IgnoreCurrent() // the embedded cluster's own goroutines
+
+	parse := func(y string) (*config.Config, error) {
+		cfg, err := config.Parse([]byte(y))
+		if cfg != nil {
+			cfg.Kafka.Brokers = emb.Brokers()
+		}
+		return cfg, err
+	}
+	reg := prometheus.NewRegistry()
+	e := exporter.New(reg, logger)
+	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
+	metrics := srv.URL + "/metrics"
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV1) }); err != nil {
+		t.Fatal(err)
+	}
+	exportertest.Eventually(t, 30*time.Second, "every probe producing and consuming", func() (bool, string) { return e.Ready(), "not ready" })
+	first := mustScrape(t, metrics)
+	if v := value(first, "kafka_bench_config_last_reload_successful"); v != 1 {
+		t.Errorf("after the first load: last_reload_successful = %v, want 1", v)
+	}
+	ts1 := value(first, "kafka_bench_config_last_reload_success_timestamp_seconds")
+	keep, changed := e.Probe("keep"), e.Probe("change")
+
+	// Watch the unchanged probe's counter through the reload.
+	var samples []float64
+	var missing int
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			f, err := scrape.Get(metrics)
+			if err == nil {
+				v, ok := f.Value("kafka_bench_produced_records_total", "probe", "keep")
+				if !ok {
+					missing++
+				}
+				samples = append(samples, v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV2) }); err != nil {
+		t.Fatal(err)
+	}
+	// Long enough for the unchanged probe to produce after the reload.
+	exportertest.Eventually(t, 30*time.Second, "the added probe ready", func() (bool, string) { return e.Ready(), "not ready" })
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	<-sampled
+
+	if e.Probe("keep") != keep {
+		t.Error("the unchanged probe was restarted")
+	}
+	if p := e.Probe("change"); p == nil || p == changed || p.Config().Rate != 150 {
+		t.Errorf("the changed probe was not restarted with its new rate: %v", p)
+	}
+	if e.Probe("remove") != nil {
+		t.Error("the removed probe still runs")
+	}
+	if e.Probe("add") == nil {
+		t.Error("the added probe does not run")
+	}
+	if missing > 0 {
+		t.Errorf("the unchanged probe's series vanished in %d of %d scrapes", missing, len(samples))
+	}
+	for i := 1; i < len(samples); i++ {
+		if samples[i] < samples[i-1] {
+			t.Fatalf("the unchanged probe's produced counter dropped from %v to %v", samples[i-1], samples[i])
+		}
+	}
+	if len(samples) < 2 || samples[len(samples)-1] <= samples[0] {
+		t.Errorf("the unchanged probe did not produce across the reload: %v", samples)
+	}
+	after := mustScrape(t, metrics)
+	ts2 := value(after, "kafka_bench_config_last_reload_success_timestamp_seconds")
+	if value(after, "kafka_bench_config_last_reload_successful") != 1 || ts2 <= ts1 {
+		t.Errorf("after a good reload: successful = %v, timestamp %v -> %v", value(after, "kafka_bench_config_last_reload_successful"), ts1, ts2)
+	}
+	if n := len(after.Find("kafka_bench_produced_records_total", "probe", "remove")); n != 0 {
+		t.Errorf("the removed probe still exports %d series", n)
+	}
+
+	// An invalid configuration changes nothing but the reload metric.
+	running := map[string]any{}
+	for _, p := range e.Probes() {
+		running[p.Name] = e.Probe(p.Name)
+	}
+	err = e.Reload(ctx, func() (*config.Config, error) { return parse("probes: [{name: keep, rate: -1}]") })
+	if err == nil {
+		t.Fatal("an invalid configuration was accepted")
+	}
+	rejected := mustScrape(t, metrics)
+	if v := value(rejected, "kafka_bench_config_last_reload_successful"); v != 0 {
+		t.Errorf("after a rejected reload: successful = %v, want 0", v)
+	}
+	if ts := value(rejected, "kafka_bench_config_last_reload_success_timestamp_seconds"); ts != ts2 {
+		t.Errorf("a rejected reload moved the success timestamp: %v -> %v", ts2, ts)
+	}
+	for name, p := range running {
+		if e.Probe(name) != p {
+			t.Errorf("probe %s changed on a rejected reload", name)
+		}
+	}
+	if err := e.Reload(ctx, func() (*config.Config, error) { return nil, errors.New("unreadable") }); err == nil {
+		t.Error("a load error was not returned")
+	}
+
+	e.Stop()
+	cancel()
+	srv.Close()
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	goleak.VerifyNone(t, leaks)
+}
+
+// Restarting and stopping probes many times leaves no goroutine behind.
+func TestProbeRestartsLeakNoGoroutines(t *testing.T) {
+	logger := exportertest.Logger()
+	emb, err := exporter.StartEmbedded(logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	leaks := goleak.IgnoreCurrent()
+	e := exporter.New(prometheus.NewRegistry(), logger)
+	ctx, cancel := context.WithCancel(context.Background())
+	for i := range 4 {
+		cfg, err := config.Parse(fmt.Appendf(nil, `
+probes:
+  - name: p
+    rate: %d
+    record_size: 100
+    lag_interval: 200ms
+    consumer: {consumers: 2}
+`, 50+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Kafka.Brokers = emb.Brokers()
+		e.Apply(ctx, cfg) // a changed rate: the probe restarts
+		exportertest.Eventually(t, 30*time.Second, "probe ready", func() (bool, string) { return e.Ready(), "not ready" })
+	}
+	e.Stop()
+	cancel()
+	goleak.VerifyNone(t, leaks)
+}

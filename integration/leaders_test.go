@@ -1,0 +1,120 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+// createTopicOn creates topic with an explicit replica assignment
+// (partition i gets assignment[i]).
+func createTopicOn(t *testing.T, c *kafkatest.Cluster, topic string, assignment ...[]int32) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	req := kmsg.NewPtrCreateTopicsRequest()
+	req.TimeoutMillis = 15000
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, -1, -1
+	for i, replicas := range assignment {
+		ra := kmsg.NewCreateTopicsRequestTopicReplicaAssignment()
+		ra.Partition, ra.Replicas = int32(i), replicas
+		rt.ReplicaAssignment = append(rt.ReplicaAssignment, ra)
+	}
+	req.Topics = append(req.Topics, rt)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := req.RequestWith(ctx, cl)
+	if err == nil {
+		err = kerr.ErrorForCode(resp.Topics[0].ErrorCode)
+	}
+	if err != nil {
+		t.Fatalf("creating %s: %v", topic, err)
+	}
+}
+
+func observedBrokers(f scrape.Families, name, probe string) []string {
+	var out []string
+	for _, m := range f.Find(name, "probe", probe) {
+		if m.GetHistogram().GetSampleCount() == 0 {
+			continue
+		}
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "broker" {
+				out = append(out, l.GetValue())
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// create_topic.leader_on_every_broker on 3 real brokers: a topic whose two
+// partitions are both led by broker 1 gains a third partition, its replicas
+// are reordered or moved so that each broker is a preferred leader, a
+// preferred leader election follows, and the latency histograms then show
+// all three brokers, with no record lost.
+func TestLeaderOnEveryBroker(t *testing.T) {
+	c := cluster(t, 3)
+	ensureRunning(t, c)
+	const probe, topic = "spread", "kafka-bench-spread"
+	createTopicOn(t, c, topic, []int32{1, 2}, []int32{1, 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for p := int32(0); p < 2; p++ {
+		if l, err := c.LeaderOf(ctx, topic, p); err != nil || l != 1 {
+			t.Fatalf("before: leader of partition %d = %d, %v; want 1", p, l, err)
+		}
+	}
+	x := exportertest.Start(t, `
+probes:
+  - name: spread
+    rate: 300
+    record_size: 200
+    lag_interval: 1s
+    create_topic: {partitions: 2, replication_factor: 2, leader_on_every_broker: true}
+`, c.Bootstrap())
+	exportertest.Eventually(t, 90*time.Second, "latencies observed on every broker", func() (bool, string) {
+		f := x.Scrape(t)
+		p := observedBrokers(f, "kafka_bench_produce_latency_seconds", probe)
+		e := observedBrokers(f, "kafka_bench_end_to_end_latency_seconds", probe)
+		want := []string{"1", "2", "3"}
+		return slices.Equal(p, want) && slices.Equal(e, want), fmt.Sprintf("produce latency brokers %v, end-to-end %v", p, e)
+	})
+	leaders := map[int32]bool{}
+	for p := int32(0); p < 3; p++ {
+		l, err := c.LeaderOf(ctx, topic, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaders[l] = true
+	}
+	if len(leaders) != 3 {
+		t.Errorf("leaders of the 3 partitions: %v, want brokers 1, 2 and 3", leaders)
+	}
+	f := x.Scrape(t)
+	if got := f.Label("kafka_bench_probe_info", "partitions", "probe", probe); got != "3" {
+		t.Errorf("kafka_bench_probe_info partitions = %q, want 3", got)
+	}
+	final := drain(t, x, probe)
+	assertCounters(t, final, probe, clean)
+	for _, b := range []int{1, 2, 3} {
+		if n, _ := final.Value("kafka_bench_produce_latency_seconds", "probe", probe, "broker", strconv.Itoa(b)); n == 0 {
+			t.Errorf("no produce latency on broker %d", b)
+		}
+	}
+}

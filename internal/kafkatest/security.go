@@ -1,0 +1,133 @@
+package kafkatest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+)
+
+// SecureListener is the name of the SASL_SSL client listener.
+const SecureListener = "SECURE"
+
+// SASLSSL adds a SASL_SSL client listener on 127.0.0.1 to every node. Its
+// certificates are generated at start (a CA and a server certificate with
+// the IP SAN 127.0.0.1; see Cluster.Certs). Every user can log in with
+// PLAIN (from the listener's JAAS configuration), SCRAM-SHA-256 and
+// SCRAM-SHA-512 (SCRAM credentials created at format time with the storage
+// tool's --add-scram). The inter-broker and controller listeners stay
+// PLAINTEXT, and no authorizer is set: an authenticated user may do
+// anything.
+type SASLSSL struct {
+	// Users maps user names to passwords. Names and passwords must be
+	// letters, digits, '-' and '_' (they go into JAAS and --add-scram
+	// arguments unquoted).
+	Users map[string]string
+	// ClientAuth requires a client certificate signed by the test CA (mTLS).
+	ClientAuth bool
+}
+
+func (s *SASLSSL) certificates(dir string) (*testcerts.Set, error) {
+	for u, p := range s.Users {
+		if !plainToken(u) || !plainToken(p) {
+			return nil, fmt.Errorf("kafkatest: SASLSSL user %q: names and passwords must be [A-Za-z0-9_-]+", u)
+		}
+	}
+	certDir := filepath.Join(dir, "certs")
+	if err := os.MkdirAll(certDir, 0o700); err != nil {
+		return nil, fmt.Errorf("kafkatest: %w", err)
+	}
+	certs, err := testcerts.Generate(certDir)
+	if err != nil {
+		return nil, fmt.Errorf("kafkatest: certificates: %w", err)
+	}
+	return certs, nil
+}
+
+func plainToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *SASLSSL) users() []string {
+	names := make([]string, 0, len(s.Users))
+	for u := range s.Users {
+		names = append(names, u)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// listenerConfig adds the SECURE listener to kv (the node's properties).
+func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) [][2]string {
+	addr := fmt.Sprintf("%s://127.0.0.1:%d", SecureListener, n.sport)
+	for i := range kv {
+		switch kv[i][0] {
+		case "listeners", "advertised.listeners":
+			kv[i][1] += "," + addr
+		case "listener.security.protocol.map":
+			kv[i][1] += "," + SecureListener + ":SASL_SSL"
+		}
+	}
+	prefix := "listener.name." + strings.ToLower(SecureListener) + "."
+	var plainUsers strings.Builder
+	for _, u := range s.users() {
+		fmt.Fprintf(&plainUsers, " user_%s=%q", u, s.Users[u])
+	}
+	clientAuth := "none"
+	if s.ClientAuth {
+		clientAuth = "required"
+	}
+	return append(kv,
+		[2]string{prefix + "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"},
+		[2]string{prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required" + plainUsers.String() + ";"},
+		[2]string{prefix + "scram-sha-256.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
+		[2]string{prefix + "scram-sha-512.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
+		[2]string{prefix + "ssl.keystore.type", "PEM"},
+		[2]string{prefix + "ssl.keystore.location", certs.ServerPEMFile},
+		[2]string{prefix + "ssl.truststore.type", "PEM"},
+		[2]string{prefix + "ssl.truststore.location", certs.CAFile},
+		[2]string{prefix + "ssl.client.auth", clientAuth},
+	)
+}
+
+// formatArgs create every user's SCRAM credentials at format time.
+func (s *SASLSSL) formatArgs() []string {
+	var args []string
+	for _, u := range s.users() {
+		for _, m := range []string{"SCRAM-SHA-256", "SCRAM-SHA-512"} {
+			args = append(args, "--add-scram", fmt.Sprintf("%s=[name=%s,password=%s]", m, u, s.Users[u]))
+		}
+	}
+	return args
+}
+
+// SecureBootstrap returns "127.0.0.1:port" of every node's SASL_SSL
+// listener, or nil without Options.SASLSSL.
+func (c *Cluster) SecureBootstrap() []string {
+	if c.opts.SASLSSL == nil {
+		return nil
+	}
+	addrs := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		addrs[i] = net.JoinHostPort("127.0.0.1", strconv.Itoa(n.sport))
+	}
+	return addrs
+}
+
+// Certs returns the certificates of the SASL_SSL listener (the CA that
+// clients trust, and a client certificate for mTLS), or nil without
+// Options.SASLSSL.
+func (c *Cluster) Certs() *testcerts.Set { return c.certs }

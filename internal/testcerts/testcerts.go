@@ -1,0 +1,143 @@
+// Package testcerts generates a throw-away certificate authority, a server
+// certificate for 127.0.0.1 and localhost, and a client certificate, as PEM
+// files, for tests of TLS to Kafka and of the exporter's own HTTPS. Nothing
+// is committed: every test run makes new ones.
+package testcerts
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Set is a CA and the certificates it signed, written to Dir.
+type Set struct {
+	Dir string
+	// CAFile is the CA certificate (PEM).
+	CAFile string
+	// ServerCertFile and ServerKeyFile are the server certificate (SANs
+	// 127.0.0.1, ::1 and localhost) and its PKCS#8 key; ServerPEMFile has
+	// both, key first, as Kafka's PEM keystore wants them.
+	ServerCertFile, ServerKeyFile, ServerPEMFile string
+	// ClientCertFile and ClientKeyFile are a client certificate (CN
+	// "client") for mTLS.
+	ClientCertFile, ClientKeyFile string
+
+	CAPool *x509.CertPool
+	Server tls.Certificate
+	Client tls.Certificate
+}
+
+// Generate writes a new Set into dir, which must exist.
+func Generate(dir string) (*Set, error) {
+	now := time.Now()
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	caTmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "kafka_bench_exporter test CA"},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.Add(24 * time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		return nil, err
+	}
+	ca, err := x509.ParseCertificate(caDER)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{
+		Dir:            dir,
+		CAFile:         filepath.Join(dir, "ca.pem"),
+		ServerCertFile: filepath.Join(dir, "server.pem"),
+		ServerKeyFile:  filepath.Join(dir, "server-key.pem"),
+		ServerPEMFile:  filepath.Join(dir, "server-keystore.pem"),
+		ClientCertFile: filepath.Join(dir, "client.pem"),
+		ClientKeyFile:  filepath.Join(dir, "client-key.pem"),
+		CAPool:         x509.NewCertPool(),
+	}
+	s.CAPool.AddCert(ca)
+	caPEM := pemBlock("CERTIFICATE", caDER)
+	if err := os.WriteFile(s.CAFile, caPEM, 0o644); err != nil {
+		return nil, err
+	}
+	leaf := func(serial int64, cn string, usage x509.ExtKeyUsage, certFile, keyFile string) (tls.Certificate, []byte, []byte, error) {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return tls.Certificate{}, nil, nil, err
+		}
+		tmpl := &x509.Certificate{
+			SerialNumber: big.NewInt(serial),
+			Subject:      pkix.Name{CommonName: cn},
+			NotBefore:    now.Add(-time.Hour),
+			NotAfter:     now.Add(24 * time.Hour),
+			KeyUsage:     x509.KeyUsageDigitalSignature,
+			ExtKeyUsage:  []x509.ExtKeyUsage{usage},
+		}
+		if usage == x509.ExtKeyUsageServerAuth {
+			tmpl.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
+			tmpl.DNSNames = []string{"localhost"}
+		}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+		if err != nil {
+			return tls.Certificate{}, nil, nil, err
+		}
+		keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+		if err != nil {
+			return tls.Certificate{}, nil, nil, err
+		}
+		// The chain includes the CA, as brokers and servers usually send it.
+		certPEM := append(pemBlock("CERTIFICATE", der), caPEM...)
+		keyPEM := pemBlock("PRIVATE KEY", keyDER)
+		if err := os.WriteFile(certFile, certPEM, 0o644); err != nil {
+			return tls.Certificate{}, nil, nil, err
+		}
+		if err := os.WriteFile(keyFile, keyPEM, 0o600); err != nil {
+			return tls.Certificate{}, nil, nil, err
+		}
+		pair, err := tls.X509KeyPair(certPEM, keyPEM)
+		return pair, certPEM, keyPEM, err
+	}
+	var certPEM, keyPEM []byte
+	if s.Server, certPEM, keyPEM, err = leaf(2, "localhost", x509.ExtKeyUsageServerAuth, s.ServerCertFile, s.ServerKeyFile); err != nil {
+		return nil, fmt.Errorf("server certificate: %w", err)
+	}
+	if err := os.WriteFile(s.ServerPEMFile, append(keyPEM, certPEM...), 0o600); err != nil {
+		return nil, err
+	}
+	if s.Client, _, _, err = leaf(3, "client", x509.ExtKeyUsageClientAuth, s.ClientCertFile, s.ClientKeyFile); err != nil {
+		return nil, fmt.Errorf("client certificate: %w", err)
+	}
+	return s, nil
+}
+
+// ServerTLS is a server configuration with the server certificate; with
+// clientAuth, client certificates signed by the CA are required.
+func (s *Set) ServerTLS(clientAuth bool) *tls.Config {
+	c := &tls.Config{Certificates: []tls.Certificate{s.Server}, MinVersion: tls.VersionTLS12}
+	if clientAuth {
+		c.ClientAuth = tls.RequireAndVerifyClientCert
+		c.ClientCAs = s.CAPool
+	}
+	return c
+}
+
+func pemBlock(typ string, der []byte) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})
+}

@@ -1,0 +1,114 @@
+package probes_test
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+// brokersObserved lists the broker labels of a latency histogram that have
+// observations.
+func brokersObserved(f scrape.Families, name, probe string) []string {
+	var out []string
+	for _, m := range f.Find(name, "probe", probe) {
+		if m.GetHistogram().GetSampleCount() == 0 {
+			continue
+		}
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "broker" {
+				out = append(out, l.GetValue())
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+const spreadConfig = `
+probes:
+  - name: spread
+    rate: 300
+    record_size: 100
+    lag_interval: 500ms
+    create_topic: {partitions: 1, leader_on_every_broker: true}
+`
+
+// The broker label of both latency histograms is the partition's leader:
+// on a 3-broker kfake, the labels with observations are exactly the
+// leaders of the topic's partitions.
+func TestBrokerLabelIsTheLeader(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	x := exportertest.Start(t, `
+probes:
+  - name: label
+    rate: 300
+    record_size: 100
+    lag_interval: 500ms
+    create_topic: {partitions: 6}
+`, c.ListenAddrs())
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	exportertest.Eventually(t, 30*time.Second, "latencies labelled with the leaders", func() (bool, string) {
+		tds, err := kadm.NewClient(cl).ListTopics(t.Context(), "kafka-bench-label")
+		if err != nil {
+			return false, err.Error()
+		}
+		leaders := map[string]bool{}
+		for _, pd := range tds["kafka-bench-label"].Partitions {
+			leaders[strconv.Itoa(int(pd.Leader))] = true
+		}
+		var want []string
+		for l := range leaders {
+			want = append(want, l)
+		}
+		sort.Strings(want)
+		f := x.Scrape(t)
+		p := brokersObserved(f, "kafka_bench_produce_latency_seconds", "label")
+		e := brokersObserved(f, "kafka_bench_end_to_end_latency_seconds", "label")
+		return len(want) > 0 && slices.Equal(p, want) && slices.Equal(e, want), fmt.Sprintf("leaders %v, produce latency brokers %v, end-to-end brokers %v", want, p, e)
+	})
+}
+
+// Where the cluster refuses to add partitions or move replicas (here: a
+// broker that does not support the requests), the probe logs a WARN and
+// keeps measuring with the placement it has.
+func TestLeaderOnEveryBrokerDenied(t *testing.T) {
+	vs := kversion.Stable()
+	vs.SetMaxKeyVersion(37, -1) // CreatePartitions
+	vs.SetMaxKeyVersion(45, -1) // AlterPartitionAssignments
+	c, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.MaxVersions(vs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	logger, logs := exportertest.CaptureLogger()
+	x := exportertest.StartLogged(t, spreadConfig, c.ListenAddrs(), logger)
+	exportertest.Eventually(t, 90*time.Second, "records flowing after the refusal", func() (bool, string) {
+		f := x.Scrape(t)
+		p, _ := f.Value("kafka_bench_produced_records_total", "probe", "spread")
+		c, _ := f.Value("kafka_bench_consumed_records_total", "probe", "spread")
+		return p > 0 && c > 0, fmt.Sprintf("produced=%v consumed=%v", p, c)
+	})
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "could not put a leader on every broker") {
+		t.Errorf("no WARN about the refused spreading:\n%s", logs.String())
+	}
+}
