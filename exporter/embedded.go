@@ -13,10 +13,13 @@ import (
 // that a probe spreads partitions over several leaders as on a real cluster.
 const EmbeddedBrokers = 3
 
-// embeddedRetention bounds the embedded cluster's memory: it keeps records
-// in memory, so without retention a quick start left running would grow by
-// rate × record size forever.
-const embeddedRetention = 5 * time.Minute
+// The embedded cluster keeps records in memory, so without retention a quick
+// start left running would grow by rate × record size forever: records are
+// kept 5 minutes, and at most 32 MiB per partition.
+const (
+	embeddedRetention      = 5 * time.Minute
+	embeddedRetentionBytes = 32 << 20
+)
 
 // Embedded is the in-process Kafka (franz-go's kfake) used when no brokers
 // are configured, so that metrics flow the moment the exporter starts. It is
@@ -37,7 +40,10 @@ func StartEmbedded(logger *slog.Logger) (*Embedded, error) {
 func startEmbedded(logger *slog.Logger, retention time.Duration) (*Embedded, error) {
 	c, err := kfake.NewCluster(
 		kfake.NumBrokers(EmbeddedBrokers),
-		kfake.BrokerConfigs(map[string]string{"log.retention.ms": strconv.FormatInt(retention.Milliseconds(), 10)}),
+		kfake.BrokerConfigs(map[string]string{
+			"log.retention.ms":    strconv.FormatInt(retention.Milliseconds(), 10),
+			"log.retention.bytes": strconv.Itoa(embeddedRetentionBytes),
+		}),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("starting embedded Kafka: %w", err)
