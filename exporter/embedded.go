@@ -15,10 +15,12 @@ const EmbeddedBrokers = 3
 
 // The embedded cluster keeps records in memory, so without retention a quick
 // start left running would grow by rate × record size forever: records are
-// kept 5 minutes, and at most 32 MiB per partition.
+// kept 5 minutes, and at most 16 MiB per partition. Retention drops whole
+// segments, so segments are small (4 MiB instead of kfake's 100 MiB).
 const (
 	embeddedRetention      = 5 * time.Minute
-	embeddedRetentionBytes = 32 << 20
+	embeddedRetentionBytes = 16 << 20
+	embeddedSegmentBytes   = 4 << 20
 )
 
 // Embedded is the in-process Kafka (franz-go's kfake) used when no brokers
@@ -43,6 +45,7 @@ func startEmbedded(logger *slog.Logger, retention time.Duration) (*Embedded, err
 		kfake.BrokerConfigs(map[string]string{
 			"log.retention.ms":    strconv.FormatInt(retention.Milliseconds(), 10),
 			"log.retention.bytes": strconv.Itoa(embeddedRetentionBytes),
+			"log.segment.bytes":   strconv.Itoa(embeddedSegmentBytes),
 		}),
 	)
 	if err != nil {
@@ -52,7 +55,9 @@ func startEmbedded(logger *slog.Logger, retention time.Duration) (*Embedded, err
 		"set --kafka.brokers=host:9092 or kafka.brokers in --config.file to measure your cluster",
 		"embedded_brokers", c.ListenAddrs())
 	e := &Embedded{cluster: c, stop: make(chan struct{}), done: make(chan struct{})}
-	go e.applyRetention(retention / 10)
+	// Often, so that a high rate cannot pile up much above the byte limit
+	// (and the Go heap, which grows to twice what is live, with it).
+	go e.applyRetention(min(retention/10, time.Second))
 	return e, nil
 }
 

@@ -12,13 +12,16 @@ import (
 //
 // A mutex-guarded free list is used instead of sync.Pool so that buffers are
 // reliably reused (sync.Pool drops items on GC and randomly under -race). It
-// retains at most the peak number of buffers that were in flight at once.
+// retains at most the peak number of buffers that were in flight at once,
+// and Trim gives back what a past peak (an outage) no longer needs.
 type Pool struct {
 	size     int
 	template []byte // header area zero, padding random A-Z; read-only
 
 	mu   sync.Mutex
 	free [][]byte
+	out  int // buffers handed out and not yet put back
+	peak int // most buffers out at once since the last Trim
 }
 
 // NewPool returns a pool of buffers of exactly size bytes. It panics if size
@@ -47,6 +50,8 @@ func (p *Pool) Get(h Header) []byte {
 		p.free[n-1] = nil
 		p.free = p.free[:n-1]
 	}
+	p.out++
+	p.peak = max(p.peak, p.out)
 	p.mu.Unlock()
 	if b == nil {
 		b = make([]byte, p.size)
@@ -66,5 +71,23 @@ func (p *Pool) Put(b []byte) {
 	b = b[:p.size]
 	p.mu.Lock()
 	p.free = append(p.free, b)
+	p.out--
 	p.mu.Unlock()
+}
+
+// Trim drops the free buffers that the busiest moment since the last Trim
+// did not need, and starts a new period. Called periodically, it keeps what
+// a steady load uses and gives back, two periods after an outage ends, the
+// buffers of the records that piled up during it (up to buffer.memory).
+func (p *Pool) Trim() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	keep := max(p.peak-p.out, 0)
+	if len(p.free) > keep {
+		clear(p.free[keep:])
+		// A new, smaller list: the old backing array would keep a pointer
+		// slot per buffer of the peak.
+		p.free = append([][]byte(nil), p.free[:keep]...)
+	}
+	p.peak = p.out
 }

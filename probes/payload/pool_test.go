@@ -94,3 +94,37 @@ func BenchmarkPoolGetPut(b *testing.B) {
 		p.Put(p.Get(Header{RunID: 1, Seq: seq, Intended: int64(seq)}))
 	}
 }
+
+// TestPoolTrim: buffers a past peak needed are dropped after the period
+// that followed it; a steady load keeps its own.
+func TestPoolTrim(t *testing.T) {
+	p := NewPool(HeaderSize)
+	get := func(n int) [][]byte {
+		var bs [][]byte
+		for i := 0; i < n; i++ {
+			bs = append(bs, p.Get(Header{}))
+		}
+		return bs
+	}
+	put := func(bs [][]byte) {
+		for _, b := range bs {
+			p.Put(b)
+		}
+	}
+	put(get(100)) // an outage: 100 records in flight at once
+	steady := get(3)
+	p.Trim() // the period with the peak: everything is kept
+	if n := len(p.free); n != 97 {
+		t.Fatalf("after the first Trim %d free buffers, want 97 (peak 100, 3 out)", n)
+	}
+	put(get(5)) // the next period needs at most 5 more than the 3 out
+	p.Trim()
+	if n := len(p.free); n != 5 {
+		t.Errorf("after the second Trim %d free buffers, want 5", n)
+	}
+	put(steady)
+	p.Trim()
+	if n := len(p.free); n != 3 {
+		t.Errorf("after returning the steady buffers %d free, want 3 (at most 3 were out in the period)", n)
+	}
+}
