@@ -58,7 +58,7 @@ func (pg *progress) report(i int, s Scenario, b *Bench, rec *Recorder, elapsed, 
 		fmt.Fprintln(pg.w, windowLine(cw, window, "consumed"))
 	}
 	f := fraction(b, rec, elapsed)
-	line := fmt.Sprintf("scenario %d of %d (%s): %.0f%%", i+1, pg.total, s.Name, 100*f)
+	line := fmt.Sprintf("scenario %d of %d (%s): %.0f%%", i+1, pg.total, s.DisplayName(), 100*f)
 	if eta, ok := estimate(elapsed, f, pg.finished, pg.total-i-1); ok {
 		line += ", ETA " + eta.Round(time.Second).String()
 	}

@@ -127,7 +127,7 @@ func WriteMarkdown(w io.Writer, paramKeys []string, results []Result) error {
 	}
 	for _, r := range results {
 		if r.Failed() {
-			fmt.Fprintf(&b, "\nFAILED %s: %s\n", r.Scenario, r.Err)
+			fmt.Fprintf(&b, "\nFAILED %s: %s\n", r.Name(), r.Err)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

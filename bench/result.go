@@ -16,6 +16,9 @@ type Result struct {
 	Host    HostStats
 }
 
+// Name is the scenario's name as printed ("defaults" for the defaults alone).
+func (r Result) Name() string { return displayName(r.Scenario) }
+
 // Failed reports whether the scenario failed.
 func (r Result) Failed() bool { return r.Err != "" }
 

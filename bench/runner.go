@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -48,7 +49,8 @@ type Runner struct {
 	ProgressInterval time.Duration
 	// ReadHost samples the load generator; nil uses ReadHost.
 	ReadHost HostReader
-	// RunID makes the generated consumer groups unique to this run.
+	// RunID makes the generated topics and groups unique to this run;
+	// empty picks one from the clock.
 	RunID string
 	// OnResult is called after each scenario (to print its lines at once).
 	OnResult func(Result)
@@ -66,6 +68,9 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 	}
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
+	}
+	if r.RunID == "" {
+		r.RunID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
 	opts, err := probes.ConnOpts(b.Kafka) // TLS and SASL as the probes use them
 	if err != nil {
@@ -109,7 +114,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 		}
 	}
 	res := Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic}
-	logger := r.Logger.With("scenario", s.Name)
+	logger := r.Logger.With("scenario", s.DisplayName())
 	if b.DeleteTopics {
 		defer r.cleanup(adm, s, p, logger)
 	}

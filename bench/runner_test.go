@@ -169,7 +169,7 @@ defaults: {record_size: 64}
 	if r.Failed() || r.Produce.Records == 0 || r.Consume.Records != r.Produce.Records {
 		t.Errorf("err %q produced %d consumed %d; want some, all consumed", r.Err, r.Produce.Records, r.Consume.Records)
 	}
-	if !strings.Contains(progressOut, "scenario 1 of 1 ()") || !strings.Contains(progressOut, "records sent,") {
+	if !strings.Contains(progressOut, "scenario 1 of 1 (defaults)") || !strings.Contains(progressOut, "records sent,") {
 		t.Errorf("progress output lacks the window and scenario lines:\n%s", progressOut)
 	}
 }

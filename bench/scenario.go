@@ -44,8 +44,8 @@ type File struct {
 	Rate float64 `yaml:"rate"`
 	// DeleteTopics deletes the topics (and groups) the bench created.
 	DeleteTopics bool `yaml:"delete_topics"`
-	// DrainTimeout bounds the wait for the consumer to read every produced
-	// record once producing is over.
+	// DrainTimeout is how long the consumer may read nothing while records
+	// are still missing, once producing is over, before the scenario fails.
 	DrainTimeout model.Duration `yaml:"drain_timeout"`
 	// ConsumeOnly reads an existing, pre-filled topic without producing
 	// (ConsumerPerformance's job); the topic must be named.
@@ -108,7 +108,7 @@ type Bench struct {
 // Scenario is one run of the probe engine.
 type Scenario struct {
 	// Name is the scenario's own name, the matrix values, or both:
-	// "linger-20,record_size=100,acks=1".
+	// "linger-20,record_size=100,acks=1"; empty for the defaults alone.
 	Name string
 	// Params are the values of Bench.ParamKeys, in the same order.
 	Params []string
@@ -122,6 +122,16 @@ type Scenario struct {
 	OwnGroup bool
 	// The runner appends its run id to generated names, so that each run
 	// has a topic and a group of its own.
+}
+
+// DisplayName is Name, or "defaults" for the defaults alone.
+func (s Scenario) DisplayName() string { return displayName(s.Name) }
+
+func displayName(name string) string {
+	if name == "" {
+		return "defaults"
+	}
+	return name
 }
 
 // Load reads and expands a bench file.

@@ -268,3 +268,16 @@ func TestLoadMissingFile(t *testing.T) {
 }
 
 var labelRE = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+
+// TestValidFiles: every valid-*.yml (examples included) loads.
+func TestValidFiles(t *testing.T) {
+	files, err := filepath.Glob("testdata/valid-*.yml")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("valid files: %v, %v", files, err)
+	}
+	for _, f := range files {
+		if _, err := Load(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

@@ -19,9 +19,13 @@
 # Settings (environment): ROUNDS=3 RECORDS=1000000 RECORDS_10K=200000
 #   PARTITIONS=9 SIZES="100 1024 10240" ACKS_LIST="1 all" STEADY_RATES="1000 10000 50000"
 #   STEADY_SECS=60 COST_SECS=300 OUT=<dir for logs and report.md>
-# Needs go, java 17+ and mvn (scripts/kafka.sh fetches the Kafka jars once).
+# Needs go, java 17+, mvn (scripts/kafka.sh fetches the Kafka jars once) and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for tool in go java mvn curl; do
+  command -v "$tool" >/dev/null 2>&1 ||
+    { echo "bench-vs-kafka: $tool not found (apt-get install golang openjdk-17-jdk-headless maven curl)" >&2; exit 1; }
+done
 
 ROUNDS=${ROUNDS:-3}
 RECORDS=${RECORDS:-1000000}
@@ -78,6 +82,7 @@ log "Kafka $(scripts/kafka.sh version) at $BS"
 
 # settle lets the previous run's writes reach the disk before the next run.
 settle() { sync; sleep 1; }
+calc() { awk "BEGIN {print $*}"; } # floating-point arithmetic without bc
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.1f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 records_for() { if [ "$1" -ge 10240 ]; then echo "$RECORDS_10K"; else echo "$RECORDS"; fi; }
 # ProducerPerformance's final line (ours prints the same): field 4 is records/sec.
@@ -135,7 +140,7 @@ compare_row() { # kind size acks
   theirs=$(awk -v k="$1" -v s="$2" -v a="$3" '$1==k && $2==s && $3==a && $4=="kafka" {print $6}' "$results" | median)
   all_ours=$(awk -v k="$1" -v s="$2" -v a="$3" '$1==k && $2==s && $3==a && $4=="ours" {printf "%s%.0f", sep, $6; sep=" "}' "$results")
   all_theirs=$(awk -v k="$1" -v s="$2" -v a="$3" '$1==k && $2==s && $3==a && $4=="kafka" {printf "%s%.0f", sep, $6; sep=" "}' "$results")
-  say "$(printf '| %s | %s | %s | %.0f | %.0f | **%.2f** | %s | %s |' "$1" "$2" "$3" "$ours" "$theirs" "$(echo "$ours / $theirs" | bc -l)" "$all_ours" "$all_theirs")"
+  say "$(printf '| %s | %s | %s | %.0f | %.0f | **%.2f** | %s | %s |' "$1" "$2" "$3" "$ours" "$theirs" "$(calc "$ours / $theirs")" "$all_ours" "$all_theirs")"
 }
 
 if want produce || want consume; then
@@ -217,15 +222,23 @@ if want steady; then
     } >"$f"
     settle
     out=$work/steady-$rate.out
-    "$bin" bench --bench.file "$f" --output "$out.json" --format json --log.level=warn >"$out" 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
-    read -r recs tps p99 e2e99 < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; p=r["produce"]; print(p["records"], p["records_per_sec"], p["latency_ms"]["p99"], r["consume"]["end_to_end_ms"]["p99"])' "$out.json")
-    say "$(printf '| %s | %s | %.1f | %.5f | %s | %s |' "$rate" "$recs" "$tps" "$(echo "$tps / $rate" | bc -l)" "$p99" "$e2e99")"
+    "$bin" bench --bench.file "$f" --format csv --log.level=warn >"$out" 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
+    # Records and records/s from the ProducerPerformance line (6 decimals);
+    # p99 and end-to-end p99 from the CSV table (columns 9 and 12).
+    read -r recs tps < <(awk '/records sent, .* 99\.9th\./ {print $1, $4}' "$out")
+    IFS=, read -r _ _ _ _ _ _ _ _ p99 _ _ e2e99 _ < <(grep -A1 '^records,consumed' "$out" | tail -1)
+    say "$(printf '| %s | %s | %.1f | %.5f | %s | %s |' "$rate" "$recs" "$tps" "$(calc "$tps / $rate")" "$p99" "$e2e99")"
     log "steady $rate rec/s: achieved $tps"
   done
 fi
 
 if want cost; then
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  settle
+  sleep 20 # the broker idle again after the runs above
+  port=
+  for p in $(seq 19100 19199); do # a free port: nothing answers on it
+    (: </dev/tcp/127.0.0.1/$p) 2>/dev/null || { port=$p; break; }
+  done
   "$bin" --kafka.brokers="$BS" --probe.rate=1000 --probe.record-size=1024 --web.listen-address="127.0.0.1:$port" \
     --log.level=warn >"$work/cost.out" 2>"$work/cost.err" &
   daemon=$!
@@ -240,18 +253,33 @@ if want cost; then
     curl -s "127.0.0.1:$port/metrics" >"$work/cost-last.prom"
   done
   c1=$(cpu); t1=$(date +%s.%N)
-  rss=$(awk '/^VmRSS/ {print $2}' "/proc/$daemon/status")
-  hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$daemon/status")
+  kib() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$daemon/status"; }
+  rss=$(kib VmRSS)
+  hwm=$(kib VmHWM)
+  # Then a 20 s broker stall (SIGSTOP): records pile up in the producer
+  # (up to buffer.memory); the memory must go back once Kafka answers again.
+  jvm=
+  for f in /proc/[0-9]*/stat; do # the broker JVM: the child of kafka-cluster
+    read -r line <"$f" 2>/dev/null || continue
+    read -r _ ppid _ <<<"${line##*) }"
+    [ "$ppid" = "$cluster" ] && { jvm=$(basename "$(dirname "$f")"); break; }
+  done
+  [ -n "$jvm" ] || { log "the broker's JVM is not a child of $cluster"; exit 1; }
+  kill -STOP "$jvm"; sleep 20; kill -CONT "$jvm"
+  sleep 60
+  stall_hwm=$(kib VmHWM)
+  stall_rss=$(kib VmRSS)
   produced() { awk '$1 ~ /^kafka_bench_produced_records_total/ {s+=$2} END {print s+0}' "$1"; }
-  rate=$(echo "($(produced "$work/cost-last.prom") - $(produced "$work/cost-first.prom")) / ($t1 - $t0)" | bc -l)
+  rate=$(calc "($(produced "$work/cost-last.prom") - $(produced "$work/cost-first.prom")) / ($t1 - $t0)")
   kill -TERM "$daemon"; wait "$daemon" || true; daemon=
   say ""
   say "### Always-on cost: exporter daemon, one probe at 1,000 rec/s x 1 KiB, scraped every 15 s"
   say ""
-  say "| seconds | produced rec/s | CPU (fraction of one core) | RSS MiB (end) | peak RSS MiB |"
-  say "|---:|---:|---:|---:|---:|"
-  say "$(printf '| %.0f | %.1f | %.4f | %.1f | %.1f |' "$(echo "$t1 - $t0" | bc -l)" "$rate" \
-    "$(echo "($c1 - $c0) / $ticks / ($t1 - $t0)" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$(echo "$hwm / 1024" | bc -l)")"
+  say "| seconds | produced rec/s | CPU (fraction of one core) | RSS MiB (end) | peak RSS MiB | peak RSS MiB, 20 s broker stall | RSS MiB 60 s after it |"
+  say "|---:|---:|---:|---:|---:|---:|---:|"
+  say "$(printf '| %.0f | %.1f | %.4f | %.1f | %.1f | %.1f | %.1f |' "$(calc "$t1 - $t0")" "$rate" \
+    "$(calc "($c1 - $c0) / $ticks / ($t1 - $t0)")" "$(calc "$rss / 1024")" "$(calc "$hwm / 1024")" \
+    "$(calc "$stall_hwm / 1024")" "$(calc "$stall_rss / 1024")")"
 fi
 
 say ""

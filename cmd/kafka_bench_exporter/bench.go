@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -117,7 +116,6 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
-		RunID:      strconv.FormatInt(time.Now().UnixNano(), 36),
 		OnResult:   func(r bench.Result) { printResult(stdout, r) },
 	}
 	results, runErr := runner.Run(ctx, b)
@@ -140,7 +138,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	code := exitOK
 	for _, r := range results {
 		if r.Failed() {
-			fmt.Fprintf(stderr, "%s %s: scenario %q failed: %s\n", program, benchCommand, r.Scenario, r.Err)
+			fmt.Fprintf(stderr, "%s %s: scenario %q failed: %s\n", program, benchCommand, r.Name(), r.Err)
 			code = exitFailed
 		}
 	}
@@ -210,7 +208,7 @@ func quickBench(bf *benchFlags) (*bench.Bench, error) {
 }
 
 func printResult(w io.Writer, r bench.Result) {
-	fmt.Fprintf(w, "scenario %s (topic %s)\n", r.Scenario, r.Topic)
+	fmt.Fprintf(w, "scenario %s (topic %s)\n", r.Name(), r.Topic)
 	if r.Produce != nil && r.Produce.Records > 0 {
 		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
 	}

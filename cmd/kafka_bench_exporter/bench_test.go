@@ -9,24 +9,10 @@ import (
 	"testing"
 )
 
-// runCLI runs the command line with files for stdout and stderr.
+// runCLI is runCaptured with only errors logged.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	dir := t.TempDir()
-	out, err := os.Create(filepath.Join(dir, "stdout"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	errf, err := os.Create(filepath.Join(dir, "stderr"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	code = run(append(args, "--log.level=error"), out, errf)
-	out.Close()
-	errf.Close()
-	o, _ := os.ReadFile(out.Name())
-	e, _ := os.ReadFile(errf.Name())
-	return code, string(o), string(e)
+	return runCaptured(t, append(args, "--log.level=error")...)
 }
 
 func TestBenchBadInput(t *testing.T) {
