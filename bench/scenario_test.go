@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
 )
 
 // Every testdata/invalid-*.yml must fail with exactly this one line.
@@ -44,31 +46,10 @@ var invalidFiles = map[string]string{
 }
 
 func TestInvalidBenchFiles(t *testing.T) {
-	files, err := filepath.Glob("testdata/invalid-*.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != len(invalidFiles) {
-		t.Errorf("%d invalid-*.yml files but %d expected messages: keep the table and testdata in step", len(files), len(invalidFiles))
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			want, ok := invalidFiles[filepath.Base(f)]
-			if !ok {
-				t.Fatalf("no expected message for %s", f)
-			}
-			_, err := Load(f)
-			if err == nil {
-				t.Fatalf("Load(%s) succeeded, want error %q", f, want)
-			}
-			if got := strings.TrimPrefix(err.Error(), f+": "); got != want {
-				t.Errorf("error\n got: %s\nwant: %s", got, want)
-			}
-			if strings.Contains(err.Error(), "\n") {
-				t.Errorf("error is not one line: %q", err)
-			}
-		})
-	}
+	fixtures.Invalid(t, invalidFiles, func(f string) error {
+		_, err := Load(f)
+		return err
+	}, nil)
 }
 
 func TestValidSweep(t *testing.T) {
