@@ -48,19 +48,7 @@ func createTopicOn(t *testing.T, c *kafkatest.Cluster, topic string, assignment 
 }
 
 func observedBrokers(f scrape.Families, name, probe string) []string {
-	var out []string
-	for _, m := range f.Find(name, "probe", probe) {
-		if m.GetHistogram().GetSampleCount() == 0 {
-			continue
-		}
-		for _, l := range m.GetLabel() {
-			if l.GetName() == "broker" {
-				out = append(out, l.GetValue())
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
+	return f.ObservedLabelValues(name, "broker", "probe", probe)
 }
 
 // create_topic.leader_on_every_broker on 3 real brokers: a topic whose two

@@ -18,22 +18,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 )
 
-// brokersObserved lists the broker labels of a latency histogram that have
-// observations.
 func brokersObserved(f scrape.Families, name, probe string) []string {
-	var out []string
-	for _, m := range f.Find(name, "probe", probe) {
-		if m.GetHistogram().GetSampleCount() == 0 {
-			continue
-		}
-		for _, l := range m.GetLabel() {
-			if l.GetName() == "broker" {
-				out = append(out, l.GetValue())
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
+	return f.ObservedLabelValues(name, "broker", "probe", probe)
 }
 
 const spreadConfig = `

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -111,4 +112,22 @@ func (f Families) BucketCount(name string, le float64, labels ...string) uint64 
 		}
 	}
 	return n
+}
+
+// ObservedLabelValues returns, sorted, the values of label on the histogram
+// series of name (matching match) that have at least one observation.
+func (f Families) ObservedLabelValues(name, label string, match ...string) []string {
+	var out []string
+	for _, m := range f.Find(name, match...) {
+		if m.GetHistogram().GetSampleCount() == 0 {
+			continue
+		}
+		for _, l := range m.GetLabel() {
+			if l.GetName() == label {
+				out = append(out, l.GetValue())
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
