@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -31,6 +32,7 @@ type Embedded struct {
 	cluster *kfake.Cluster
 	stop    chan struct{}
 	done    chan struct{}
+	close   sync.Once
 }
 
 // StartEmbedded starts the cluster on loopback ports and logs one WARN line
@@ -79,9 +81,11 @@ func (e *Embedded) applyRetention(every time.Duration) {
 // Brokers are the embedded cluster's bootstrap addresses.
 func (e *Embedded) Brokers() []string { return e.cluster.ListenAddrs() }
 
-// Close stops the cluster.
+// Close stops the cluster; calling it again does nothing.
 func (e *Embedded) Close() {
-	close(e.stop)
-	<-e.done
-	e.cluster.Close()
+	e.close.Do(func() {
+		close(e.stop)
+		<-e.done
+		e.cluster.Close()
+	})
 }

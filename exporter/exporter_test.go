@@ -45,11 +45,7 @@ func value(f scrape.Families, name string, labels ...string) float64 {
 // draining, nothing lost or duplicated, histograms counted, lag back to 0.
 func TestTwoProbesOnEmbeddedCluster(t *testing.T) {
 	logger := exportertest.Logger()
-	emb, err := exporter.StartEmbedded(logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := exportertest.Embedded(t)
 
 	cfg, err := config.Parse([]byte(`
 probes:

@@ -57,11 +57,7 @@ probes:
 // stopped, is gone after Stop.
 func TestReloadDiffsProbes(t *testing.T) {
 	logger := exportertest.Logger()
-	emb, err := exporter.StartEmbedded(logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := exportertest.Embedded(t)
 	leaks := goleak.IgnoreCurrent() // the embedded cluster's own goroutines
 
 	parse := func(y string) (*config.Config, error) {
@@ -156,7 +152,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 	for _, p := range e.Probes() {
 		running[p.Name] = e.Probe(p.Name)
 	}
-	err = e.Reload(ctx, func() (*config.Config, error) { return parse("probes: [{name: keep, rate: -1}]") })
+	err := e.Reload(ctx, func() (*config.Config, error) { return parse("probes: [{name: keep, rate: -1}]") })
 	if err == nil {
 		t.Fatal("an invalid configuration was accepted")
 	}
@@ -186,11 +182,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 // Restarting and stopping probes many times leaves no goroutine behind.
 func TestProbeRestartsLeakNoGoroutines(t *testing.T) {
 	logger := exportertest.Logger()
-	emb, err := exporter.StartEmbedded(logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := exportertest.Embedded(t)
 	leaks := goleak.IgnoreCurrent()
 	e := exporter.New(prometheus.NewRegistry(), logger)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -22,7 +21,6 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
 	"github.com/kafka-bench/kafka_bench_exporter/dashboards"
-	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -104,12 +102,8 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	promtest.Required(t)
 	start := time.Now()
 
-	emb, err := exporter.StartEmbedded(exportertest.Logger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopBrokers := sync.OnceFunc(emb.Close)
-	t.Cleanup(stopBrokers)
+	emb := exportertest.Embedded(t)
+	stopBrokers := emb.Close
 
 	x := exportertest.Start(t, exporterConfig, emb.Brokers())
 	x.WaitReady(t, 60*time.Second)
@@ -224,18 +218,11 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	// KafkaBenchProbeDown is (or, after a hiccup of the probe on a loaded
 	// machine, soon becomes) inactive for probe a.
 	exportertest.Eventually(t, 30*time.Second, probeDownTestAlert+" inactive for probe a while the brokers are up", func() (bool, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		active, err := prom.Alerts(ctx)
+		state, err := probeDownState(prom)
 		if err != nil {
 			return false, err.Error()
 		}
-		for _, a := range active {
-			if a.Name == probeDownTestAlert && a.Labels["probe"] == "a" {
-				return false, a.State
-			}
-		}
-		return true, ""
+		return state == "", state
 	})
 
 	// Stop the brokers: probe_up goes to 0 after two lag intervals, and
@@ -243,21 +230,18 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	stopped := time.Now()
 	stopBrokers()
 	exportertest.Eventually(t, 60*time.Second, probeDownTestAlert+" pending or firing for probe a", func() (bool, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		active, err := prom.Alerts(ctx)
+		state, err := probeDownState(prom)
 		if err != nil {
 			return false, err.Error()
 		}
-		for _, a := range active {
-			if a.Name == probeDownTestAlert && a.Labels["probe"] == "a" && (a.State == "pending" || a.State == "firing") {
-				t.Logf("%s %s for probe a %s after the brokers stopped", a.Name, a.State, time.Since(stopped).Round(time.Millisecond))
-				return true, ""
-			}
+		if state == "pending" || state == "firing" {
+			t.Logf("%s %s for probe a %s after the brokers stopped", probeDownTestAlert, state, time.Since(stopped).Round(time.Millisecond))
+			return true, ""
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
 		_, up, err := prom.Query(ctx, `kafka_bench_probe_up{probe="a"}`)
-		state := fmt.Sprintf("%d active alerts; kafka_bench_probe_up{probe=\"a\"}: %v %v", len(active), up, err)
-		return false, state
+		return false, fmt.Sprintf("alert state %q; kafka_bench_probe_up{probe=\"a\"}: %v %v", state, up, err)
 	})
 	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
 }
@@ -461,4 +445,21 @@ func cutHistogramSuffix(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// probeDownState is the state of the test copy of KafkaBenchProbeDown for
+// probe a: "" (inactive), "pending" or "firing".
+func probeDownState(prom *promtest.Prometheus) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	active, err := prom.Alerts(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, a := range active {
+		if a.Name == probeDownTestAlert && a.Labels["probe"] == "a" {
+			return a.State, nil
+		}
+	}
+	return "", nil
 }

@@ -35,6 +35,18 @@ func Logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
+// Embedded starts the in-process cluster; t.Cleanup closes it (Close may
+// also be called earlier, to take the brokers away).
+func Embedded(t testing.TB) *exporter.Embedded {
+	t.Helper()
+	emb, err := exporter.StartEmbedded(Logger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(emb.Close)
+	return emb
+}
+
 // Start parses yamlConfig, points it at brokers and starts every probe;
 // t.Cleanup stops it.
 func Start(t testing.TB, yamlConfig string, brokers []string) *Exporter {
