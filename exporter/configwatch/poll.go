@@ -30,6 +30,7 @@ type facts struct {
 	controller int32 // -1: unknown
 	fromQuorum bool  // controller is the KRaft quorum leader
 	kraft      bool  // a broker finalized metadata.version
+	quorumAPI  bool  // a broker offers DescribeQuorum (kfake does not)
 	version    string
 	brokers    []int32 // sorted
 	racks      map[int32]string
@@ -81,8 +82,11 @@ func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int
 		}
 	}
 	slices.Sort(f.brokers)
-	f.version, f.kraft = versions(ctx, cl, f.brokers, releases)
-	if leader, ok := quorumLeader(ctx, cl); ok {
+	f.version, f.kraft, f.quorumAPI = versions(ctx, cl, f.brokers, releases)
+	if !f.quorumAPI {
+		// Without DescribeQuorum (kfake, the embedded cluster) Metadata's
+		// controller is the only one there is.
+	} else if leader, ok := quorumLeader(ctx, cl); ok {
 		f.controller, f.fromQuorum = leader, true
 	}
 	s.facts = f
@@ -139,8 +143,9 @@ func denied(err error) bool {
 
 // versions asks every broker for its ApiVersions and names the releases
 // found, comma-separated while they differ (a rolling upgrade); "" when no
-// broker answered. kraft reports a finalized metadata.version.
-func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map[int16]string) (version string, kraft bool) {
+// broker answered. kraft reports a finalized metadata.version, quorumAPI a
+// broker that offers DescribeQuorum.
+func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map[int16]string) (version string, kraft, quorumAPI bool) {
 	var (
 		mu    sync.Mutex
 		wg    sync.WaitGroup
@@ -163,11 +168,14 @@ func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map
 			for _, ff := range resp.FinalizedFeatures {
 				kraft = kraft || (ff.Name == metadataVersion && resp.FinalizedFeaturesEpoch >= 0)
 			}
+			for _, k := range resp.ApiKeys {
+				quorumAPI = quorumAPI || k.ApiKey == kmsg.DescribeQuorum.Int16()
+			}
 		})
 	}
 	wg.Wait()
 	slices.Sort(found)
-	return strings.Join(slices.Compact(found), ","), kraft
+	return strings.Join(slices.Compact(found), ","), kraft, quorumAPI
 }
 
 // quorumLeader returns the active KRaft controller. Metadata's controller

@@ -248,7 +248,7 @@ func (w *Watcher) observeCluster(now time.Time, f *facts) {
 	prev := w.cluster
 	// Without the quorum's answer a KRaft controller is unknown (metadata
 	// names a random broker): keep the last one known rather than flap.
-	if f.kraft && !f.fromQuorum {
+	if f.kraft && f.quorumAPI && !f.fromQuorum {
 		f.controller = -1
 		if prev != nil {
 			f.controller = prev.controller

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -188,6 +189,10 @@ func TestWatcherOnEmbeddedCluster(t *testing.T) {
 	}
 	if v := before.Label("kafka_bench_cluster_info", "version"); !strings.HasPrefix(v, "v4.") {
 		t.Errorf("kafka_bench_cluster_info version = %q, want v4.x (kfake speaks Kafka 4)", v)
+	}
+	// kfake has no DescribeQuorum: Metadata's controller is its controller.
+	if c := before.Label("kafka_bench_cluster_info", "controller"); !slices.Contains(brokers, c) {
+		t.Errorf("kafka_bench_cluster_info controller = %q, want one of the brokers %v", c, brokers)
 	}
 	if r := before.Label("kafka_bench_broker_info", "rack", "broker", "1"); r != "krack" {
 		t.Errorf("kafka_bench_broker_info{broker=1} rack = %q, want krack", r)
@@ -467,11 +472,11 @@ func TestClusterFacts(t *testing.T) {
 	f := &fixture{reg: reg}
 	now := time.Unix(1700000000, 0)
 	w.observe(w.gen, now, time.Millisecond, snapshot{facts: &facts{
-		clusterID: "c1", controller: 1, fromQuorum: true, kraft: true, version: "v4.1",
+		clusterID: "c1", controller: 1, fromQuorum: true, kraft: true, quorumAPI: true, version: "v4.1",
 		brokers: []int32{1, 2, 3}, racks: map[int32]string{1: "a", 2: "b", 3: "c"},
 	}})
 	w.observe(w.gen, now.Add(time.Minute), time.Millisecond, snapshot{facts: &facts{
-		clusterID: "c1", controller: 3, kraft: true,
+		clusterID: "c1", controller: 3, kraft: true, quorumAPI: true,
 		brokers: []int32{1, 2}, racks: map[int32]string{1: "a", 2: "b"},
 	}})
 	changes := w.ring.List()
