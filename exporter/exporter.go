@@ -71,7 +71,7 @@ func (h hostSwitch) Update(ch chan<- prometheus.Metric) error {
 	if c := h.e.host.Load(); c != nil {
 		return (*c).Update(ch)
 	}
-	return nil
+	return collector.ErrDisabled
 }
 
 // Apply makes the running probes match cfg: new probes start, removed ones

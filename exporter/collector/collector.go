@@ -4,6 +4,7 @@
 package collector
 
 import (
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -18,6 +19,10 @@ const namespace = "kafka_bench"
 type Collector interface {
 	Update(ch chan<- prometheus.Metric) error
 }
+
+// ErrDisabled is what a switched-off collector returns from Update: the set
+// then exports nothing for it, not even a success of 1.
+var ErrDisabled = errors.New("collector disabled")
 
 type set struct {
 	logger      *slog.Logger
@@ -69,6 +74,9 @@ func (s *set) Collect(ch chan<- prometheus.Metric) {
 func (s *set) run(name string, c Collector, ch chan<- prometheus.Metric) {
 	start := time.Now()
 	err := c.Update(ch)
+	if errors.Is(err, ErrDisabled) {
+		return
+	}
 	d := time.Since(start)
 	success := 1.0
 	if err != nil {

@@ -44,6 +44,11 @@ func (s stubCollector) Update(ch chan<- prometheus.Metric) error {
 	return s.err
 }
 
+// offCollector is switched off (host.enabled: false): no series at all.
+type offCollector struct{}
+
+func (offCollector) Update(chan<- prometheus.Metric) error { return ErrDisabled }
+
 func TestSetReportsFailureAndKeepsOthers(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -53,6 +58,7 @@ func TestSetReportsFailureAndKeepsOthers(t *testing.T) {
 	reg.MustRegister(NewSet(logger, map[string]Collector{
 		"good": stubCollector{desc: good},
 		"bad":  stubCollector{desc: partial, err: errors.New("boom")},
+		"off":  offCollector{},
 	}))
 
 	want := `# HELP kafka_bench_scrape_collector_success Whether a host metrics collector succeeded during the last scrape (1) or failed (0).
@@ -72,7 +78,7 @@ kafka_bench_test_partial 1
 	if got := exposition(t, reg, "kafka_bench_scrape_collector_duration_seconds"); strings.Count(got, "{collector=") != 2 {
 		t.Fatalf("want a duration series per collector, got:\n%s", got)
 	}
-	if s := logs.String(); !strings.Contains(s, "collector=bad") || !strings.Contains(s, "boom") || strings.Contains(s, "collector=good") {
+	if s := logs.String(); !strings.Contains(s, "collector=bad") || !strings.Contains(s, "boom") || strings.Contains(s, "collector=good") || strings.Contains(s, "collector=off") {
 		t.Fatalf("warn log should name only the failing collector and its error:\n%s", s)
 	}
 }
