@@ -95,7 +95,9 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 	})
 	if n > 0 {
 		m.consumed.Add(float64(n))
-		p.lastConsumed.Store(now.UnixNano())
+		if p.lastConsumed.Swap(now.UnixNano()) == 0 {
+			p.updateUp(now) // the first record: up (and ready) at once
+		}
 	}
 }
 

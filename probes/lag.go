@@ -46,6 +46,8 @@ func (p *Probe) upWindow() time.Duration {
 }
 
 func (p *Probe) updateUp(now time.Time) {
+	p.upMu.Lock()
+	defer p.upMu.Unlock()
 	w := p.upWindow().Nanoseconds()
 	up := now.UnixNano()-p.lastProduced.Load() < w
 	if p.cfg.Consumer.Enabled {

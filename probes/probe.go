@@ -71,6 +71,7 @@ type Probe struct {
 	lastProduced atomic.Int64 // unix ns of the last acknowledged record
 	lastConsumed atomic.Int64 // unix ns of the last consumed record
 	up           atomic.Bool
+	upMu         sync.Mutex // one updateUp at a time: the gauge follows up
 	held         atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce  chan struct{}
 	stopOnce     sync.Once
@@ -107,11 +108,10 @@ func (p *Probe) Name() string { return p.cfg.Name }
 // Config is the probe's effective configuration.
 func (p *Probe) Config() config.Probe { return p.cfg }
 
-// Ready reports whether the probe has produced and (with a consumer)
-// consumed at least one record.
-func (p *Probe) Ready() bool {
-	return p.lastProduced.Load() > 0 && (!p.cfg.Consumer.Enabled || p.lastConsumed.Load() > 0)
-}
+// Ready is kafka_bench_probe_up: a record was acknowledged and (with a
+// consumer) consumed within the up window. It turns true with the first
+// such records, not at the next lag tick, so /-/ready and probe_up agree.
+func (p *Probe) Ready() bool { return p.up.Load() }
 
 // StopProducing ends the producer while the consumer goes on draining: used
 // by bench mode and by tests that check consumed = produced.

@@ -129,7 +129,9 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	}
 	pr.p.m.produced.Inc()
 	pr.p.m.producedBytes.Add(float64(len(r.Value)))
-	pr.p.lastProduced.Store(now.UnixNano())
+	if pr.p.lastProduced.Swap(now.UnixNano()) == 0 {
+		pr.p.updateUp(now) // the first record: up (and ready) at once
+	}
 	pr.p.produceTimes.add(r.Partition, r.Offset, h.Intended)
 }
 
