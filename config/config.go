@@ -246,8 +246,8 @@ func (c *Config) Validate() error {
 	if err := c.Kafka.Validate(); err != nil {
 		return err
 	}
-	if c.ConfigPollInterval < 0 {
-		return fieldError("", "config_poll_interval", c.ConfigPollInterval, "must be >= 0 (0 turns configuration polling off)")
+	if c.ConfigPollInterval < 0 { // a file cannot spell one; code can
+		return fieldError("", "config_poll_interval", c.ConfigPollInterval, "must not be negative")
 	}
 	return c.Host.Validate()
 }

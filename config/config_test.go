@@ -43,7 +43,7 @@ var invalidFiles = map[string]string{
 	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, producer, rate, record_size, topic)",
 	"invalid-unknown-producer-key.yml":               "probe \"p1\": producer.linger.mss = 5: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 	"invalid-unknown-top-key.yml":                    "kafkaa = {...}: unknown key (supported: config_poll_interval, host, kafka, probes)",
-	"invalid-config-poll-interval-negative.yml":      "config_poll_interval = \"-5s\": must be a duration such as 500ms, 30s or 5m",
+	"invalid-config-poll-interval-negative.yml":      "config_poll_interval = \"-5s\": must not be negative",
 	"invalid-unsupported-consumer-property.yml":      "probe \"p1\": consumer.enable.auto.commit = true: Kafka consumer property not supported by the probe (supported: auto.commit.interval.ms, auto.offset.reset, consumers, enabled, fetch.max.bytes, fetch.max.wait.ms, fetch.min.bytes, group.id, heartbeat.interval.ms, max.partition.fetch.bytes, max.poll.records, session.timeout.ms)",
 	"invalid-unsupported-producer-property.yml":      "probe \"p1\": producer.partitioner.class = \"org.example.P\": Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 	"invalid-zero-partitions.yml":                    "probe \"p1\": create_topic.partitions = 0: must be >= 1",
@@ -62,12 +62,14 @@ var invalidFiles = map[string]string{
 	"invalid-sasl-password-file-empty.yml":           "kafka.sasl.password_file = \"empty-password.txt\": the file is empty",
 	"invalid-sasl-password-env-unset.yml":            "kafka.sasl.password_env = \"KAFKA_BENCH_TEST_UNSET_PASSWORD\": environment variable is not set or empty",
 	"invalid-sasl-misspelt-password.yml":             "kafka.sasl.passwrd = <secret>: unknown key (supported: mechanism, password, password_env, password_file, username)",
+	"invalid-tls-without-brokers.yml":                "kafka.tls.enabled = true: needs kafka.brokers (or --kafka.brokers): without brokers the exporter starts its embedded cluster, which has no TLS",
+	"invalid-sasl-without-brokers.yml":               "kafka.sasl.mechanism = \"PLAIN\": needs kafka.brokers (or --kafka.brokers): without brokers the exporter starts its embedded cluster, which has no SASL",
 	"invalid-unknown-sasl-key.yml":                   "kafka.sasl.mechanisms = <secret>: unknown key (supported: mechanism, password, password_env, password_file, username)",
 }
 
 func TestInvalidFiles(t *testing.T) {
 	fixtures.Invalid(t, invalidFiles, func(f string) error {
-		_, err := Load(f)
+		_, err := Effective(f, Overrides{})
 		return err
 	}, func(t *testing.T, err error) {
 		if strings.Contains(err.Error(), "hunter2") {
@@ -158,7 +160,7 @@ func TestEmptyFileHasDefaultsAndNoProbes(t *testing.T) {
 }
 
 // config_poll_interval: 60s by default, 0 turns polling off, negative is
-// an error (the file cannot even spell one: durations have no sign).
+// an error, with the same message whether it comes from the file or code.
 func TestConfigPollInterval(t *testing.T) {
 	cfg, err := Parse(nil)
 	if err != nil {
@@ -171,7 +173,7 @@ func TestConfigPollInterval(t *testing.T) {
 		t.Errorf("config_poll_interval: 0 gave %v, %v; want 0 (off)", cfg, err)
 	}
 	cfg.ConfigPollInterval = model.Duration(-5 * time.Second)
-	want := "config_poll_interval = -5s: must be >= 0 (0 turns configuration polling off)"
+	want := "config_poll_interval = -5s: must not be negative"
 	if err := cfg.Validate(); err == nil || err.Error() != want {
 		t.Errorf("Validate = %v, want %s", err, want)
 	}

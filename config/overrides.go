@@ -45,6 +45,12 @@ func Effective(file string, o Overrides) (*Config, error) {
 	if o.HostEnabled != nil {
 		cfg.Host.Enabled = *o.HostEnabled
 	}
+	if err := cfg.Kafka.checkEmbedded(); err != nil {
+		if file != "" {
+			err = fmt.Errorf("%s: %w", file, err)
+		}
+		return nil, err
+	}
 	given := o.givenProbeFlags()
 	if len(cfg.Probes) > 0 {
 		if len(given) > 0 {

@@ -60,10 +60,11 @@ type Secret string
 
 const redacted = "<secret>"
 
-// MarshalYAML redacts a set secret.
+// MarshalYAML redacts a set secret; an unset one is null, so that
+// --config.check does not show `password: ""` as if an empty one were set.
 func (s Secret) MarshalYAML() (any, error) {
 	if s == "" {
-		return "", nil
+		return nil, nil
 	}
 	return redacted, nil
 }
@@ -100,6 +101,23 @@ func (k *Kafka) Validate() error {
 		return err
 	}
 	return k.SASL.validate(k.baseDir)
+}
+
+// checkEmbedded runs once the brokers are final (file and --kafka.brokers):
+// with none the exporter starts its embedded cluster, which has neither TLS
+// nor SASL, so security settings without brokers are a mistake to report,
+// not a reason to probe the embedded cluster in plain text.
+func (k *Kafka) checkEmbedded() error {
+	const problem = "needs kafka.brokers (or --kafka.brokers): without brokers the exporter starts its embedded cluster, which has no "
+	switch {
+	case len(k.Brokers) > 0:
+		return nil
+	case k.TLS.Enabled:
+		return fieldError("", "kafka.tls.enabled", true, problem+"TLS")
+	case k.SASL.Mechanism != "":
+		return fieldError("", "kafka.sasl.mechanism", k.SASL.Mechanism, problem+"SASL")
+	}
+	return nil
 }
 
 // Warnings are the risky but valid settings, logged as WARN at start.

@@ -133,8 +133,23 @@ func TestSecretRedaction(t *testing.T) {
 	if y, _ := s.MarshalYAML(); y != "<secret>" {
 		t.Errorf("MarshalYAML = %v", y)
 	}
-	if y, _ := Secret("").MarshalYAML(); y != "" {
-		t.Errorf("empty MarshalYAML = %v", y)
+	if y, _ := Secret("").MarshalYAML(); y != nil {
+		t.Errorf("empty MarshalYAML = %q, want nil (printed as null: unset, not an empty password)", y)
+	}
+	// What --config.check prints for an unset password loads again as unset.
+	cfg, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "password: null") {
+		t.Errorf("unset password not printed as null:\n%s", out)
+	}
+	if again, err := Parse(out); err != nil || again.Kafka.SASL.Password != "" {
+		t.Errorf("the printed configuration does not load again: %v", err)
 	}
 	if s.Reveal() != "hunter2" {
 		t.Error("Reveal lost the secret")

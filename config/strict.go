@@ -24,6 +24,10 @@ func checkNode(n *yaml.Node, t reflect.Type, scope, path string) error {
 	}
 	if t == reflect.TypeOf(model.Duration(0)) {
 		if _, err := model.ParseDuration(n.Value); n.Kind != yaml.ScalarNode || err != nil {
+			// model.Duration has no sign: say so rather than "not a duration".
+			if _, err := model.ParseDuration(strings.TrimPrefix(n.Value, "-")); err == nil && strings.HasPrefix(n.Value, "-") {
+				return nodeError(scope, path, n, "must not be negative")
+			}
 			return nodeError(scope, path, n, "must be a duration such as 500ms, 30s or 5m")
 		}
 		return nil

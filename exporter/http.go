@@ -34,7 +34,7 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 	})
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) {
 		if !e.Ready() {
-			http.Error(w, "Not ready: a probe has not yet produced and consumed a record.", http.StatusServiceUnavailable)
+			http.Error(w, "Not ready: a probe is not up (kafka_bench_probe_up 0): no record produced and consumed within its window.", http.StatusServiceUnavailable)
 			return
 		}
 		_, _ = w.Write([]byte("Ready.\n"))
