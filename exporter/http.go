@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
+	"strconv"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prometheus/exporter-toolkit/web"
@@ -14,15 +16,27 @@ import (
 type HandlerOpts struct {
 	TelemetryPath string
 	Version       string
-	// Reload re-reads the configuration; nil disables POST /-/reload.
+	// Reload re-reads the configuration; nil (no --config.file) makes
+	// POST /-/reload answer 400.
 	Reload func() error
+	// Pprof serves Go's profiles under /debug/pprof/ (--web.enable-pprof)
+	// and links them from the landing page.
+	Pprof bool
 }
 
 // Handler serves /metrics (content-negotiated, so a Prometheus that asks for
 // protobuf gets native histograms), the landing page, /-/healthy, /-/ready,
-// /-/reload and /changes (the last configuration changes, as JSON).
+// /-/reload, /changes (the last configuration changes, as JSON) and, when
+// asked for, /debug/pprof/.
 func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 	mux := http.NewServeMux()
+	if opts.Pprof {
+		mux.HandleFunc("/debug/pprof/", pprof.Index) // heap, goroutine, ... by name
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	mux.Handle(opts.TelemetryPath, promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{
 		ErrorLog:          slog.NewLogLogger(e.logger.Handler(), slog.LevelError),
 		EnableOpenMetrics: true,
@@ -41,11 +55,11 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 	})
 	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost && r.Method != http.MethodPut {
-			http.Error(w, "Use POST to reload the configuration.", http.StatusMethodNotAllowed)
+			http.Error(w, "Use POST (or PUT) to reload the configuration.", http.StatusMethodNotAllowed)
 			return
 		}
 		if opts.Reload == nil {
-			http.Error(w, "No configuration file to reload.", http.StatusBadRequest)
+			http.Error(w, "No configuration file to reload: the exporter runs without --config.file.", http.StatusBadRequest)
 			return
 		}
 		if err := opts.Reload(); err != nil {
@@ -87,6 +101,7 @@ func (e *Exporter) landingPage(opts HandlerOpts) http.Handler {
 			{Address: "/changes", Text: "Configuration changes"},
 		},
 		ExtraHTML: extra.String(),
+		Profiling: strconv.FormatBool(opts.Pprof), // its links, only when served
 		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }",
 	})
 	if err != nil {

@@ -1,0 +1,108 @@
+package exporter_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+)
+
+var localHref = regexp.MustCompile(`href="(/?[^"#:]*(?:\?[^"]*)?)"`)
+
+// Every local link of the landing page answers (no 404), with pprof off and
+// on; the pprof links are there only when pprof is served.
+func TestLandingPageHasNoDeadLinks(t *testing.T) {
+	for _, pprof := range []bool{false, true} {
+		e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
+		srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Pprof: pprof}))
+		page := get(t, srv.URL+"/", http.StatusOK)
+		links := localHref.FindAllStringSubmatch(page, -1)
+		if len(links) < 4 {
+			t.Errorf("pprof %v: only %d local links on the landing page", pprof, len(links))
+		}
+		sawPprof := false
+		for _, l := range links {
+			href := strings.ReplaceAll(l[1], "&amp;", "&")
+			if !strings.HasPrefix(href, "/") {
+				href = "/" + href
+			}
+			sawPprof = sawPprof || strings.Contains(href, "debug/pprof")
+			// A 60 s CPU profile would hold the test for a minute.
+			href = strings.Replace(href, "seconds=60", "seconds=1", 1)
+			resp, err := http.Get(srv.URL + href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusNotFound {
+				t.Errorf("pprof %v: landing page links %s, which answers 404", pprof, l[1])
+			}
+		}
+		if sawPprof != pprof {
+			t.Errorf("pprof served %v, but pprof links on the landing page: %v", pprof, sawPprof)
+		}
+		want := http.StatusNotFound
+		if pprof {
+			want = http.StatusOK
+		}
+		get(t, srv.URL+"/debug/pprof/heap", want)
+		srv.Close()
+		e.Stop()
+	}
+}
+
+// /-/reload: POST and PUT reload; without a configuration file (Reload nil)
+// they answer 400; other methods 405.
+func TestReloadEndpoint(t *testing.T) {
+	e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
+	t.Cleanup(e.Stop)
+	calls := 0
+	with := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Reload: func() error { calls++; return nil }}))
+	defer with.Close()
+	without := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
+	defer without.Close()
+	for _, c := range []struct {
+		url, method string
+		want        int
+	}{
+		{with.URL, http.MethodPost, http.StatusOK},
+		{with.URL, http.MethodPut, http.StatusOK},
+		{with.URL, http.MethodGet, http.StatusMethodNotAllowed},
+		{without.URL, http.MethodPost, http.StatusBadRequest},
+	} {
+		req, _ := http.NewRequest(c.method, c.url+"/-/reload", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s /-/reload (reload %v) = %d %q, want %d", c.method, c.url == with.URL, resp.StatusCode, body, c.want)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("reload ran %d times, want 2 (POST and PUT)", calls)
+	}
+}
+
+func get(t *testing.T, url string, want int) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Errorf("GET %s = %d, want %d", url, resp.StatusCode, want)
+	}
+	return string(b)
+}
