@@ -34,7 +34,8 @@ const (
 )
 
 // benchFlags are the bench command's own flags; --kafka.brokers,
-// --web.listen-address and the log flags are the application's.
+// --collector.host, the --web.* and the log flags are the application's
+// (both commands accept them).
 type benchFlags struct {
 	file                               string
 	numRecords                         int64
@@ -50,7 +51,7 @@ type benchFlags struct {
 func addBenchCommand(app *kingpin.Application) *benchFlags {
 	bf := &benchFlags{}
 	cmd := app.Command(benchCommand, "Run a one-shot benchmark sweep (scenarios or a matrix) with the probe engine and print ProducerPerformance/ConsumerPerformance lines and a table.")
-	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, scenarios, matrix. Required unless the quick flags below are given.").StringVar(&bf.file)
+	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, drain_timeout, consume_only, scenarios, matrix. Required unless the quick flags below are given.").StringVar(&bf.file)
 	cmd.Flag("bench.num-records", "Quick one-scenario run: records to produce.").IsSetByUser(&bf.setNum).Default("1000000").Int64Var(&bf.numRecords)
 	cmd.Flag("bench.record-size", "Quick one-scenario run: record size in bytes.").IsSetByUser(&bf.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&bf.recordSize)
 	cmd.Flag("bench.acks", "Quick one-scenario run: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)
@@ -154,16 +155,6 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 func loadBench(f *flags) (*bench.Bench, error) {
 	bf := f.bench
 	quick := bf.setNum || bf.setSize || bf.setAcks || bf.setParts
-	for _, g := range []struct {
-		set  bool
-		flag string
-	}{{f.configFile != "", "--config.file"}, {f.configCheck, "--config.check"}, {f.setRate, "--probe.rate"},
-		{f.setSize, "--probe.record-size"}, {f.setAcks, "--probe.acks"}, {f.setTopic, "--probe.topic"},
-		{f.setParts, "--probe.partitions"}, {f.setRepl, "--probe.replication-factor"}} {
-		if g.set {
-			return nil, fmt.Errorf("%s is a flag of the exporter daemon: bench reads --bench.file or the --bench.* quick flags", g.flag)
-		}
-	}
 	var b *bench.Bench
 	var err error
 	switch {
@@ -247,7 +238,7 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, exp 
 	exp.Apply(ctx, cfg) // host metrics; the probes are the runner's
 
 	server := &http.Server{
-		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version}),
+		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Pprof: f.pprof}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	go func() {

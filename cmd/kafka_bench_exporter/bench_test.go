@@ -26,7 +26,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"invalid file", []string{"bench", "--bench.file", "../../bench/testdata/invalid-unknown-scenario-key.yml"},
 			`scenario "linger-20": producer.linger.mss = 20: unknown key`},
 		{"file and quick flags", []string{"bench", "--bench.file", "x.yml", "--bench.acks", "1"}, "are exclusive"},
-		{"daemon flag", []string{"bench", "--bench.embedded", "--probe.rate", "5", "--bench.num-records", "10"}, "--probe.rate is a flag of the exporter daemon"},
+		{"daemon flag", []string{"bench", "--bench.embedded", "--probe.rate", "5", "--bench.num-records", "10"}, "--probe.rate is a flag of the exporter daemon (run)"},
 		{"embedded and brokers", []string{"bench", "--bench.embedded", "--kafka.brokers", "127.0.0.1:1", "--bench.num-records", "10"}, "choose one"},
 		{"invalid quick value", []string{"bench", "--bench.embedded", "--bench.record-size", "10"}, "command line: scenario \"record_size=10,partitions=3,acks=all\": record_size = 10: must be >= 36"},
 		{"bad format", []string{"bench", "--bench.num-records", "10", "--format", "xml"}, "enum value must be one of"},

@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -32,6 +34,7 @@ const program = "kafka_bench_exporter"
 const shutdownTimeout = 9 * time.Second
 
 func main() {
+	stampVersion()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -42,6 +45,7 @@ type flags struct {
 	telemetryPath string
 	configFile    string
 	configCheck   bool
+	pprof         bool
 	log           promslog.Config
 
 	brokers                                  string
@@ -58,34 +62,61 @@ type flags struct {
 	bench   *benchFlags
 }
 
-func parseFlags(args []string, stderr *os.File) (*flags, error) {
+// usageTemplate is kingpin's default with each command's flags listed under
+// it, so that the top-level --help shows the daemon's flags too; `bench
+// --help` shows only the flags bench accepts.
+var usageTemplate = strings.Replace(kingpin.DefaultUsageTemplate,
+	"{{.Help|Wrap 4}}\n{{end -}}",
+	"{{.Help|Wrap 4}}\n{{with .Flags|FlagsToTwoColumns}}{{FormatTwoColumnsWithIndent . 4 2}}{{end}}\n{{end -}}", 1)
+
+// unknownFlagRE finds the flag of kingpin's "unknown long flag" error.
+var unknownFlagRE = regexp.MustCompile(`unknown long flag '--(?:no-)?([^'=]+)'`)
+
+// parseFlags parses the command line: flags both commands accept (web, log,
+// --kafka.brokers, --collector.host) on the application, the daemon's own
+// (--config.*, --probe.*) on `run`, the default command, and bench's on
+// `bench`.
+func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f := &flags{log: promslog.Config{}}
-	app := kingpin.New(program, "Continuous Kafka producer/consumer benchmark probes, exported for Prometheus.")
-	app.UsageWriter(stderr)
-	app.ErrorWriter(stderr)
-	app.Version(version.Print(program))
-	app.HelpFlag.Short('h')
-	f.web = kingpinflag.AddFlags(app, ":10092")
-	app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").StringVar(&f.telemetryPath)
-	app.Flag("config.file", "YAML configuration file (probes, Kafka connection, host metrics). Optional.").StringVar(&f.configFile)
-	app.Flag("config.check", "Validate the configuration, print it with defaults filled and secrets redacted, and exit 0 (valid) or 1, without connecting.").BoolVar(&f.configCheck)
-	app.Flag("kafka.brokers", "Comma-separated bootstrap brokers; replaces kafka.brokers of the file. Empty: start an embedded test cluster.").IsSetByUser(&f.setBrokers).StringVar(&f.brokers)
-	app.Flag("probe.rate", "Records per second of the default probe (0 = as fast as possible).").IsSetByUser(&f.setRate).Default(fmt.Sprint(config.DefaultRate)).Float64Var(&f.rate)
-	app.Flag("probe.record-size", "Record value size in bytes of the default probe.").IsSetByUser(&f.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&f.recordSize)
-	app.Flag("probe.acks", "acks of the default probe: 0, 1 or all.").IsSetByUser(&f.setAcks).Default("all").StringVar(&f.acks)
-	app.Flag("probe.topic", "Topic of the default probe.").IsSetByUser(&f.setTopic).Default(config.DefaultTopicPrefix + config.DefaultProbeName).StringVar(&f.topic)
-	app.Flag("probe.partitions", "Partitions of the default probe's topic when it is created.").IsSetByUser(&f.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&f.partitions)
-	app.Flag("probe.replication-factor", "Replication factor of the default probe's topic when it is created (-1: broker default).").IsSetByUser(&f.setRepl).Default("-1").Int16Var(&f.replication)
-	app.Flag("collector.host", "Export host CPU, memory, disk and network metrics; replaces host.enabled of the file.").IsSetByUser(&f.setHostFlag).Default("true").BoolVar(&f.hostEnabled)
-	promslogflag.AddFlags(app, &f.log)
-	app.Command("run", "Run the exporter daemon (the default command).").Default()
-	f.bench = addBenchCommand(app)
+	app := newApp(f, stderr)
 	cmd, err := app.Parse(args)
 	if err != nil {
+		if m := unknownFlagRE.FindStringSubmatch(err.Error()); m != nil && app.GetCommand("run").GetFlag(m[1]) != nil {
+			err = fmt.Errorf("%w: --%s is a flag of the exporter daemon (run); bench reads --bench.file or the --bench.* quick flags", err, m[1])
+		}
 		return nil, err
 	}
 	f.command = cmd
 	return f, nil
+}
+
+// newApp is the command-line model: README's flag tables are checked
+// against it (readme_test.go).
+func newApp(f *flags, stderr io.Writer) *kingpin.Application {
+	app := kingpin.New(program, "Continuous Kafka producer/consumer benchmark probes, exported for Prometheus.")
+	app.UsageWriter(stderr)
+	app.ErrorWriter(stderr)
+	app.UsageTemplate(usageTemplate)
+	app.Version(version.Print(program))
+	app.HelpFlag.Short('h')
+	f.web = kingpinflag.AddFlags(app, ":10092")
+	app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").StringVar(&f.telemetryPath)
+	app.Flag("web.enable-pprof", "Serve Go's profiles under /debug/pprof/ (and link them from the landing page).").BoolVar(&f.pprof)
+	app.Flag("kafka.brokers", "Comma-separated bootstrap brokers; replaces kafka.brokers of the file. Empty: start an embedded test cluster.").IsSetByUser(&f.setBrokers).StringVar(&f.brokers)
+	app.Flag("collector.host", "Export host CPU, memory, disk and network metrics; replaces host.enabled of the file.").IsSetByUser(&f.setHostFlag).Default("true").BoolVar(&f.hostEnabled)
+	promslogflag.AddFlags(app, &f.log)
+
+	runCmd := app.Command("run", "Run the exporter daemon (the default command).").Default()
+	runCmd.Flag("config.file", "YAML configuration file (probes, Kafka connection, host metrics). Optional.").StringVar(&f.configFile)
+	runCmd.Flag("config.check", "Validate the configuration, print it with defaults filled and secrets redacted, and exit 0 (valid) or 1, without connecting.").BoolVar(&f.configCheck)
+	runCmd.Flag("probe.rate", "Records per second of the default probe (0 = as fast as possible).").IsSetByUser(&f.setRate).Default(fmt.Sprint(config.DefaultRate)).Float64Var(&f.rate)
+	runCmd.Flag("probe.record-size", "Record value size in bytes of the default probe.").IsSetByUser(&f.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&f.recordSize)
+	runCmd.Flag("probe.acks", "acks of the default probe: 0, 1 or all.").IsSetByUser(&f.setAcks).Default("all").StringVar(&f.acks)
+	runCmd.Flag("probe.topic", "Topic of the default probe.").IsSetByUser(&f.setTopic).Default(config.DefaultTopicPrefix + config.DefaultProbeName).StringVar(&f.topic)
+	runCmd.Flag("probe.partitions", "Partitions of the default probe's topic when it is created.").IsSetByUser(&f.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&f.partitions)
+	runCmd.Flag("probe.replication-factor", "Replication factor of the default probe's topic when it is created (-1: broker default).").IsSetByUser(&f.setRepl).Default("-1").Int16Var(&f.replication)
+	f.bench = addBenchCommand(app)
+	return app
 }
 
 func (f *flags) overrides() config.Overrides {
@@ -166,25 +197,34 @@ func run(args []string, stdout, stderr *os.File) int {
 	defer stopProbes()
 	exp.Apply(probeCtx, withBrokers(cfg))
 
-	reload := func() error {
-		return exp.Reload(probeCtx, func() (*config.Config, error) {
-			newCfg, err := config.Effective(f.configFile, f.overrides())
-			if err != nil {
-				return nil, err
-			}
-			return withBrokers(newCfg), nil
-		})
+	// Without --config.file there is nothing to re-read: POST /-/reload
+	// answers 400 and SIGHUP is logged and ignored.
+	var reload func() error
+	if f.configFile != "" {
+		reload = func() error {
+			return exp.Reload(probeCtx, func() (*config.Config, error) {
+				newCfg, err := config.Effective(f.configFile, f.overrides())
+				if err != nil {
+					return nil, err
+				}
+				return withBrokers(newCfg), nil
+			})
+		}
 	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	go func() {
 		for range hup {
+			if reload == nil {
+				logger.Warn("SIGHUP ignored: no --config.file to reload")
+				continue
+			}
 			_ = reload()
 		}
 	}()
 
 	server := &http.Server{
-		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload}),
+		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload, Pprof: f.pprof}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	serveErr := make(chan error, 1)
