@@ -71,7 +71,7 @@ type Probe struct {
 	lastProduced atomic.Int64 // unix ns of the last acknowledged record
 	lastConsumed atomic.Int64 // unix ns of the last consumed record
 	up           atomic.Bool
-	upMu         sync.Mutex // one updateUp at a time: the gauge follows up
+	upMu         sync.Mutex  // one updateUp at a time: the gauge follows up
 	held         atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce  chan struct{}
 	stopOnce     sync.Once

@@ -9,7 +9,7 @@ import (
 
 func TestFromBuildInfo(t *testing.T) {
 	cases := []struct {
-		bi         debug.BuildInfo
+		bi              debug.BuildInfo
 		wantV, wantDate string
 	}{
 		{debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "v1.2.3", ""}, // go install ...@v1.2.3
