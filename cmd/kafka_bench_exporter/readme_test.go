@@ -1,0 +1,334 @@
+package main
+
+// README.md is the user's contract. These tests hold its tables to the
+// program, so that drift fails here instead of waiting for a reader:
+//
+//	README table (section, first column)        held to
+//	Command line, "flag"                        the kingpin model: application flags and `run`'s
+//	One-shot bench mode, "flag"                 the kingpin model: `bench`'s own flags
+//	Keys, defaults and ranges, "key"            the configuration as --config.check prints it
+//	Metrics, "metric"                           the real exposition (embedded cluster): names, types, labels
+//	Runbooks (headings)                         alerts/*.yml: one runbook per alert, runbook_url anchors
+//	`metric` by `label` anywhere in the README  the exposition: the metric has the label
+//	Layout, "folder"                            the files of the repository
+//
+// and alerts/*.yml's labels (by, on, selectors, $labels) to the exposition.
+// internal/readme parses the Markdown and compares; each message names the
+// README line to fix.
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	dto "github.com/prometheus/client_model/go"
+	"gopkg.in/yaml.v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/alerts"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+)
+
+const (
+	repoRoot   = "../.."
+	readmePath = repoRoot + "/README.md"
+)
+
+func loadReadme(t *testing.T) *readme.Doc {
+	t.Helper()
+	d, err := readme.Load(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Path = "README.md"
+	return d
+}
+
+func table(t *testing.T, d *readme.Doc, section, first string) *readme.Table {
+	t.Helper()
+	tb, err := d.Table(section, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func report(t *testing.T, what string, problems []string) {
+	t.Helper()
+	for _, p := range problems {
+		t.Errorf("%s: %s", what, p)
+	}
+}
+
+// commandFlags are the flags of the command line model: the application's
+// (both commands accept them) and, for "run", the daemon's own; for
+// "bench", bench's own only. Help and hidden flags are left out.
+func commandFlags(t *testing.T, command string) []readme.Flag {
+	t.Helper()
+	m := newApp(&flags{}, nil).Model()
+	var groups []*kingpin.FlagGroupModel
+	if command == "run" {
+		groups = append(groups, m.FlagGroupModel)
+	}
+	for _, c := range m.Commands {
+		if c.Name == command {
+			groups = append(groups, c.FlagGroupModel)
+		}
+	}
+	var out []readme.Flag
+	for _, g := range groups {
+		for _, f := range g.Flags {
+			if f.Hidden || f.Name == "help" {
+				continue
+			}
+			out = append(out, readme.Flag{Name: f.Name, Default: strings.Join(f.Default, ","), Bool: f.IsBoolFlag()})
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no flags for command %q", command)
+	}
+	return out
+}
+
+func TestReadmeFlags(t *testing.T) {
+	d := loadReadme(t)
+	report(t, "daemon flags", readme.CheckFlags(table(t, d, "Command line", "flag"), commandFlags(t, "run")))
+	report(t, "bench flags", readme.CheckFlags(table(t, d, "One-shot bench mode", "flag"), commandFlags(t, "bench")))
+}
+
+// readmeProbe names the probe whose defaults the key table is checked with.
+const readmeProbe = "readme"
+
+// configKeys flattens the effective configuration of a file that names one
+// probe and sets nothing else: every key, with its default.
+func configKeys(t *testing.T) map[string]string {
+	t.Helper()
+	cfg, err := config.Parse([]byte("probes: [{name: " + readmeProbe + "}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(out, &n); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	flatten(n.Content[0], "", keys)
+	return keys
+}
+
+// flatten records each leaf of a mapping: a scalar, a list of scalars, a
+// mapping of free names (configs) or null; a list of mappings becomes
+// name[].key.
+func flatten(n *yaml.Node, prefix string, keys map[string]string) {
+	join := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "." + k
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		switch {
+		case v.Kind == yaml.MappingNode && strings.Contains(k, "configs"):
+			keys[join(k)] = "{}"
+			if len(v.Content) > 0 {
+				keys[join(k)] = "{...}"
+			}
+		case v.Kind == yaml.MappingNode:
+			flatten(v, join(k), keys)
+		case v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Content[0].Kind == yaml.MappingNode:
+			flatten(v.Content[0], join(k)+"[]", keys)
+		case v.Kind == yaml.SequenceNode:
+			var items []string
+			for _, it := range v.Content {
+				items = append(items, it.Value)
+			}
+			keys[join(k)] = "[" + strings.Join(items, ", ") + "]"
+		case v.Tag == "!!null":
+			keys[join(k)] = ""
+		default:
+			keys[join(k)] = v.Value
+		}
+	}
+}
+
+func TestReadmeConfigKeys(t *testing.T) {
+	d := loadReadme(t)
+	report(t, "configuration keys", readme.CheckKeys(table(t, d, "Keys, defaults and ranges", "key"), configKeys(t),
+		map[string]string{"<name>": readmeProbe}))
+}
+
+// exposition runs the exporter on the embedded cluster with a probe until
+// every family a running exporter has is there: records produced and
+// consumed (latency histograms by broker), and a configuration poll.
+func exposition(t *testing.T) map[string]readme.Family {
+	t.Helper()
+	emb := exportertest.Embedded(t)
+	x := exportertest.Start(t, `
+config_poll_interval: 1s
+probes:
+  - name: readme
+    rate: 200
+    record_size: 100
+    lag_interval: 500ms
+`, emb.Brokers())
+	x.WaitReady(t, 30*time.Second)
+	var f scrape.Families
+	exportertest.Eventually(t, 30*time.Second, "a configuration poll and observations by broker", func() (bool, string) {
+		f = x.Scrape(t)
+		poll, _ := f.Value("kafka_bench_config_poll_success")
+		e2e := len(f.Find("kafka_bench_end_to_end_latency_seconds"))
+		lag := len(f.Find("kafka_bench_consumer_lag_seconds"))
+		return poll == 1 && e2e > 0 && lag > 0, fmt.Sprintf("poll success %v, e2e series %d", poll, e2e)
+	})
+	return families(f)
+}
+
+func families(f scrape.Families) map[string]readme.Family {
+	out := map[string]readme.Family{}
+	for name, mf := range f {
+		fam := readme.Family{Type: strings.ToLower(mf.GetType().String()), Labels: map[string]bool{}}
+		if mf.GetType() == dto.MetricType_UNTYPED {
+			fam.Type = "untyped"
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				fam.Labels[l.GetName()] = true
+			}
+		}
+		out[name] = fam
+	}
+	return out
+}
+
+// TestReadmeMetricsAndAlerts holds the Metrics table, every `metric` by
+// `label` of the README, the runbooks and the labels of alerts/*.yml to one
+// real exposition.
+func TestReadmeMetricsAndAlerts(t *testing.T) {
+	d := loadReadme(t)
+	fams := exposition(t)
+	report(t, "metrics", readme.CheckMetrics(table(t, d, "Metrics", "metric"), fams))
+	report(t, "metric labels named in the README", d.CheckRefs(d.All(), fams))
+
+	rules, err := alerts.Rules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runbooks, err := d.Section("Runbooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]string{}
+	for _, r := range rules {
+		if r.Alert != "" {
+			_, anchors[r.Alert], _ = strings.Cut(r.Annotations["runbook_url"], "#")
+		}
+	}
+	report(t, "runbooks", d.CheckRunbooks(runbooks, anchors))
+	report(t, "alerts/*.yml labels", checkRuleLabels(rules, fams))
+}
+
+// targetLabels are added by Prometheus, not the exporter; le by histograms.
+var targetLabels = map[string]bool{"job": true, "instance": true, "le": true, "__name__": true}
+
+// checkRuleLabels: each label a rule names (grouping, matching, selectors,
+// $labels in annotations) is on at least one metric its expression reads,
+// recorded series resolved to the metrics they are recorded from.
+func checkRuleLabels(rules []alerts.Rule, fams map[string]readme.Family) []string {
+	recorded := map[string][]string{}
+	for _, r := range rules {
+		if r.Record != "" {
+			recorded[r.Record] = append(recorded[r.Record], readme.ExprMetrics(r.Expr)...)
+		}
+	}
+	var base func(name string, seen map[string]bool) []string
+	base = func(name string, seen map[string]bool) []string {
+		if seen[name] {
+			return nil
+		}
+		seen[name] = true
+		src, ok := recorded[name]
+		if !ok {
+			return []string{name}
+		}
+		var out []string
+		for _, s := range src {
+			out = append(out, base(s, seen)...)
+		}
+		return out
+	}
+	var problems []string
+	for _, r := range rules {
+		name := r.Alert + r.Record
+		metrics := map[string]bool{}
+		for _, m := range readme.ExprMetrics(r.Expr) {
+			for _, b := range base(m, map[string]bool{}) {
+				metrics[b] = true
+			}
+		}
+		text := r.Expr
+		for _, a := range r.Annotations {
+			text += "\n" + a
+		}
+		for _, l := range readme.ExprLabels(text) {
+			if targetLabels[l] || r.Labels[l] != "" {
+				continue
+			}
+			found := false
+			var on []string
+			for m := range metrics {
+				m = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(m, "_bucket"), "_count"), "_sum")
+				on = append(on, m)
+				found = found || fams[m].Labels[l]
+			}
+			if !found {
+				sort.Strings(on)
+				problems = append(problems, fmt.Sprintf("alerts/%s: rule %s names label %s, which none of %v has", r.File, name, l, on))
+			}
+		}
+	}
+	return problems
+}
+
+// Files that need no row of the Layout table.
+var layoutIgnore = []string{"README.md", "BENCHMARKS.md", "go.mod", "go.sum", ".gitignore", ".dockerignore"}
+
+// repoFiles are the repository's files: tracked and new, not ignored.
+func repoFiles(t *testing.T) []string {
+	t.Helper()
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		if testenv.Strict() {
+			t.Fatalf("git ls-files: %v (the Layout check needs a git checkout)", err)
+		}
+		t.Skipf("git ls-files: %v (the Layout check needs a git checkout)", err)
+	}
+	var files []string
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+func TestReadmeLayout(t *testing.T) {
+	d := loadReadme(t)
+	report(t, "layout", readme.CheckLayout(table(t, d, "Layout", "folder"), repoFiles(t), layoutIgnore))
+}
