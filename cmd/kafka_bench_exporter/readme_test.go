@@ -185,13 +185,26 @@ probes:
     lag_interval: 500ms
 `, emb.Brokers())
 	x.WaitReady(t, 30*time.Second)
+	// Families that appear later (after a poll, a record through each
+	// leader) are awaited, then the set must hold still for over a config
+	// poll and two lag intervals, so families added later by others count.
 	var f scrape.Families
-	exportertest.Eventually(t, 30*time.Second, "a configuration poll and observations by broker", func() (bool, string) {
+	last, stable := "", 0
+	exportertest.Eventually(t, 30*time.Second, "a configuration poll, observations by broker, a stable set of families", func() (bool, string) {
 		f = x.Scrape(t)
 		poll, _ := f.Value("kafka_bench_config_poll_success")
 		e2e := len(f.Find("kafka_bench_end_to_end_latency_seconds"))
-		lag := len(f.Find("kafka_bench_consumer_lag_seconds"))
-		return poll == 1 && e2e > 0 && lag > 0, fmt.Sprintf("poll success %v, e2e series %d", poll, e2e)
+		topic := len(f.Find("kafka_bench_topic_config_info"))
+		names := make([]string, 0, len(f))
+		for n := range f {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if set := strings.Join(names, " "); set != last {
+			last, stable = set, 0
+		}
+		stable++
+		return poll == 1 && e2e > 0 && topic > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, %d families unchanged for %d scrapes", poll, e2e, topic, len(f), stable)
 	})
 	return families(f)
 }
@@ -238,6 +251,7 @@ func TestReadmeMetricsAndAlerts(t *testing.T) {
 	}
 	report(t, "runbooks", d.CheckRunbooks(runbooks, anchors))
 	report(t, "alerts/*.yml labels", checkRuleLabels(rules, fams))
+	t.Run("drift is caught", func(t *testing.T) { metricDriftIsCaught(t, fams) })
 }
 
 // targetLabels are added by Prometheus, not the exporter; le by histograms.
