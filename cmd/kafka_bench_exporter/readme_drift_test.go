@@ -90,6 +90,10 @@ func TestReadmeDriftIsCaught(t *testing.T) {
 		d := edited(t, "| `host.enabled` | true |", "| `host.enabld` | true |")
 		caught(t, readme.CheckKeys(keyTable(d), keys, subst), "documents key host.enabld")
 	})
+	t.Run("link to a heading that moved", func(t *testing.T) {
+		d := edited(t, "(BENCHMARKS.md#always-on-cost-same-run)", "(BENCHMARKS.md#always-on-cost)")
+		caught(t, d.CheckLinks(repoRoot), "BENCHMARKS.md has no heading with anchor #always-on-cost")
+	})
 	t.Run("unescaped pipe in a cell", func(t *testing.T) {
 		d := edited(t, "`^(eth\\|en\\|lo)`", "`^(eth|en|lo)`")
 		caught(t, readme.CheckKeys(keyTable(d), keys, subst), "escape |")

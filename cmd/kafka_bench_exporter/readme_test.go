@@ -18,8 +18,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -345,4 +347,29 @@ func repoFiles(t *testing.T) []string {
 func TestReadmeLayout(t *testing.T) {
 	d := loadReadme(t)
 	report(t, "layout", readme.CheckLayout(table(t, d, "Layout", "folder"), repoFiles(t), layoutIgnore))
+}
+
+// Links inside the repository resolve: README's own anchors and those of
+// BENCHMARKS.md, which README cites for every sizing figure.
+func TestReadmeLinks(t *testing.T) {
+	report(t, "links", loadReadme(t).CheckLinks(repoRoot))
+}
+
+// The Go the README asks for is go.mod's.
+func TestReadmeGoVersion(t *testing.T) {
+	mod, err := os.ReadFile(repoRoot + "/go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	s, err := loadReadme(t).Section("The two commands")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Go " + string(m[1]) + " or newer"; !strings.Contains(loadReadme(t).Text(s), want) {
+		t.Errorf("README.md:%d (section %q): write %q, go.mod's go line", s.Line, s.Title, want)
+	}
 }
