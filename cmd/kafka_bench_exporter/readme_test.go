@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -32,6 +33,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
@@ -131,8 +133,8 @@ func configKeys(t *testing.T) map[string]string {
 }
 
 // flatten records each leaf of a mapping: a scalar, a list of scalars, a
-// mapping of free names (configs) or null; a list of mappings becomes
-// name[].key.
+// mapping of free names (empty by default: configs) or null; a list of
+// mappings becomes name[].key.
 func flatten(n *yaml.Node, prefix string, keys map[string]string) {
 	join := func(k string) string {
 		if prefix == "" {
@@ -143,11 +145,8 @@ func flatten(n *yaml.Node, prefix string, keys map[string]string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, n.Content[i+1]
 		switch {
-		case v.Kind == yaml.MappingNode && strings.Contains(k, "configs"):
+		case v.Kind == yaml.MappingNode && len(v.Content) == 0: // free names, e.g. create_topic.configs
 			keys[join(k)] = "{}"
-			if len(v.Content) > 0 {
-				keys[join(k)] = "{...}"
-			}
 		case v.Kind == yaml.MappingNode:
 			flatten(v, join(k), keys)
 		case v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Content[0].Kind == yaml.MappingNode:
@@ -371,5 +370,41 @@ func TestReadmeGoVersion(t *testing.T) {
 	}
 	if want := "Go " + string(m[1]) + " or newer"; !strings.Contains(loadReadme(t).Text(s), want) {
 		t.Errorf("README.md:%d (section %q): write %q, go.mod's go line", s.Line, s.Title, want)
+	}
+}
+
+// Every top-level key of a bench file is named in the README's bench
+// section and in --bench.file's help.
+func TestReadmeBenchFileKeys(t *testing.T) {
+	d := loadReadme(t)
+	s, err := d.Section("One-shot bench mode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, c := range d.CodeIn(s) {
+		k, _, _ := strings.Cut(c, ":")
+		named[k] = true
+	}
+	var help string
+	for _, c := range newApp(&flags{}, nil).Model().Commands {
+		for _, f := range c.Flags {
+			if f.Name == "bench.file" {
+				help = f.Help
+			}
+		}
+	}
+	ft := reflect.TypeOf(bench.File{})
+	for i := range ft.NumField() {
+		key, _, _ := strings.Cut(ft.Field(i).Tag.Get("yaml"), ",")
+		if key == "" || key == "-" {
+			continue
+		}
+		if !named[key] {
+			t.Errorf("README.md:%d (section %q): bench file key %s is not named: add `%s` to the list of keys", s.Line, s.Title, key, key)
+		}
+		if !strings.Contains(help, key) {
+			t.Errorf("--bench.file help does not name the key %s: add it (cmd/kafka_bench_exporter/bench.go)", key)
+		}
 	}
 }

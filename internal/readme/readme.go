@@ -195,13 +195,29 @@ func cells(l string) []string {
 	return append(out, strings.TrimSpace(cur.String()))
 }
 
-var codeRE = regexp.MustCompile("`([^`]+)`")
+var codeRE = regexp.MustCompile("`([^`\n]+)`")
 
 // Code returns the code spans of a cell or text, in order.
 func Code(s string) []string {
 	var out []string
 	for _, m := range codeRE.FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1])
+	}
+	return out
+}
+
+// CodeIn returns the code spans of a section's prose, fenced code left out.
+func (d *Doc) CodeIn(s Section) []string {
+	var out []string
+	fenced := false
+	for _, l := range d.Lines[s.Line : s.End-1] {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			out = append(out, Code(l)...)
+		}
 	}
 	return out
 }
