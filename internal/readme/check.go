@@ -377,16 +377,16 @@ var (
 // Refs finds the labels a section's prose names on metrics.
 func (d *Doc) Refs(s Section) []Ref {
 	var refs []Ref
-	for i := s.Line; i < s.End-1; i++ {
-		for _, m := range refByRE.FindAllStringSubmatch(d.Lines[i], -1) {
+	d.prose(s.Line, s.End-1, func(i int, l string) {
+		for _, m := range refByRE.FindAllStringSubmatch(l, -1) {
 			refs = append(refs, Ref{Line: i + 1, Metric: m[1], Label: m[2]})
 		}
-		for _, m := range refLabelsRE.FindAllStringSubmatch(d.Lines[i], -1) {
+		for _, m := range refLabelsRE.FindAllStringSubmatch(l, -1) {
 			for _, l := range strings.Split(m[2], ",") {
 				refs = append(refs, Ref{Line: i + 1, Metric: m[1], Label: strings.TrimSpace(l)})
 			}
 		}
-	}
+	})
 	return refs
 }
 

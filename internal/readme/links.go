@@ -31,15 +31,7 @@ func (d *Doc) Anchors() map[string]bool {
 // `[x](OTHER.md#a)`, `[x](path)`.
 func (d *Doc) CheckLinks(dir string) []string {
 	var problems []string
-	fenced := false
-	for i, l := range d.Lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			fenced = !fenced
-			continue
-		}
-		if fenced {
-			continue
-		}
+	d.prose(0, len(d.Lines), func(i int, l string) {
 		for _, m := range linkRE.FindAllStringSubmatch(l, -1) {
 			target := m[1]
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
@@ -64,6 +56,6 @@ func (d *Doc) CheckLinks(dir string) []string {
 				problems = append(problems, fmt.Sprintf("%s:%d: link to %s: %s has no heading with anchor #%s", d.Path, i+1, target, other.Path, anchor))
 			}
 		}
-	}
+	})
 	return problems
 }

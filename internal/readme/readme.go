@@ -61,20 +61,27 @@ var headingRE = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
 // Parse parses Markdown text; path only names it in messages.
 func Parse(path, text string) *Doc {
 	d := &Doc{Path: path, Lines: strings.Split(text, "\n")}
+	d.prose(0, len(d.Lines), func(i int, l string) {
+		if m := headingRE.FindStringSubmatch(l); m != nil {
+			d.Headings = append(d.Headings, Heading{Level: len(m[1]), Title: m[2], Line: i + 1})
+		}
+	})
+	return d
+}
+
+// prose calls fn for each line index in [from, to) outside fenced code.
+func (d *Doc) prose(from, to int, fn func(i int, l string)) {
 	fenced := false
-	for i, l := range d.Lines {
+	for i := from; i < to; i++ {
+		l := d.Lines[i]
 		if strings.HasPrefix(strings.TrimSpace(l), "```") {
 			fenced = !fenced
 			continue
 		}
-		if fenced {
-			continue
-		}
-		if m := headingRE.FindStringSubmatch(l); m != nil {
-			d.Headings = append(d.Headings, Heading{Level: len(m[1]), Title: m[2], Line: i + 1})
+		if !fenced {
+			fn(i, l)
 		}
 	}
-	return d
 }
 
 // Section finds the section whose heading title is title.
@@ -209,16 +216,7 @@ func Code(s string) []string {
 // CodeIn returns the code spans of a section's prose, fenced code left out.
 func (d *Doc) CodeIn(s Section) []string {
 	var out []string
-	fenced := false
-	for _, l := range d.Lines[s.Line : s.End-1] {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			fenced = !fenced
-			continue
-		}
-		if !fenced {
-			out = append(out, Code(l)...)
-		}
-	}
+	d.prose(s.Line, s.End-1, func(_ int, l string) { out = append(out, Code(l)...) })
 	return out
 }
 
