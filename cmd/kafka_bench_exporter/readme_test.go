@@ -97,7 +97,7 @@ func commandFlags(t *testing.T, command string) []readme.Flag {
 			if f.Hidden || f.Name == "help" {
 				continue
 			}
-			out = append(out, readme.Flag{Name: f.Name, Default: strings.Join(f.Default, ","), Bool: f.IsBoolFlag()})
+			out = append(out, readme.Flag{Name: f.Name, Default: strings.Join(f.Default, ","), Bool: f.IsBoolFlag(), Help: f.Help})
 		}
 	}
 	if len(out) == 0 {

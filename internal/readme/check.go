@@ -15,6 +15,7 @@ type Flag struct {
 	Name    string // without --
 	Default string // "" when none
 	Bool    bool
+	Help    string // suggests the meaning of a missing row
 }
 
 var flagNameRE = regexp.MustCompile(`^--(?:\[no-\])?([a-z0-9][a-z0-9._-]*)$`)
@@ -64,8 +65,12 @@ func CheckFlags(t *Table, flags []Flag) []string {
 	}
 	for _, f := range flags {
 		if !seen[f.Name] {
-			problems = append(problems, fmt.Sprintf("%s: --%s (default %q) is not documented: add a row `| `--%s` | %s | ... |`",
-				t.Where(t.end()), f.Name, f.Default, f.Name, f.Default))
+			name := "--" + f.Name
+			if f.Bool {
+				name = "--[no-]" + f.Name
+			}
+			problems = append(problems, fmt.Sprintf("%s: --%s (default %q) is not documented: add a row | `%s` | %s | %s |",
+				t.Where(t.end()), f.Name, f.Default, name, f.Default, f.Help))
 		}
 	}
 	return problems
