@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 // edited is README.md with old replaced by new (which must occur once).
@@ -93,6 +95,15 @@ func TestReadmeDriftIsCaught(t *testing.T) {
 	t.Run("link to a heading that moved", func(t *testing.T) {
 		d := edited(t, "(BENCHMARKS.md#always-on-cost-same-run)", "(BENCHMARKS.md#always-on-cost)")
 		caught(t, d.CheckLinks(repoRoot), "BENCHMARKS.md has no heading with anchor #always-on-cost")
+	})
+	t.Run("failure reason added to the program", func(t *testing.T) {
+		more := append(probes.FailureReasons[:len(probes.FailureReasons):len(probes.FailureReasons)], "quota")
+		caught(t, checkReasons(t, loadReadme(t), more), "the program's are", "quota")
+	})
+	t.Run("numeric setting removed from README", func(t *testing.T) {
+		d := edited(t, "`num.partitions`, ", "")
+		caught(t, checkNumericSettings(t, d, configwatch.ValueAllowList), "numeric settings")
+		caught(t, checkNumericSettings(t, loadReadme(t), configwatch.ValueAllowList[1:]), "brokers × 22 series")
 	})
 	t.Run("unescaped pipe in a cell", func(t *testing.T) {
 		d := edited(t, "`^(eth\\|en\\|lo)`", "`^(eth|en|lo)`")

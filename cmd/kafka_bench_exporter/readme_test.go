@@ -14,6 +14,8 @@ package main
 //	One-shot bench mode (prose)                 every bench file key named (and in --bench.file's help)
 //	links [x](#a), [x](BENCHMARKS.md#a)         the headings they point to
 //	The two commands (prose)                    go.mod's Go version
+//	Metrics, produce_failed_total "reason ∈"    probes.FailureReasons
+//	Configuration changes, numeric settings     configwatch.ValueAllowList and its length
 //
 // and alerts/*.yml's labels (by, on, selectors, $labels) to the exposition.
 // internal/readme parses the Markdown and compares; each message names the
@@ -39,10 +41,12 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 const (
@@ -416,4 +420,65 @@ func TestReadmeBenchFileKeys(t *testing.T) {
 			t.Errorf("--bench.file help does not name the key %s: add it (cmd/kafka_bench_exporter/bench.go)", key)
 		}
 	}
+}
+
+// Lists the README spells out in prose are the program's lists: the
+// failure reasons of kafka_bench_produce_failed_total and the numeric broker
+// settings of kafka_bench_broker_config_value (and their count).
+func TestReadmeLists(t *testing.T) {
+	d := loadReadme(t)
+	report(t, "failure reasons", checkReasons(t, d, probes.FailureReasons))
+	report(t, "numeric broker settings", checkNumericSettings(t, d, configwatch.ValueAllowList))
+}
+
+func checkReasons(t *testing.T, d *readme.Doc, reasons []string) []string {
+	metrics := table(t, d, "Metrics", "metric")
+	for _, r := range metrics.Rows {
+		if !strings.Contains(r.Cell(0), "`kafka_bench_produce_failed_total{reason}`") {
+			continue
+		}
+		_, list, ok := strings.Cut(r.Cell(2), "reason ∈ ")
+		if !ok {
+			return []string{metrics.Where(r.Line) + `: write the reasons as "reason ∈ a, b, ..."`}
+		}
+		if got := strings.Split(list, ", "); !reflect.DeepEqual(got, reasons) {
+			return []string{fmt.Sprintf("%s: reasons %q, the program's are %q (probes.FailureReasons)", metrics.Where(r.Line), got, reasons)}
+		}
+		return nil
+	}
+	return []string{metrics.Where(metrics.Line) + ": no row for `kafka_bench_produce_failed_total{reason}`"}
+}
+
+var settingRE = regexp.MustCompile(`^[a-z]+(\.[a-z]+)+$`)
+
+func checkNumericSettings(t *testing.T, d *readme.Doc, allow []string) []string {
+	s, err := d.Section("Configuration changes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	para, line := "", 0
+	for i := s.Line; i < s.End-1 && line == 0; i++ {
+		if strings.HasPrefix(d.Lines[i], "**Numeric settings.**") {
+			line = i + 1
+			for j := i; j < s.End-1 && strings.TrimSpace(d.Lines[j]) != ""; j++ {
+				para += d.Lines[j] + "\n"
+			}
+		}
+	}
+	if line == 0 {
+		return []string{fmt.Sprintf("README.md:%d (section %q): no **Numeric settings.** paragraph", s.Line, s.Title)}
+	}
+	var problems, settings []string
+	for _, c := range readme.Code(para) {
+		if settingRE.MatchString(c) {
+			settings = append(settings, c)
+		}
+	}
+	if !reflect.DeepEqual(settings, allow) {
+		problems = append(problems, fmt.Sprintf("README.md:%d: numeric settings %q, the program's are %q (configwatch.ValueAllowList)", line, settings, allow))
+	}
+	if want := fmt.Sprintf("brokers × %d series", len(allow)); !strings.Contains(para, want) {
+		problems = append(problems, fmt.Sprintf("README.md:%d: write %q", line, want))
+	}
+	return problems
 }
