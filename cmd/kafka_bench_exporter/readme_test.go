@@ -137,7 +137,42 @@ func configKeys(t *testing.T) map[string]string {
 	}
 	keys := map[string]string{}
 	flatten(n.Content[0], "", keys)
+	// A key the printout leaves out (omitempty) is still a key: the schema
+	// is the Go type's yaml tags.
+	for _, k := range schemaKeys(reflect.TypeOf(config.Config{}), "") {
+		if _, ok := keys[k]; !ok {
+			keys[k] = ""
+		}
+	}
 	return keys
+}
+
+var yamlMarshaler = reflect.TypeOf((*yaml.Marshaler)(nil)).Elem()
+
+// schemaKeys are the leaf key paths of a configuration type.
+func schemaKeys(t reflect.Type, prefix string) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if !f.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		key := strings.TrimPrefix(prefix+"."+name, ".")
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case ft.Kind() == reflect.Struct && !ft.Implements(yamlMarshaler):
+			out = append(out, schemaKeys(ft, key)...)
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			out = append(out, schemaKeys(ft.Elem(), key+"[]")...)
+		default:
+			out = append(out, key)
+		}
+	}
+	return out
 }
 
 // flatten records each leaf of a mapping: a scalar, a list of scalars, a
