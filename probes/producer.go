@@ -40,7 +40,7 @@ func newProducer(p *Probe, client *kgo.Client) *producer {
 	return &producer{
 		p:         p,
 		client:    client,
-		pool:      payload.NewPool(p.cfg.RecordSize),
+		pool:      p.newPool(),
 		maxBehind: time.Duration(p.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     p.opts.NumRecords,
 	}
