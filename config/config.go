@@ -56,8 +56,10 @@ type Probe struct {
 	// Payload is what follows the header; with kind file, Validate sets
 	// RecordSize to the largest record the file makes.
 	Payload Payload `yaml:"payload"`
-	// LossGracePeriod is how long a sequence gap may stay open before its
-	// missing records count as lost.
+	// LossGracePeriod is how long a record Kafka acknowledged may stay
+	// missing, once the consumer read past it, before it counts as lost.
+	// It runs from the acknowledgement, so it needs no relation to
+	// delivery.timeout.ms: a record still in flight is never lost.
 	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
 	// LagInterval is how often consumer lag and probe_up are refreshed.
 	LagInterval model.Duration `yaml:"lag_interval"`

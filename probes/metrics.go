@@ -95,7 +95,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		e2eLatency:     histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
 		commitLatency:  histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
 		commitFailed:   counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
-		lost:           counter("kafka_bench_records_lost_total", "Probe records never received within the loss grace period."),
+		lost:           counter("kafka_bench_records_lost_total", "Probe records acknowledged by Kafka that the consumer read past and did not receive within the loss grace period after their acknowledgement."),
 		duplicated:     counter("kafka_bench_records_duplicated_total", "Probe records received more than once."),
 		outOfOrder:     counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
 		foreign:        counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
