@@ -96,6 +96,11 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 	if n > 0 {
 		m.consumed.Add(float64(n))
 		p.lastConsumed.Store(now.UnixNano())
+		fetches.EachPartition(func(fp kgo.FetchTopicPartition) {
+			if k := len(fp.Records); k > 0 {
+				p.positions.set(fp.Partition, fp.Records[k-1].Offset+1)
+			}
+		})
 	}
 }
 
