@@ -31,6 +31,8 @@ var invalidFiles = map[string]string{
 	"invalid-matrix-same-key.yml":               "matrix: producer.acks = [...]: sets the same probe key as acks",
 	"invalid-matrix-unknown-key.yml":            "matrix: partitionz = [...]: unknown key: a matrix key is a probe key (record_size, rate, partitions, replication_factor, acks, linger.ms, batch.size, fetch.max.bytes, consumers, ...) or its full path (producer.acks)",
 	"invalid-matrix-value-invalid.yml":          "scenario \"record_size=100,linger.ms=-5\": producer.linger.ms = -5: must be >= 0",
+	"invalid-payload-kind.yml":                  "defaults: payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
+	"invalid-matrix-payload-kind.yml":           "scenario \"payload.kind=zeros\": payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
 	"invalid-negative-rate.yml":                 "rate = -1: must be >= 0 (0 = as fast as possible)",
 	"invalid-negative-warmup.yml":               "warmup_records = -10: must be >= 0",
 	"invalid-no-bound.yml":                      "num_records = 0: set num_records or duration (exactly one)",
