@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -254,12 +253,7 @@ probes:
     create_topic: {partitions: 3, replication_factor: 1}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	before := x.Scrape(t)

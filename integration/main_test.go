@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -84,6 +87,17 @@ func ensureRunning(t *testing.T, c *kafkatest.Cluster) {
 	if err := c.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// admin is an admin client of cluster c, closed when the test ends.
+func admin(t *testing.T, c *kafkatest.Cluster) *kadm.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return kadm.NewClient(cl)
 }
 
 // value reads a series of probe (summed over the other labels unless given);

@@ -9,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
@@ -26,12 +25,7 @@ func TestCompressionLikeProducerPerformance(t *testing.T) {
 	const n, size, partitions = 100_000, 1024, 3
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	adm := admin(t, c)
 	var topics []string
 	defer func() { _, _ = adm.DeleteTopics(context.Background(), topics...) }()
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 )
@@ -34,12 +33,7 @@ probes:
 	x.WaitReady(t, 60*time.Second)
 	waitSteady(t, x, probe, rate)
 
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	setMinISR := func(op kadm.IncrementalOp, v string) {
