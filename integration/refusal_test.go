@@ -11,13 +11,16 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 )
 
-// For 15 s the probe topic refuses acks=all writes (min.insync.replicas
-// raised above the broker count, then lowered again, with Kafka's own
-// dynamic topic configs): the records that time out meanwhile are counted
-// as failed, by reason, and none is counted lost, although the grace period
-// (5 s) is shorter than the refusal and the consumer reads past them.
+// For 15 s the probe topic refuses acks=all writes: with one of three
+// brokers stopped, its min.insync.replicas is raised from 2 to 3, above the
+// brokers left in sync, then lowered again, with Kafka's own dynamic topic
+// configs. (Kafka 4 caps the effective min.insync.replicas at the
+// replication factor, so raising it above the broker count refuses nothing.)
+// The records that time out meanwhile are counted as failed, by reason, and
+// none is counted lost, although the grace period (5 s) is shorter than the
+// refusal and the consumer reads past them.
 func TestMinInsyncRefusalIsFailureNotLoss(t *testing.T) {
-	c := cluster(t, 1)
+	c := cluster(t, 3)
 	ensureRunning(t, c)
 	const probe, topic, rate, refusal = "refused", "kafka-bench-refused", 200.0, 15 * time.Second
 	x := exportertest.Start(t, `
@@ -27,11 +30,17 @@ probes:
     record_size: 200
     lag_interval: 1s
     loss_grace_period: 5s
-    create_topic: {partitions: 3, replication_factor: 1}
+    create_topic: {partitions: 3, replication_factor: 3, configs: {min.insync.replicas: "2"}}
     producer: {acks: all, request.timeout.ms: 2000, delivery.timeout.ms: 5000}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
 	waitSteady(t, x, probe, rate)
+	const stopped = 2
+	if err := c.Stop(stopped); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ensureRunning(t, c) }()
+	waitSteady(t, x, probe, rate) // leaders moved; two replicas in sync
 
 	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -39,11 +48,15 @@ probes:
 	setMinISR := func(op kadm.IncrementalOp, v string) {
 		t.Helper()
 		resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: "min.insync.replicas", Value: &v}}, topic)
+		var r kadm.AlterConfigsResponse
 		if err == nil {
-			_, err = resp.On(topic, nil)
+			r, err = resp.On(topic, nil)
+		}
+		if err == nil {
+			err = r.Err
 		}
 		if err != nil {
-			t.Fatalf("min.insync.replicas %v %s: %v", op, v, err)
+			t.Fatalf("min.insync.replicas %v %s: %v %s", op, v, err, r.ErrMessage)
 		}
 	}
 	failed := func(f map[string]float64) (n float64) {
@@ -54,20 +67,23 @@ probes:
 	}
 
 	before := failuresByReason(x.Scrape(t), probe)
-	setMinISR(kadm.SetConfig, fmt.Sprint(c.Nodes()+1))
+	setMinISR(kadm.SetConfig, "3")
 	refused := time.Now()
 	exportertest.Eventually(t, refusal, "produce failures while writes are refused", func() (bool, string) {
 		now := failuresByReason(x.Scrape(t), probe)
 		return failed(now) > failed(before), fmt.Sprintf("failures by reason: %v", now)
 	})
 	time.Sleep(refusal - time.Since(refused)) // the fault lasts this long
-	setMinISR(kadm.DeleteConfig, "")
+	setMinISR(kadm.SetConfig, "2")
 	exportertest.Eventually(t, time.Minute, "records acknowledged again", func() (bool, string) {
 		f := x.Scrape(t)
 		up := value(t, f, "kafka_bench_probe_up", probe)
 		return up == 1, fmt.Sprintf("probe_up=%v", up)
 	})
 	waitSteady(t, x, probe, rate)
+	if err := c.Restart(stopped); err != nil {
+		t.Fatal(err)
+	}
 
 	f := drain(t, x, probe)
 	reasons := failuresByReason(f, probe)
