@@ -53,8 +53,13 @@ type Probe struct {
 	// Rate is the target in records/s; 0 sends as fast as buffer.memory allows.
 	Rate       float64 `yaml:"rate"`
 	RecordSize int     `yaml:"record_size"`
-	// LossGracePeriod is how long a sequence gap may stay open before its
-	// missing records count as lost.
+	// Payload is what follows the header; with kind file, Validate sets
+	// RecordSize to the largest record the file makes.
+	Payload Payload `yaml:"payload"`
+	// LossGracePeriod is how long a record Kafka acknowledged may stay
+	// missing, once the consumer read past it, before it counts as lost.
+	// It runs from the acknowledgement, so it needs no relation to
+	// delivery.timeout.ms: a record still in flight is never lost.
 	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
 	// LagInterval is how often consumer lag and probe_up are refreshed.
 	LagInterval model.Duration `yaml:"lag_interval"`
@@ -158,6 +163,7 @@ func (p *Probe) SetDefaults() {
 	p.RecordSize = DefaultRecordSize
 	p.LossGracePeriod = model.Duration(DefaultLossGrace)
 	p.LagInterval = model.Duration(DefaultLagInterval)
+	p.Payload.SetDefaults()
 	p.CreateTopic.SetDefaults()
 	p.Producer.SetDefaults()
 	p.Consumer.SetDefaults()
@@ -283,6 +289,13 @@ func (p *Probe) Validate() error {
 		return fieldError(s, "loss_grace_period", p.LossGracePeriod, "must be > 0")
 	case p.LagInterval <= 0:
 		return fieldError(s, "lag_interval", p.LagInterval, "must be > 0")
+	}
+	maxRecord, err := p.Payload.validate(s)
+	if err != nil {
+		return err
+	}
+	if maxRecord > 0 {
+		p.RecordSize = maxRecord
 	}
 	if err := p.CreateTopic.validate(s); err != nil {
 		return err

@@ -40,8 +40,15 @@ var invalidFiles = map[string]string{
 	"invalid-rate-not-number.yml":                    "probe \"p1\": rate = \"fast\": must be a number",
 	"invalid-record-size-below-header.yml":           "probe \"p1\": record_size = 10: must be >= 36, the probe header size",
 	"invalid-same-topic.yml":                         "probe \"p2\": topic = \"t\": already used by probe \"p1\": each probe needs its own topic, or their sequence numbers collide",
-	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, producer, rate, record_size, topic)",
+	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, topic)",
 	"invalid-unknown-producer-key.yml":               "probe \"p1\": producer.linger.mss = 5: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
+	"invalid-payload-bad-kind.yml":                   "probe \"p1\": payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
+	"invalid-payload-file-missing.yml":               "probe \"p1\": payload.file = \"no-such-payload.txt\": cannot read: no such file or directory",
+	"invalid-payload-no-entries.yml":                 "probe \"p1\": payload.file = \"payload-delimiters-only.txt\": holds no entries (split at payload.delimiter \"\\n\")",
+	"invalid-payload-no-file.yml":                    "probe \"p1\": payload.file = \"\": payload.kind file needs a file of entries",
+	"invalid-payload-file-without-kind.yml":          "probe \"p1\": payload.file = \"payload.txt\": is only read with payload.kind: file",
+	"invalid-payload-empty-delimiter.yml":            "probe \"p1\": payload.delimiter = \"\": must not be empty",
+	"invalid-unknown-payload-key.yml":                "probe \"p1\": payload.kinds = \"random_bytes\": unknown key (supported: delimiter, file, kind)",
 	"invalid-unknown-top-key.yml":                    "kafkaa = {...}: unknown key (supported: config_poll_interval, host, kafka, probes)",
 	"invalid-config-poll-interval-negative.yml":      "config_poll_interval = \"-5s\": must not be negative",
 	"invalid-unsupported-consumer-property.yml":      "probe \"p1\": consumer.enable.auto.commit = true: Kafka consumer property not supported by the probe (supported: auto.commit.interval.ms, auto.offset.reset, consumers, enabled, fetch.max.bytes, fetch.max.wait.ms, fetch.min.bytes, group.id, heartbeat.interval.ms, max.partition.fetch.bytes, max.poll.records, session.timeout.ms)",
@@ -203,4 +210,42 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted config fails Validate: %v", err)
 		}
 	})
+}
+
+// payload: random letters by default; kind file reads the file relative to
+// the configuration's directory, and record_size follows its longest entry.
+func TestPayload(t *testing.T) {
+	cfg, err := Parse([]byte("probes:\n  - name: d\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := cfg.Probes[0].Payload.Kind; k != PayloadRandomLetters {
+		t.Errorf("default payload.kind = %q, want %q", k, PayloadRandomLetters)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "entries.txt"), []byte("a|bbbb||cc|"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "probes.yml")
+	if err := os.WriteFile(file, []byte("probes:\n  - name: f\n    payload: {kind: file, file: entries.txt, delimiter: \"|\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = Load(file); err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Probes[0]
+	if p.RecordSize != HeaderSize+4 {
+		t.Errorf("record_size = %d, want %d (header + longest entry)", p.RecordSize, HeaderSize+4)
+	}
+	entries, err := p.Payload.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, string(e))
+	}
+	if strings.Join(got, ",") != "a,bbbb,cc" {
+		t.Errorf("entries = %q, want [a bbbb cc]", got)
+	}
 }

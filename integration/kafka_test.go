@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -39,7 +38,7 @@ probes:
 	}
 	f := drain(t, x, "single-acks1")
 	assertCounters(t, f, "single-acks1", clean)
-	if p, c := value(f, "kafka_bench_produced_records_total", "single-acks1"), value(f, "kafka_bench_consumed_records_total", "single-acks1"); p != c {
+	if p, c := value(t, f, "kafka_bench_produced_records_total", "single-acks1"), value(t, f, "kafka_bench_consumed_records_total", "single-acks1"); p != c {
 		t.Errorf("consumed %v != produced %v", c, p)
 	}
 }
@@ -86,21 +85,21 @@ probes:
 	restarted := time.Now()
 	exportertest.Eventually(t, 30*time.Second, "probe_up back to 1 after the restart", func() (bool, string) {
 		f := x.Scrape(t)
-		up := value(f, "kafka_bench_probe_up", probe)
+		up := value(t, f, "kafka_bench_probe_up", probe)
 		return up == 1, fmt.Sprintf("probe_up=%v", up)
 	})
 	t.Logf("probe up %.1fs after the restart", time.Since(restarted).Seconds())
-	time.Sleep(3 * time.Second) // records flow again
+	waitSteady(t, x, probe, 1000) // what piled up during the kill is acknowledged
 	after := x.Scrape(t)
-	slowBefore := value(before, "kafka_bench_produce_latency_seconds", probe) - float64(before.BucketCount("kafka_bench_produce_latency_seconds", 1, "probe", probe))
-	slowAfter := value(after, "kafka_bench_produce_latency_seconds", probe) - float64(after.BucketCount("kafka_bench_produce_latency_seconds", 1, "probe", probe))
-	failed := value(after, "kafka_bench_produce_failed_total", probe) - value(before, "kafka_bench_produce_failed_total", probe)
+	slowBefore := value(t, before, "kafka_bench_produce_latency_seconds", probe) - float64(before.BucketCount("kafka_bench_produce_latency_seconds", 1, "probe", probe))
+	slowAfter := value(t, after, "kafka_bench_produce_latency_seconds", probe) - float64(after.BucketCount("kafka_bench_produce_latency_seconds", 1, "probe", probe))
+	failed := value(t, after, "kafka_bench_produce_failed_total", probe) - value(t, before, "kafka_bench_produce_failed_total", probe)
 	t.Logf("during the kill: %v more records slower than 1 s, %v more failures", slowAfter-slowBefore, failed)
 	if slowAfter-slowBefore == 0 && failed == 0 {
 		t.Error("killing a leader left no trace: no record slower than 1 s and no failure")
 	}
 	f := drain(t, x, probe)
-	if lost := value(f, "kafka_bench_records_lost_total", probe); lost != 0 {
+	if lost := value(t, f, "kafka_bench_records_lost_total", probe); lost != 0 {
 		t.Errorf("acks=all with min.insync.replicas=2 lost %v records when one broker died", lost)
 	}
 }
@@ -121,7 +120,7 @@ probes:
     producer: {acks: "1"}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	time.Sleep(3 * time.Second)
+	waitSteady(t, x, probe, 1000)
 	before := x.Scrape(t)
 	const stall = 3 * time.Second
 	if err := c.Pause(0); err != nil {
@@ -131,11 +130,18 @@ probes:
 	if err := c.Resume(0); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Second)
+	// Every record the stall delayed is acknowledged: the backlog is gone
+	// and at least the stall's worth of records more were produced.
+	exportertest.Eventually(t, time.Minute, "the records of the stall acknowledged", func() (bool, string) {
+		f := x.Scrape(t)
+		buffered := value(t, f, "kafka_bench_client_buffered_produce_records", probe, "role", "producer")
+		more := value(t, f, "kafka_bench_produced_records_total", probe) - value(t, before, "kafka_bench_produced_records_total", probe)
+		return buffered < 200 && more >= 1000*stall.Seconds(), fmt.Sprintf("buffered=%v produced since=%v", buffered, more)
+	})
 	after := x.Scrape(t)
 
 	over := func(f scrape.Families, le float64) float64 {
-		return value(f, "kafka_bench_produce_latency_seconds", probe) - float64(f.BucketCount("kafka_bench_produce_latency_seconds", le, "probe", probe))
+		return value(t, f, "kafka_bench_produce_latency_seconds", probe) - float64(f.BucketCount("kafka_bench_produce_latency_seconds", le, "probe", probe))
 	}
 	over1 := over(after, 1) - over(before, 1)
 	over25 := over(after, 2.5) - over(before, 2.5)
@@ -150,8 +156,16 @@ probes:
 	}
 }
 
-// Test 6: a held-back consumer shows lag growing at the rate, lag in seconds
-// about the hold time, and both return to about 0.
+// lagViews are the two views of consumer lag: from the probe consumer's own
+// position, and from the group's committed offsets.
+var lagViews = []struct{ name, records, seconds string }{
+	{"position", "kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds"},
+	{"committed", "kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds"},
+}
+
+// Test 6: a held-back consumer shows lag growing at the rate and lag in
+// seconds about the hold time, in both views; then the position view
+// returns to about 0 and the committed view to within a commit interval.
 func TestLagWhileConsumerHeld(t *testing.T) {
 	c := cluster(t, 1)
 	ensureRunning(t, c)
@@ -165,22 +179,62 @@ probes:
     create_topic: {partitions: 3, replication_factor: 1}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	time.Sleep(3 * time.Second)
+	waitCaughtUp(t, x, probe, rate/10)
 	x.Probe(probe).HoldConsumers(true)
-	time.Sleep(hold)
-	exportertest.Eventually(t, 5*time.Second, "lag to reflect the hold", func() (bool, string) {
-		f := x.Scrape(t)
-		records, seconds := value(f, "kafka_bench_consumer_lag_records", probe), value(f, "kafka_bench_consumer_lag_seconds", probe)
-		ok := within(records, rate*hold.Seconds(), 0.2) && within(seconds, hold.Seconds(), 0.2)
-		return ok, fmt.Sprintf("lag_records=%v (want ~%v), lag_seconds=%v (want ~%v)", records, rate*hold.Seconds(), seconds, hold.Seconds())
-	})
+	time.Sleep(hold) // the fault: the consumer reads nothing for this long
+	for _, v := range lagViews {
+		// The committed offset trails the position by up to one commit
+		// interval (1 s) when the hold starts.
+		exportertest.Eventually(t, 5*time.Second, v.name+" lag to reflect the hold", func() (bool, string) {
+			f := x.Scrape(t)
+			records, seconds := value(t, f, v.records, probe), value(t, f, v.seconds, probe)
+			ok := within(records, rate*hold.Seconds(), 0.2) && within(seconds, hold.Seconds(), 0.2)
+			return ok, fmt.Sprintf("%s=%v (want ~%v), %s=%v (want ~%v)", v.records, records, rate*hold.Seconds(), v.seconds, seconds, hold.Seconds())
+		})
+	}
 	x.Probe(probe).HoldConsumers(false)
 	exportertest.Eventually(t, 20*time.Second, "lag back to about 0", func() (bool, string) {
 		f := x.Scrape(t)
-		records, seconds := value(f, "kafka_bench_consumer_lag_records", probe), value(f, "kafka_bench_consumer_lag_seconds", probe)
-		// Commits run every second, so "caught up" is at most ~2 s of records.
-		return records <= 2*rate && seconds <= 2, fmt.Sprintf("lag_records=%v lag_seconds=%v", records, seconds)
+		records, seconds := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)
+		grecords, gseconds := value(t, f, "kafka_bench_consumer_group_lag_records", probe), value(t, f, "kafka_bench_consumer_group_lag_seconds", probe)
+		// Position: a few records in flight. Committed: commits run every
+		// second, so at most ~2 s of records.
+		return records <= rate/10 && seconds <= 0.1 && grecords <= 2*rate && gseconds <= 2,
+			fmt.Sprintf("lag_records=%v lag_seconds=%v group_lag_records=%v group_lag_seconds=%v", records, seconds, grecords, gseconds)
 	})
+	assertCounters(t, x.Scrape(t), probe, clean)
+}
+
+// A caught-up probe at 100 records/s shows lag of about 0 from its own
+// position at every scrape, not the 0-1 s sawtooth of the commit interval
+// that the committed view shows.
+func TestLagZeroWhenCaughtUp(t *testing.T) {
+	c := cluster(t, 1)
+	ensureRunning(t, c)
+	const probe = "caught-up"
+	x := exportertest.Start(t, `
+probes:
+  - name: caught-up
+    rate: 100
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	waitCaughtUp(t, x, probe, 5)
+	// 10 scrapes over 30 s: the scrape cadence, not a wait for a condition.
+	tick := time.NewTicker(3 * time.Second)
+	defer tick.Stop()
+	var maxGroup float64
+	for i := range 10 {
+		<-tick.C
+		f := x.Scrape(t)
+		records, seconds := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)
+		maxGroup = max(maxGroup, value(t, f, "kafka_bench_consumer_group_lag_records", probe))
+		if records > 5 || seconds > 0.1 {
+			t.Errorf("scrape %d: lag_records=%v lag_seconds=%v, want <= 5 and <= 0.1 s when caught up", i, records, seconds)
+		}
+	}
+	t.Logf("largest committed-view lag over the 10 scrapes: %v records", maxGroup)
 	assertCounters(t, x.Scrape(t), probe, clean)
 }
 
@@ -199,12 +253,7 @@ probes:
     create_topic: {partitions: 3, replication_factor: 1}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	before := x.Scrape(t)
@@ -228,16 +277,16 @@ probes:
 		var n int64
 		ends.Each(func(o kadm.ListedOffset) { n += o.Offset })
 		f := x.Scrape(t)
-		up := value(f, "kafka_bench_probe_up", probe)
+		up := value(t, f, "kafka_bench_probe_up", probe)
 		return n > 0 && up == 1, fmt.Sprintf("records in new topic=%d probe_up=%v", n, up)
 	})
 	t.Logf("recovered %.1fs after the deletion", time.Since(deleted).Seconds())
 	after := x.Scrape(t)
-	consumed := value(after, "kafka_bench_consumed_records_total", probe) - value(before, "kafka_bench_consumed_records_total", probe)
+	consumed := value(t, after, "kafka_bench_consumed_records_total", probe) - value(t, before, "kafka_bench_consumed_records_total", probe)
 	if consumed <= 0 {
 		t.Error("nothing consumed after the topic was recreated")
 	}
-	t.Logf("failures by reason during deletion: %v; lost: %v", failuresByReason(after, probe), value(after, "kafka_bench_records_lost_total", probe))
+	t.Logf("failures by reason during deletion: %v; lost: %v", failuresByReason(after, probe), value(t, after, "kafka_bench_records_lost_total", probe))
 }
 
 func failuresByReason(f scrape.Families, probe string) map[string]float64 {

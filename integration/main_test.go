@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -86,14 +89,32 @@ func ensureRunning(t *testing.T, c *kafkatest.Cluster) {
 	}
 }
 
-func value(f scrape.Families, name, probe string, labels ...string) float64 {
-	v, _ := f.Value(name, append([]string{"probe", probe}, labels...)...)
+// admin is an admin client of cluster c, closed when the test ends.
+func admin(t *testing.T, c *kafkatest.Cluster) *kadm.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return kadm.NewClient(cl)
+}
+
+// value reads a series of probe (summed over the other labels unless given);
+// a series that does not exist fails the test, so a renamed metric cannot
+// read as 0.
+func value(t testing.TB, f scrape.Families, name, probe string, labels ...string) float64 {
+	t.Helper()
+	v, ok := f.Value(name, append([]string{"probe", probe}, labels...)...)
+	if !ok {
+		t.Fatalf("no series %s{probe=%q} %v in the scrape", name, probe, labels)
+	}
 	return v
 }
 
 // rateBetween is the produced records/s of probe between two scrapes.
-func rateBetween(a, b scrape.Families, probe string, seconds float64) float64 {
-	return (value(b, "kafka_bench_produced_records_total", probe) - value(a, "kafka_bench_produced_records_total", probe)) / seconds
+func rateBetween(t testing.TB, a, b scrape.Families, probe string, seconds float64) float64 {
+	return (value(t, b, "kafka_bench_produced_records_total", probe) - value(t, a, "kafka_bench_produced_records_total", probe)) / seconds
 }
 
 // steadyRate measures the produce rate over d, between two scrapes, once the
@@ -103,28 +124,48 @@ func rateBetween(a, b scrape.Families, probe string, seconds float64) float64 {
 // state: the producer's client holds less than 200 ms of records.
 func steadyRate(t *testing.T, x *exportertest.Exporter, probe string, rate float64, d time.Duration) float64 {
 	t.Helper()
+	waitSteady(t, x, probe, rate)
+	a, t0 := x.Scrape(t), time.Now()
+	time.Sleep(d)
+	b, t1 := x.Scrape(t), time.Now()
+	return rateBetween(t, a, b, probe, t1.Sub(t0).Seconds())
+}
+
+// waitSteady waits until the producer's client holds less than 200 ms of
+// records: nothing piled up (start-up, a fault) is still unacknowledged.
+func waitSteady(t *testing.T, x *exportertest.Exporter, probe string, rate float64) {
+	t.Helper()
 	exportertest.Eventually(t, time.Minute, "probe "+probe+" in steady state", func() (bool, string) {
 		f := x.Scrape(t)
 		buffered, ok := f.Value("kafka_bench_client_buffered_produce_records", "probe", probe, "role", "producer")
 		return ok && buffered < rate/5, fmt.Sprintf("buffered produce records=%v", buffered)
 	})
-	a, t0 := x.Scrape(t), time.Now()
-	time.Sleep(d)
-	b, t1 := x.Scrape(t), time.Now()
-	return rateBetween(a, b, probe, t1.Sub(t0).Seconds())
+}
+
+// waitCaughtUp waits until the probe consumer has read all but maxRecords
+// (its own position; the committed view trails by a commit interval).
+func waitCaughtUp(t *testing.T, x *exportertest.Exporter, probe string, maxRecords float64) {
+	t.Helper()
+	exportertest.Eventually(t, time.Minute, "probe "+probe+" consumer caught up", func() (bool, string) {
+		f := x.Scrape(t)
+		c, lag := value(t, f, "kafka_bench_consumed_records_total", probe), value(t, f, "kafka_bench_consumer_lag_records", probe)
+		return c > 0 && lag <= maxRecords, fmt.Sprintf("consumed=%v lag_records=%v", c, lag)
+	})
 }
 
 // drain stops the producer and waits until everything produced was consumed
-// and committed (lag 0); it returns the final scrape.
+// and committed (both views of lag 0); it returns the final scrape.
 func drain(t *testing.T, x *exportertest.Exporter, probe string) scrape.Families {
 	t.Helper()
 	x.Probe(probe).StopProducing()
 	var f scrape.Families
 	exportertest.Eventually(t, 60*time.Second, "probe "+probe+" to drain", func() (bool, string) {
 		f = x.Scrape(t)
-		p, c := value(f, "kafka_bench_produced_records_total", probe), value(f, "kafka_bench_consumed_records_total", probe)
-		lag, lagS := value(f, "kafka_bench_consumer_lag_records", probe), value(f, "kafka_bench_consumer_lag_seconds", probe)
-		return p > 0 && c >= p && lag == 0 && lagS == 0, fmt.Sprintf("produced=%v consumed=%v lag=%v lag_s=%v", p, c, lag, lagS)
+		p, c := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
+		lag, lagS := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)
+		glag, glagS := value(t, f, "kafka_bench_consumer_group_lag_records", probe), value(t, f, "kafka_bench_consumer_group_lag_seconds", probe)
+		return p > 0 && c >= p && lag == 0 && lagS == 0 && glag == 0 && glagS == 0,
+			fmt.Sprintf("produced=%v consumed=%v lag=%v lag_s=%v group_lag=%v group_lag_s=%v", p, c, lag, lagS, glag, glagS)
 	})
 	return f
 }
@@ -133,7 +174,7 @@ func drain(t *testing.T, x *exportertest.Exporter, probe string) scrape.Families
 func assertCounters(t *testing.T, f scrape.Families, probe string, want map[string]float64) {
 	t.Helper()
 	for name, w := range want {
-		if got := value(f, name, probe); got != w {
+		if got := value(t, f, name, probe); got != w {
 			t.Errorf("probe %s: %s = %v, want %v", probe, name, got, w)
 		}
 	}

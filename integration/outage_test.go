@@ -106,7 +106,7 @@ probes:
 				maxRSS = v
 			}
 			if time.Since(stopped) > 10*time.Second {
-				upDuring = min(upDuring, value(f, "kafka_bench_probe_up", probe))
+				upDuring = min(upDuring, value(t, f, "kafka_bench_probe_up", probe))
 			}
 		}
 		time.Sleep(time.Second - time.Since(tick))
@@ -134,7 +134,7 @@ probes:
 		if err != nil {
 			return false, err.Error()
 		}
-		up := value(f, "kafka_bench_probe_up", probe)
+		up := value(t, f, "kafka_bench_probe_up", probe)
 		return up == 1, fmt.Sprintf("probe_up=%v", up)
 	})
 	t.Logf("recovered %.1fs after the brokers restarted", time.Since(restarted).Seconds())

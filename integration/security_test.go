@@ -90,7 +90,7 @@ probes:
 			f := drain(t, x, tc.probe)
 			assertCounters(t, f, tc.probe, clean)
 			assertCounters(t, f, tc.probe, map[string]float64{"kafka_bench_produce_failed_total": 0})
-			p, cons := value(f, "kafka_bench_produced_records_total", tc.probe), value(f, "kafka_bench_consumed_records_total", tc.probe)
+			p, cons := value(t, f, "kafka_bench_produced_records_total", tc.probe), value(t, f, "kafka_bench_consumed_records_total", tc.probe)
 			if p < 1000 || p != cons {
 				t.Errorf("produced %v, consumed %v: want equal and at least 1000", p, cons)
 			}
@@ -135,7 +135,7 @@ probes:
 	if len(byReason) != 1 || byReason["auth"] == 0 {
 		t.Errorf("failures by reason = %v, want only auth", byReason)
 	}
-	if up := value(f, "kafka_bench_probe_up", "badpw"); up != 0 {
+	if up := value(t, f, "kafka_bench_probe_up", "badpw"); up != 0 {
 		t.Errorf("probe_up = %v while authentication fails", up)
 	}
 	log := logs.String()
@@ -173,7 +173,7 @@ probes:
 		if err != nil {
 			return false, err.Error()
 		}
-		up, produced := value(f, "kafka_bench_probe_up", "badpw"), value(f, "kafka_bench_produced_records_total", "badpw")
+		up, produced := value(t, f, "kafka_bench_probe_up", "badpw"), value(t, f, "kafka_bench_produced_records_total", "badpw")
 		return up == 1 && produced > 0, fmt.Sprintf("probe_up=%v produced=%v", up, produced)
 	})
 	if strings.Contains(logs.String(), securePassword) {

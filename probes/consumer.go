@@ -98,6 +98,11 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		if p.lastConsumed.Swap(now.UnixNano()) == 0 {
 			p.updateUp(now) // the first record: up (and ready) at once
 		}
+		fetches.EachPartition(func(fp kgo.FetchTopicPartition) {
+			if k := len(fp.Records); k > 0 {
+				p.positions.set(fp.Partition, fp.Records[k-1].Offset+1)
+			}
+		})
 	}
 }
 

@@ -68,7 +68,10 @@ func (p *Probe) updateUp(now time.Time) {
 	}
 }
 
-// updateLag reads end offsets and the group's committed offsets with kadm.
+// updateLag reads end offsets and the group's committed offsets with kadm,
+// and sets the two views of lag: from the probe consumer's own position
+// (in-process, 0 when caught up) and from the group's committed offsets
+// (what kafka_exporter, Burrow and kminion report).
 func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
@@ -87,29 +90,63 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	if errors.Is(err, kerr.GroupIDNotFound) {
 		committed, err = nil, nil
 	}
+	groupKnown := err == nil
 	if err != nil {
 		p.logger.Debug("fetching committed offsets failed", "err", err)
+	}
+	var own, group lagView
+	for part, end := range ends[p.cfg.Topic] {
+		c, hasCommit := committed.Lookup(p.cfg.Topic, part)
+		hasCommit = hasCommit && c.At >= 0
+		// Positions are read after the end offsets, so a record read in
+		// between makes a position past its end: that is lag 0.
+		pos, hasPos := p.positions.get(part)
+		if !hasPos && hasCommit {
+			pos, hasPos = c.At, true // nothing read yet: it starts there
+		}
+		switch {
+		case hasCommit:
+			p.produceTimes.prune(part, min(c.At, pos))
+		case hasPos:
+			p.produceTimes.prune(part, pos)
+		}
+		if hasPos {
+			own.add(p.produceTimes, part, end.Offset, pos)
+		}
+		if hasCommit {
+			group.add(p.produceTimes, part, end.Offset, c.At)
+		}
+	}
+	p.m.lagRecords.Set(float64(own.records))
+	p.m.lagSeconds.Set(own.seconds(now))
+	if groupKnown {
+		p.m.groupLagRecords.Set(float64(group.records))
+		p.m.groupLagSeconds.Set(group.seconds(now))
+	}
+}
+
+// lagView sums one view of lag over partitions.
+type lagView struct {
+	records int64
+	oldest  int64 // unix ns of the oldest record not read, 0 if none
+}
+
+// add counts partition's records from offset at to its end offset.
+func (v *lagView) add(pt *produceTimes, partition int32, end, at int64) {
+	lag := end - at
+	if lag <= 0 {
 		return
 	}
-	var lagRecords int64
-	var oldest int64 // unix ns of the oldest unconsumed record, 0 if none
-	for part, end := range ends[p.cfg.Topic] {
-		c, ok := committed.Lookup(p.cfg.Topic, part)
-		if !ok || c.At < 0 {
-			continue
-		}
-		p.produceTimes.prune(part, c.At)
-		if lag := end.Offset - c.At; lag > 0 {
-			lagRecords += lag
-			if t, ok := p.produceTimes.timeOf(part, c.At); ok && (oldest == 0 || t < oldest) {
-				oldest = t
-			}
-		}
+	v.records += lag
+	if t, ok := pt.timeOf(partition, at); ok && (v.oldest == 0 || t < v.oldest) {
+		v.oldest = t
 	}
-	p.m.lagRecords.Set(float64(lagRecords))
-	lagSeconds := 0.0
-	if oldest > 0 {
-		lagSeconds = max(now.Sub(time.Unix(0, oldest)).Seconds(), 0)
+}
+
+// seconds is the age of the oldest record not read; 0 when caught up.
+func (v lagView) seconds(now time.Time) float64 {
+	if v.oldest == 0 {
+		return 0
 	}
-	p.m.lagSeconds.Set(lagSeconds)
+	return max(now.Sub(time.Unix(0, v.oldest)).Seconds(), 0)
 }

@@ -39,25 +39,27 @@ var infoLabels = []string{"probe", "topic", "acks", "compression", "record_size_
 // Metrics defines every probe metric once. One Metrics serves all probes;
 // each probe takes its own children with ForProbe and removes them on stop.
 type Metrics struct {
-	info           *prometheus.GaugeVec
-	targetRate     *prometheus.GaugeVec
-	up             *prometheus.GaugeVec
-	produced       *prometheus.CounterVec
-	producedBytes  *prometheus.CounterVec
-	produceFailed  *prometheus.CounterVec
-	produceLatency *prometheus.HistogramVec
-	sendDelay      *prometheus.HistogramVec
-	consumed       *prometheus.CounterVec
-	consumedBytes  *prometheus.CounterVec
-	e2eLatency     *prometheus.HistogramVec
-	commitLatency  *prometheus.HistogramVec
-	commitFailed   *prometheus.CounterVec
-	lost           *prometheus.CounterVec
-	duplicated     *prometheus.CounterVec
-	outOfOrder     *prometheus.CounterVec
-	foreign        *prometheus.CounterVec
-	lagRecords     *prometheus.GaugeVec
-	lagSeconds     *prometheus.GaugeVec
+	info            *prometheus.GaugeVec
+	targetRate      *prometheus.GaugeVec
+	up              *prometheus.GaugeVec
+	produced        *prometheus.CounterVec
+	producedBytes   *prometheus.CounterVec
+	produceFailed   *prometheus.CounterVec
+	produceLatency  *prometheus.HistogramVec
+	sendDelay       *prometheus.HistogramVec
+	consumed        *prometheus.CounterVec
+	consumedBytes   *prometheus.CounterVec
+	e2eLatency      *prometheus.HistogramVec
+	commitLatency   *prometheus.HistogramVec
+	commitFailed    *prometheus.CounterVec
+	lost            *prometheus.CounterVec
+	duplicated      *prometheus.CounterVec
+	outOfOrder      *prometheus.CounterVec
+	foreign         *prometheus.CounterVec
+	lagRecords      *prometheus.GaugeVec
+	lagSeconds      *prometheus.GaugeVec
+	groupLagRecords *prometheus.GaugeVec
+	groupLagSeconds *prometheus.GaugeVec
 }
 
 func histogram(name, help string, labels ...string) *prometheus.HistogramVec {
@@ -82,73 +84,79 @@ func gauge(name, help string, labels ...string) *prometheus.GaugeVec {
 // NewMetrics creates and registers the probe metrics on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
-		info:           prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kafka_bench_probe_info", Help: "Settings of a probe, as labels; always 1."}, infoLabels),
-		targetRate:     gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
-		up:             gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window, else 0."),
-		produced:       counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
-		producedBytes:  counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
-		produceFailed:  counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason.", "reason"),
-		produceLatency: histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
-		sendDelay:      histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
-		consumed:       counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
-		consumedBytes:  counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
-		e2eLatency:     histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
-		commitLatency:  histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
-		commitFailed:   counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
-		lost:           counter("kafka_bench_records_lost_total", "Probe records never received within the loss grace period."),
-		duplicated:     counter("kafka_bench_records_duplicated_total", "Probe records received more than once."),
-		outOfOrder:     counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
-		foreign:        counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
-		lagRecords:     gauge("kafka_bench_consumer_lag_records", "End offsets minus committed offsets of the probe's group, summed over partitions."),
-		lagSeconds:     gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record not yet consumed; 0 when caught up."),
+		info:            prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kafka_bench_probe_info", Help: "Settings of a probe, as labels; always 1."}, infoLabels),
+		targetRate:      gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
+		up:              gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window, else 0."),
+		produced:        counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
+		producedBytes:   counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
+		produceFailed:   counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason.", "reason"),
+		produceLatency:  histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
+		sendDelay:       histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
+		consumed:        counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
+		consumedBytes:   counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
+		e2eLatency:      histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
+		commitLatency:   histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
+		commitFailed:    counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
+		lost:            counter("kafka_bench_records_lost_total", "Probe records acknowledged by Kafka that the consumer read past and did not receive within the loss grace period after their acknowledgement."),
+		duplicated:      counter("kafka_bench_records_duplicated_total", "Probe records received more than once."),
+		outOfOrder:      counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
+		foreign:         counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
+		lagRecords:      gauge("kafka_bench_consumer_lag_records", "End offsets minus the probe consumer's own position (the next offset it will read), summed over partitions; 0 when caught up."),
+		lagSeconds:      gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up."),
+		groupLagRecords: gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
+		groupLagSeconds: gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
 	}
 	reg.MustRegister(m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
 		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
-		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds)
+		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
 	return m
 }
 
 // probeMetrics are one probe's children, looked up once so the hot path does
 // no label hashing.
 type probeMetrics struct {
-	targetRate    prometheus.Gauge
-	up            prometheus.Gauge
-	produced      prometheus.Counter
-	producedBytes prometheus.Counter
-	failed        map[string]prometheus.Counter
-	sendDelay     prometheus.Observer
-	consumed      prometheus.Counter
-	consumedBytes prometheus.Counter
-	commitLatency prometheus.Observer
-	commitFailed  prometheus.Counter
-	lost          prometheus.Counter
-	duplicated    prometheus.Counter
-	outOfOrder    prometheus.Counter
-	foreign       prometheus.Counter
-	lagRecords    prometheus.Gauge
-	lagSeconds    prometheus.Gauge
+	targetRate      prometheus.Gauge
+	up              prometheus.Gauge
+	produced        prometheus.Counter
+	producedBytes   prometheus.Counter
+	failed          map[string]prometheus.Counter
+	sendDelay       prometheus.Observer
+	consumed        prometheus.Counter
+	consumedBytes   prometheus.Counter
+	commitLatency   prometheus.Observer
+	commitFailed    prometheus.Counter
+	lost            prometheus.Counter
+	duplicated      prometheus.Counter
+	outOfOrder      prometheus.Counter
+	foreign         prometheus.Counter
+	lagRecords      prometheus.Gauge
+	lagSeconds      prometheus.Gauge
+	groupLagRecords prometheus.Gauge
+	groupLagSeconds prometheus.Gauge
 }
 
 // forProbe creates (at zero, so failures are visible from the first scrape)
 // every series of one probe.
 func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
 	pm := &probeMetrics{
-		targetRate:    m.targetRate.WithLabelValues(name),
-		up:            m.up.WithLabelValues(name),
-		produced:      m.produced.WithLabelValues(name),
-		producedBytes: m.producedBytes.WithLabelValues(name),
-		failed:        make(map[string]prometheus.Counter, len(FailureReasons)),
-		sendDelay:     m.sendDelay.WithLabelValues(name),
-		consumed:      m.consumed.WithLabelValues(name),
-		consumedBytes: m.consumedBytes.WithLabelValues(name),
-		commitLatency: m.commitLatency.WithLabelValues(name),
-		commitFailed:  m.commitFailed.WithLabelValues(name),
-		lost:          m.lost.WithLabelValues(name),
-		duplicated:    m.duplicated.WithLabelValues(name),
-		outOfOrder:    m.outOfOrder.WithLabelValues(name),
-		foreign:       m.foreign.WithLabelValues(name),
-		lagRecords:    m.lagRecords.WithLabelValues(name),
-		lagSeconds:    m.lagSeconds.WithLabelValues(name),
+		targetRate:      m.targetRate.WithLabelValues(name),
+		up:              m.up.WithLabelValues(name),
+		produced:        m.produced.WithLabelValues(name),
+		producedBytes:   m.producedBytes.WithLabelValues(name),
+		failed:          make(map[string]prometheus.Counter, len(FailureReasons)),
+		sendDelay:       m.sendDelay.WithLabelValues(name),
+		consumed:        m.consumed.WithLabelValues(name),
+		consumedBytes:   m.consumedBytes.WithLabelValues(name),
+		commitLatency:   m.commitLatency.WithLabelValues(name),
+		commitFailed:    m.commitFailed.WithLabelValues(name),
+		lost:            m.lost.WithLabelValues(name),
+		duplicated:      m.duplicated.WithLabelValues(name),
+		outOfOrder:      m.outOfOrder.WithLabelValues(name),
+		foreign:         m.foreign.WithLabelValues(name),
+		lagRecords:      m.lagRecords.WithLabelValues(name),
+		lagSeconds:      m.lagSeconds.WithLabelValues(name),
+		groupLagRecords: m.groupLagRecords.WithLabelValues(name),
+		groupLagSeconds: m.groupLagSeconds.WithLabelValues(name),
 	}
 	for _, r := range FailureReasons {
 		pm.failed[r] = m.produceFailed.WithLabelValues(name, r)
@@ -180,7 +188,7 @@ func (m *Metrics) deleteProbe(name string) {
 		DeletePartialMatch(prometheus.Labels) int
 	}{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency, m.sendDelay,
 		m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost, m.duplicated,
-		m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds} {
+		m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds} {
 		c.DeletePartialMatch(l)
 	}
 }

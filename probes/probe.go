@@ -64,6 +64,7 @@ type Probe struct {
 	admin        *kadm.Client
 	tracker      *tracker.Tracker
 	produceTimes *produceTimes
+	positions    *positions
 	partitions   atomic.Int32
 	topicID      [16]byte // of the topic the clients were started on
 	leaders      atomic.Pointer[leaderObservers]
@@ -97,6 +98,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		runID:        runID,
 		tracker:      tracker.New(runID, tracker.Config{GracePeriod: time.Duration(cfg.LossGracePeriod)}),
 		produceTimes: newProduceTimes(),
+		positions:    newPositions(),
 		stopProduce:  make(chan struct{}),
 		lastErrLogs:  map[string]time.Time{},
 	}
@@ -171,6 +173,7 @@ func (p *Probe) newRun() {
 	p.runID = payload.NewRunID()
 	p.tracker = tracker.New(p.runID, tracker.Config{GracePeriod: time.Duration(p.cfg.LossGracePeriod)})
 	p.produceTimes.reset()
+	p.positions.reset()
 }
 
 // runClients runs the consumers, the producer and the watcher until ctx is

@@ -31,6 +31,9 @@ type producer struct {
 	// have failed in Kafka's own client; it is dropped and counted as
 	// failed (behind_schedule) instead of sent in a burst after an outage.
 	maxBehind time.Duration
+	// track: the tracker hears of every acknowledgement and failure, for
+	// loss accounting; without a consumer there is none to keep.
+	track bool
 	// limit, when > 0, stops producing after that many records (bench).
 	limit uint64
 	sent  atomic.Uint64
@@ -40,9 +43,10 @@ func newProducer(p *Probe, client *kgo.Client) *producer {
 	return &producer{
 		p:         p,
 		client:    client,
-		pool:      payload.NewPool(p.cfg.RecordSize),
+		pool:      p.newPool(),
 		maxBehind: time.Duration(p.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     p.opts.NumRecords,
+		track:     p.cfg.Consumer.Enabled,
 	}
 }
 
@@ -118,7 +122,9 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	}
 	if err != nil {
 		pr.p.m.failed[failureReason(err)].Inc()
-		pr.p.tracker.Skip(h.Partition, h.Seq, now)
+		if pr.track {
+			pr.p.tracker.Failed(h.Partition, h.Seq, now)
+		}
 		pr.p.noteProduceError(err)
 		return
 	}
@@ -126,6 +132,9 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	pr.p.produceLatency(r.Partition).Observe(latency.Seconds())
 	if rec := pr.p.opts.Recorder; rec != nil {
 		rec.Produced(latency, len(r.Value))
+	}
+	if pr.track {
+		pr.p.tracker.Acked(h.Partition, h.Seq, now)
 	}
 	pr.p.m.produced.Inc()
 	pr.p.m.producedBytes.Add(float64(len(r.Value)))

@@ -11,6 +11,21 @@ rates=("${@:-1000 10000}")
 bin=$(mktemp -d)/kafka_bench_exporter
 go build -o "$bin" ./cmd/kafka_bench_exporter
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+p99_window() { # before-scrape after-scrape: upper bound (ms) of the bucket holding p99
+  awk -v A="$1" '
+    /^kafka_bench_produce_latency_seconds_bucket[{]/ {
+      match($1, /le="[^"]*"/); le = substr($1, RSTART + 4, RLENGTH - 5)
+      if (FILENAME == A) d[le] -= $2; else d[le] += $2
+    }
+    END {
+      n = 0
+      for (le in d) { n++; k[n] = le; v[n] = (le == "+Inf") ? 1e308 : le + 0 }
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) {
+        t = v[j]; v[j] = v[j-1]; v[j-1] = t; t = k[j]; k[j] = k[j-1]; k[j-1] = t
+      }
+      for (i = 1; i <= n; i++) if (d[k[i]] >= 0.99 * d["+Inf"]) { printf "%s", (k[i] == "+Inf" ? "+Inf" : k[i] * 1000); exit }
+    }' "$1" "$2"
+}
 metric() { # name labels-regex file
   awk -v n="$1" -v l="$2" '$1 ~ "^"n"({|$)" && $1 ~ l {s+=$2} END {printf "%.6f", s}' "$3"
 }
@@ -31,9 +46,10 @@ for rate in "${rates[@]}"; do
   cpu0=$(metric process_cpu_seconds_total . "$a"); cpu1=$(metric process_cpu_seconds_total . "$b")
   rss=$(metric process_resident_memory_bytes . "$b")
   lost=$(metric kafka_bench_records_lost_total . "$b"); dup=$(metric kafka_bench_records_duplicated_total . "$b")
-  # p99 from the classic buckets of the window (delta of cumulative counts).
-  p99=$(paste <(grep '^kafka_bench_produce_latency_seconds_bucket' "$a") <(grep '^kafka_bench_produce_latency_seconds_bucket' "$b") |
-    awk '{ split($1, x, "le=\""); split(x[2], y, "\""); le=y[1]; d=$4-$2; n++; les[n]=le; cnt[n]=d; tot=d } END { for (i=1;i<=n;i++) if (cnt[i] >= 0.99*tot) { printf "%s", (les[i]=="+Inf" ? "+Inf" : les[i]*1000); exit } }')
+  # p99 from the classic buckets of the window: the delta of the cumulative
+  # counts per bucket bound, summed over every series (one per partition
+  # leader: the broker label), then the first bound holding 99 %.
+  p99=$(p99_window "$a" "$b")
   printf '| %s | %.0f | %.1f | %.4f | %.1f | %.0f | %.0f | %.3f | %.0f | ≤ %s |\n' "$rate" "$el" \
     "$(echo "($p1-$p0)/$el" | bc -l)" "$(echo "($p1-$p0)/$el/$rate" | bc -l)" "$(echo "($c1-$c0)/$el" | bc -l)" \
     "$lost" "$dup" "$(echo "($cpu1-$cpu0)/$el" | bc -l)" "$(echo "$rss/1048576" | bc -l)" "$p99"

@@ -5,20 +5,30 @@
 #
 #   produce  ours vs org.apache.kafka.tools.ProducerPerformance --throughput -1,
 #            100 B / 1 KiB / 10 KiB records, acks=1 and acks=all, same topic
-#            (partitions, replication factor) and producer settings
+#            (partitions, replication factor) and producer settings; realistic
+#            payload on both sides: ours random_letters (fresh padding per
+#            record), Kafka's fresh random A-Z per record
 #   consume  ours (consume_only) vs org.apache.kafka.tools.ConsumerPerformance
 #            on the same pre-filled topic, a fresh group each run
 #   steady   ours at a fixed rate for STEADY_SECS: achieved rate vs target
+#   compression  bytes the broker stores for COMPRESSED_RECORDS x 1 KiB, ours
+#            per payload kind vs ProducerPerformance, per compression type
+#   seeds    the seeds-style sweep (bench/testdata/valid-seeds-record-size.yml)
 #   cost     the exporter daemon, one probe at 1,000 rec/s x 1 KiB, scraped
 #            every 15 s for COST_SECS: CPU (fraction of one core) and RSS
 #
 # Rows "produce" compare ProducerPerformance's records/sec, "consume" its
 # nMsg.sec (whole run, group join included), "consume-fetch" fetch.nMsg.sec.
+# Warm-up: Kafka 4.1's ProducerPerformance has no --warmup-records (4.2+), so
+# every point starts with a round 0 of both tools that is run and discarded
+# (the broker's JIT, page cache and topic metadata are then warm for both);
+# the ROUNDS measured rounds alternate which tool goes first.
 #
-# Usage: scripts/bench-vs-kafka.sh [produce] [consume] [steady] [cost]   (default: all)
+# Usage: scripts/bench-vs-kafka.sh [produce] [consume] [steady] [compression] [seeds] [cost]   (default: all)
 # Settings (environment): ROUNDS=3 RECORDS=1000000 RECORDS_10K=200000
 #   PARTITIONS=9 SIZES="100 1024 10240" ACKS_LIST="1 all" STEADY_RATES="1000 10000 50000"
-#   STEADY_SECS=60 COST_SECS=300 OUT=<dir for logs and report.md>
+#   STEADY_SECS=60 COST_SECS=300 COMPRESSED_RECORDS=100000 CODECS="lz4 zstd"
+#   PAYLOAD=random_letters OUT=<dir for logs and report.md>
 # Needs go, java 17+, mvn (scripts/kafka.sh fetches the Kafka jars once) and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,8 +49,11 @@ ACKS_LIST=${ACKS_LIST:-"1 all"}
 STEADY_RATES=${STEADY_RATES:-"1000 10000 50000"}
 STEADY_SECS=${STEADY_SECS:-60}
 COST_SECS=${COST_SECS:-300}
+COMPRESSED_RECORDS=${COMPRESSED_RECORDS:-100000}
+CODECS=${CODECS:-"lz4 zstd"}
+PAYLOAD=${PAYLOAD:-random_letters}
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(produce consume steady cost)
+[ ${#parts[@]} -gt 0 ] || parts=(produce consume steady compression seeds cost)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 
 work=${OUT:-$(mktemp -d /tmp/bench-vs-kafka.XXXXXX)}
@@ -91,7 +104,7 @@ pp_rate() { awk '/records sent, .* 99\.9th\./ {r=$4} END {if (r=="") exit 1; pri
 # (over the whole run, group join included), field 10 fetch.nMsg.sec.
 cp_rate() { awk -F', ' -v f="$2" 'prev ~ /^start\.time/ {r=$f} {prev=$0} END {if (r=="") exit 1; print r}' "$1"; }
 
-ours_file() { # file size acks records [extra yaml lines...]
+ours_file() { # file size acks records [extra yaml lines...]; COMPRESSION, PAYLOAD from the environment
   local f=$1 size=$2 acks=$3 n=$4
   shift 4
   {
@@ -100,6 +113,7 @@ ours_file() { # file size acks records [extra yaml lines...]
     echo "rate: 0"
     echo "defaults:"
     echo "  record_size: $size"
+    echo "  payload: {kind: $PAYLOAD}"
     echo "  create_topic: {partitions: $PARTITIONS, replication_factor: 1}"
     echo "  producer: {acks: \"$acks\", linger.ms: $LINGER_MS, batch.size: $BATCH_SIZE, buffer.memory: $BUFFER_MEMORY, compression.type: $COMPRESSION}"
     for l in "$@"; do echo "$l"; done
@@ -145,7 +159,7 @@ compare_row() { # kind size acks
 
 if want produce || want consume; then
   say ""
-  say "### Ours vs Kafka's perf tools (records/s, median of $ROUNDS rounds, alternating)"
+  say "### Ours vs Kafka's perf tools (records/s, median of $ROUNDS rounds after a discarded warm-up round, alternating; ours: payload $PAYLOAD)"
   say ""
   say "| test | record size (B) | acks | ours | Kafka | ours / Kafka | ours, each round | Kafka, each round |"
   say "|---|---:|---|---:|---:|---:|---|---|"
@@ -155,14 +169,14 @@ if want produce; then
   for size in $SIZES; do
     n=$(records_for "$size")
     for acks in $ACKS_LIST; do
-      for r in $(seq "$ROUNDS"); do
+      for r in $(seq 0 "$ROUNDS"); do
         # Alternate who goes first, so drift (disk, page cache) hits both.
         order="ours kafka"; [ $((r % 2)) -eq 0 ] && order="kafka ours"
         for tool in $order; do
           settle
           if [ "$tool" = ours ]; then v=$(produce_ours "$size" "$acks" "$n" "$r"); else v=$(produce_theirs "$size" "$acks" "$n" "$r"); fi
-          printf 'produce\t%s\t%s\t%s\t%s\t%s\n' "$size" "$acks" "$tool" "$r" "$v" >>"$results"
-          log "produce $size B acks=$acks round $r $tool: $v records/s ($n records)"
+          [ "$r" -eq 0 ] || printf 'produce\t%s\t%s\t%s\t%s\t%s\n' "$size" "$acks" "$tool" "$r" "$v" >>"$results"
+          log "produce $size B acks=$acks round $r$([ "$r" -gt 0 ] || echo ' (warm-up, discarded)') $tool: $v records/s ($n records)"
         done
       done
       compare_row produce "$size" "$acks"
@@ -182,7 +196,7 @@ if want consume; then
     run_ours "$work/fill-$size.out" "$f"
     f=$work/consume-ours-$size.yml
     ours_file "$f" "$size" 1 "$n" "  topic: $topic" "consume_only: true"
-    for r in $(seq "$ROUNDS"); do
+    for r in $(seq 0 "$ROUNDS"); do # round 0: warm-up, discarded
       order="ours kafka"; [ $((r % 2)) -eq 0 ] && order="kafka ours"
       for tool in $order; do
         out=$work/consume-$tool-$size-$r.out
@@ -193,8 +207,10 @@ if want consume; then
             --messages "$n" --group "cp-$size-$r" --timeout 60000 >"$out" 2>"$out.err"
         fi
         v=$(cp_rate "$out" 6)
-        printf 'consume\t%s\t-\t%s\t%s\t%s\n' "$size" "$tool" "$r" "$v" >>"$results"
-        printf 'consume-fetch\t%s\t-\t%s\t%s\t%s\n' "$size" "$tool" "$r" "$(cp_rate "$out" 10)" >>"$results"
+        if [ "$r" -gt 0 ]; then
+          printf 'consume\t%s\t-\t%s\t%s\t%s\n' "$size" "$tool" "$r" "$v" >>"$results"
+          printf 'consume-fetch\t%s\t-\t%s\t%s\t%s\n' "$size" "$tool" "$r" "$(cp_rate "$out" 10)" >>"$results"
+        fi
         log "consume $size B round $r $tool: $v records/s ($n records)"
       done
     done
@@ -230,6 +246,74 @@ if want steady; then
     say "$(printf '| %s | %s | %.1f | %.5f | %s | %s |' "$rate" "$recs" "$tps" "$(calc "$tps / $rate")" "$p99" "$e2e99")"
     log "steady $rate rec/s: achieved $tps"
   done
+fi
+
+if want compression; then
+  # A payload file of JSON-like events of about 1 KiB (words from a small
+  # vocabulary, as logs and events are), one per line, for kind file and
+  # ProducerPerformance's --payload-file alike.
+  pfile=$work/payload.jsonl
+  awk 'BEGIN {
+    srand(42); split("alpha beta gamma delta error info warn user order item cart click view search checkout login logout session page price", w, " ")
+    for (i = 0; i < 2000; i++) {
+      line = sprintf("{\"id\":%d,\"user\":\"u%05d\",\"event\":\"%s\",\"ts\":%d,\"text\":\"", i, int(rand() * 50000), w[1 + int(rand() * 20)], 1700000000000 + i * 37)
+      while (length(line) < 1000) line = line w[1 + int(rand() * 20)] " "
+      print line "\"}"
+    }
+  }' >"$pfile"
+  entry_bytes=$(awk '{s += length($0)} END {printf "%.1f", s / NR}' "$pfile")
+  topic_bytes() { # topic: bytes in the broker's log dirs
+    kafka_tool org.apache.kafka.tools.LogDirsCommand --bootstrap-server "$BS" --describe --topic-list "$1" 2>>"$work/topics.err" |
+      grep -o '"size":[0-9]*' | awk -F: '{s += $2} END {print s + 0}'
+  }
+  n=$COMPRESSED_RECORDS
+  say ""
+  say "### Bytes the broker stores for $n records (acks=1, linger.ms=$LINGER_MS, batch.size=$BATCH_SIZE, $PARTITIONS partitions)"
+  say ""
+  say "Payload file: $n records drawn from 2,000 JSON-like lines of $entry_bytes B on average (generated by this script)."
+  say ""
+  say "| compression.type | producer | payload | record value B | stored MB | stored / raw |"
+  say "|---|---|---|---:|---:|---:|"
+  for codec in $CODECS; do
+    for kind in random_letters random_bytes file; do
+      topic=cmp-ours-$kind-$codec
+      f=$work/$topic.yml
+      kindkeys=$kind # the inside of payload: {kind: ...}
+      [ "$kind" = file ] && kindkeys="file, file: $pfile"
+      PAYLOAD=$kindkeys COMPRESSION=$codec ours_file "$f" 1024 1 "$n" "  topic: $topic" "  consumer: {enabled: false}"
+      echo "delete_topics: false" >>"$f"
+      settle
+      run_ours "$work/$topic.out" "$f"
+      value=1024; [ "$kind" = file ] && value=$(calc "36 + $entry_bytes")
+      stored=$(topic_bytes "$topic")
+      say "$(printf '| %s | ours | %s | %s | %.1f | %.3f |' "$codec" "$kind" "$value" "$(calc "$stored / 1000000")" "$(calc "$stored / ($n * $value)")")"
+      topic_cmd --delete --topic "$topic"
+    done
+    for kind in random_letters file; do
+      topic=cmp-pp-$kind-$codec
+      topic_cmd --create --topic "$topic" --partitions "$PARTITIONS" --replication-factor 1
+      payload=(--record-size 1024); value=1024
+      [ "$kind" = file ] && { payload=(--payload-file "$pfile"); value=$entry_bytes; }
+      settle
+      kafka_tool org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$n" --throughput -1 "${payload[@]}" \
+        --producer-props bootstrap.servers="$BS" acks=1 linger.ms=$LINGER_MS batch.size=$BATCH_SIZE \
+        buffer.memory=$BUFFER_MEMORY compression.type="$codec" >"$work/$topic.out" 2>"$work/$topic.err"
+      stored=$(topic_bytes "$topic")
+      label=$kind; [ "$kind" = random_letters ] && label="random A-Z (built in)"; [ "$kind" = file ] && label="--payload-file"
+      say "$(printf '| %s | ProducerPerformance | %s | %s | %.1f | %.3f |' "$codec" "$label" "$value" "$(calc "$stored / 1000000")" "$(calc "$stored / ($n * $value)")")"
+      topic_cmd --delete --topic "$topic"
+    done
+  done
+fi
+
+if want seeds; then
+  settle
+  say ""
+  say "### A seeds-style sweep: bench/testdata/valid-seeds-record-size.yml"
+  say ""
+  "$bin" bench --bench.file bench/testdata/valid-seeds-record-size.yml --kafka.brokers "$BS" --log.level=warn \
+    --output "$work/seeds.md" >"$work/seeds.out" 2>"$work/seeds.err" || { cat "$work/seeds.err" >&2; exit 1; }
+  tee -a "$report" <"$work/seeds.md"
 fi
 
 if want cost; then

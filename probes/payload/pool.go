@@ -1,47 +1,40 @@
 package payload
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"sync"
 )
 
-// Pool hands out record buffers of one size. The padding after the header is
-// filled with random A-Z once per buffer (copied from a template generated
-// once per pool) and never rewritten: only the header changes between uses.
+// Pool hands out record buffers: the header, then a body that differs from
+// the previous record's (see Body). Buffers are reused; the body is copied
+// into them on every Get.
 //
 // A mutex-guarded free list is used instead of sync.Pool so that buffers are
 // reliably reused (sync.Pool drops items on GC and randomly under -race). It
 // retains at most the peak number of buffers that were in flight at once,
 // and Trim gives back what a past peak (an outage) no longer needs.
 type Pool struct {
-	size     int
-	template []byte // header area zero, padding random A-Z; read-only
+	capacity int // every buffer's capacity: the longest record
 
 	mu   sync.Mutex
+	body *body
 	free [][]byte
 	out  int // buffers handed out and not yet put back
 	peak int // most buffers out at once since the last Trim
 }
 
-// NewPool returns a pool of buffers of exactly size bytes. It panics if size
-// is smaller than HeaderSize; configuration validation guarantees it is not.
-func NewPool(size int) *Pool {
-	if size < HeaderSize {
-		panic(fmt.Sprintf("payload: record size %d smaller than header size %d", size, HeaderSize))
-	}
-	t := make([]byte, size)
-	for i := HeaderSize; i < size; i++ {
-		t[i] = byte('A' + rand.IntN(26))
-	}
-	return &Pool{size: size, template: t}
+// NewPool returns a pool of records made as b says. It panics on a size
+// below HeaderSize or a file kind without entries; configuration validation
+// guarantees neither happens.
+func NewPool(b Body) *Pool {
+	bd := newBody(b)
+	return &Pool{capacity: bd.maxSize, body: bd}
 }
 
-// Size is the length of every buffer handed out.
-func (p *Pool) Size() int { return p.size }
+// MaxSize is the length of the longest record handed out.
+func (p *Pool) MaxSize() int { return p.capacity }
 
-// Get returns a buffer of Size bytes with h encoded at its start. The caller
-// must not modify the padding.
+// Get returns a record with h encoded at its start and the next body after
+// it. The caller must not modify it.
 func (p *Pool) Get(h Header) []byte {
 	p.mu.Lock()
 	var b []byte
@@ -52,11 +45,13 @@ func (p *Pool) Get(h Header) []byte {
 	}
 	p.out++
 	p.peak = max(p.peak, p.out)
+	src := p.body.next()
 	p.mu.Unlock()
 	if b == nil {
-		b = make([]byte, p.size)
-		copy(b, p.template)
+		b = make([]byte, p.capacity)
 	}
+	b = b[:HeaderSize+len(src)]
+	copy(b[HeaderSize:], src)
 	Encode(b, h)
 	return b
 }
@@ -65,10 +60,10 @@ func (p *Pool) Get(h Header) []byte {
 // not come from this pool (wrong capacity) are dropped rather than reused;
 // putting a buffer twice would hand it to two records, so the caller must not.
 func (p *Pool) Put(b []byte) {
-	if cap(b) != p.size {
+	if cap(b) != p.capacity {
 		return
 	}
-	b = b[:p.size]
+	b = b[:p.capacity]
 	p.mu.Lock()
 	p.free = append(p.free, b)
 	p.out--

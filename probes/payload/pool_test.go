@@ -1,15 +1,18 @@
 package payload
 
 import (
+	"bytes"
 	"testing"
 )
+
+func letters(size int) *Pool { return NewPool(Body{Kind: RandomLetters, Size: size}) }
 
 func TestPoolGet(t *testing.T) {
 	tests := []int{HeaderSize, HeaderSize + 1, 100, 1024}
 	for _, size := range tests {
-		p := NewPool(size)
-		if p.Size() != size {
-			t.Fatalf("Size = %d, want %d", p.Size(), size)
+		p := letters(size)
+		if p.MaxSize() != size {
+			t.Fatalf("MaxSize = %d, want %d", p.MaxSize(), size)
 		}
 		h := Header{RunID: 5, Partition: 1, Seq: uint64(size), Intended: 99}
 		b := p.Get(h)
@@ -31,7 +34,7 @@ func TestPoolGet(t *testing.T) {
 // TestPoolPaddingVaries guards against a constant fill, which would compress
 // far better than the A-Z text Kafka's perf tools send.
 func TestPoolPaddingVaries(t *testing.T) {
-	b := NewPool(HeaderSize + 4096).Get(Header{})
+	b := letters(HeaderSize + 4096).Get(Header{})
 	var seen [26]bool
 	n := 0
 	for _, c := range b[HeaderSize:] {
@@ -40,15 +43,85 @@ func TestPoolPaddingVaries(t *testing.T) {
 			n++
 		}
 	}
-	if n < 20 {
+	if n < 26 {
 		t.Fatalf("padding uses only %d distinct letters", n)
 	}
 }
 
+// TestConsecutiveRecordsDiffer: no two consecutive records of a probe share
+// their padding, whether their buffers are new or reused, for both random
+// kinds; and records are not merely shifted copies of few windows.
+func TestConsecutiveRecordsDiffer(t *testing.T) {
+	for _, kind := range []string{RandomLetters, RandomBytes} {
+		t.Run(kind, func(t *testing.T) {
+			p := NewPool(Body{Kind: kind, Size: 1024})
+			var prev []byte
+			distinct := map[string]bool{}
+			for i := range 20_000 {
+				b := p.Get(Header{Seq: uint64(i)})
+				pad := bytes.Clone(b[HeaderSize:])
+				if bytes.Equal(pad, prev) {
+					t.Fatalf("record %d has the padding of record %d", i, i-1)
+				}
+				distinct[string(pad)] = true
+				prev = pad
+				if i%2 == 0 {
+					p.Put(b) // reuse half of the buffers
+				}
+			}
+			if len(distinct) < 19_000 {
+				t.Errorf("%d distinct paddings in 20,000 records, want nearly all", len(distinct))
+			}
+		})
+	}
+}
+
+// TestRandomBytesUseEveryValue: random_bytes is not letters.
+func TestRandomBytesUseEveryValue(t *testing.T) {
+	b := NewPool(Body{Kind: RandomBytes, Size: HeaderSize + 64<<10}).Get(Header{})
+	var seen [256]bool
+	n := 0
+	for _, c := range b[HeaderSize:] {
+		if !seen[c] {
+			seen[c] = true
+			n++
+		}
+	}
+	if n != 256 {
+		t.Fatalf("64 KiB of random_bytes use %d distinct byte values, want 256", n)
+	}
+}
+
+// TestFileEntries: each record is the header and one whole entry; every
+// entry is used; buffers are reused across entries of different lengths.
+func TestFileEntries(t *testing.T) {
+	entries := [][]byte{[]byte("a"), []byte("bbbbbbbb"), []byte("cccc")}
+	p := NewPool(Body{Kind: File, Entries: entries})
+	if p.MaxSize() != HeaderSize+8 {
+		t.Fatalf("MaxSize = %d, want %d", p.MaxSize(), HeaderSize+8)
+	}
+	seen := map[string]int{}
+	for i := range 3000 {
+		b := p.Get(Header{Seq: uint64(i)})
+		if h, err := Decode(b); err != nil || h.Seq != uint64(i) {
+			t.Fatalf("record %d: header %+v, %v", i, h, err)
+		}
+		seen[string(b[HeaderSize:])]++
+		p.Put(b)
+	}
+	for _, e := range entries {
+		if seen[string(e)] < 800 {
+			t.Errorf("entry %q used %d times in 3,000 records, want about 1,000", e, seen[string(e)])
+		}
+	}
+	if len(seen) != len(entries) {
+		t.Errorf("bodies seen %v, want only the entries", seen)
+	}
+}
+
 func TestPoolReuse(t *testing.T) {
-	p := NewPool(64)
+	p := letters(64)
 	a := p.Get(Header{Seq: 1})
-	pad := string(a[HeaderSize:])
 	p.Put(a)
 	b := p.Get(Header{Seq: 2})
 	if &a[0] != &b[0] {
@@ -57,9 +130,6 @@ func TestPoolReuse(t *testing.T) {
 	if h, err := Decode(b); err != nil || h.Seq != 2 {
 		t.Fatalf("reused buffer header = %+v, %v; want seq 2", h, err)
 	}
-	if string(b[HeaderSize:]) != pad {
-		t.Fatal("padding changed on reuse")
-	}
 	c := p.Get(Header{Seq: 3})
 	if &c[0] == &b[0] {
 		t.Fatal("buffer handed out twice")
@@ -67,7 +137,7 @@ func TestPoolReuse(t *testing.T) {
 }
 
 func TestPoolPutForeign(t *testing.T) {
-	p := NewPool(64)
+	p := letters(64)
 	p.Put(make([]byte, 10))
 	p.Put(make([]byte, 64, 128))
 	b := p.Get(Header{})
@@ -76,18 +146,27 @@ func TestPoolPutForeign(t *testing.T) {
 	}
 }
 
-func TestNewPoolPanicsBelowHeaderSize(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("NewPool(HeaderSize-1) did not panic")
-		}
-	}()
-	NewPool(HeaderSize - 1)
+func TestNewPoolPanics(t *testing.T) {
+	for name, b := range map[string]Body{
+		"size below header": {Kind: RandomLetters, Size: HeaderSize - 1},
+		"file, no entries":  {Kind: File},
+		"unknown kind":      {Kind: "zeros", Size: 100},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatalf("NewPool(%+v) did not panic", b)
+				}
+			}()
+			NewPool(b)
+		})
+	}
 }
 
 func BenchmarkPoolGetPut(b *testing.B) {
-	p := NewPool(1024)
+	p := letters(1024)
 	b.ReportAllocs()
+	b.SetBytes(1024)
 	var seq uint64
 	for b.Loop() {
 		seq++
@@ -98,7 +177,7 @@ func BenchmarkPoolGetPut(b *testing.B) {
 // TestPoolTrim: buffers a past peak needed are dropped after the period
 // that followed it; a steady load keeps its own.
 func TestPoolTrim(t *testing.T) {
-	p := NewPool(HeaderSize)
+	p := letters(HeaderSize)
 	get := func(n int) [][]byte {
 		var bs [][]byte
 		for i := 0; i < n; i++ {

@@ -6,39 +6,107 @@ import (
 	"time"
 )
 
-// gap is a pending range [lo, hi) of missing sequence numbers.
+// gap is a range [lo, hi) of sequence numbers the consumer read past without
+// receiving them. acked: Kafka acknowledged all of them, the latest at or
+// before since, or the gap opened (since) after their acknowledgement; only
+// then does the grace period run.
 type gap struct {
 	lo, hi uint64
+	acked  bool
 	since  time.Time
 }
 
-// seqState tracks one run on one partition. Gaps are opened at increasing
-// sequence numbers, so gaps is sorted by lo and, for a monotonic clock, by
-// age: gaps[0] is the oldest.
+// seqState tracks one run on one partition. gaps is sorted by lo and holds
+// only seqs below expected; acked and failed (own run only) come from the
+// producer: acked holds seqs at or above expected, failed any seq the
+// producer gave up on that has not arrived (yet).
 type seqState struct {
 	expected uint64
 	gaps     []gap
+	acked    spans
+	failed   spans
 }
 
-// push appends g, first declaring the oldest gap lost if MaxGaps is reached.
-// It returns the records so lost.
-func (s *seqState) push(g gap, maxGaps int) (lost uint64) {
-	if len(s.gaps) >= maxGaps {
-		lost = s.gaps[0].hi - s.gaps[0].lo
-		s.gaps = slices.Delete(s.gaps, 0, 1)
+func (s *seqState) observe(seq uint64, now time.Time) Result {
+	switch {
+	case seq == s.expected:
+		s.expected++
+		s.acked.dropBelow(s.expected)
+		if len(s.failed) > 0 {
+			s.failed.remove(seq) // reported failed, yet written
+		}
+		return InOrder
+	case seq > s.expected:
+		added := s.openGaps(s.expected, seq, now)
+		s.expected = seq + 1
+		s.acked.dropBelow(s.expected)
+		s.failed.remove(seq)
+		if added {
+			return Gap
+		}
+		return InOrder // every record skipped had failed to produce
 	}
-	s.gaps = append(s.gaps, g)
-	return lost
+	// seq < expected: a late record, or one seen before.
+	if s.fill(seq) || s.failed.remove(seq) {
+		return OutOfOrder
+	}
+	return Duplicate
 }
 
-// fill removes seq from the gap containing it and reports whether seq was
-// pending. Splitting a gap in two may exceed maxGaps, in which case the oldest
-// gap is declared lost and its records returned.
-func (s *seqState) fill(seq uint64, maxGaps int) (ok bool, lost uint64) {
+// openGaps records [lo, hi) as missing, except the failed seqs (which stay
+// in failed so a late arrival is OutOfOrder), split by whether they were
+// acknowledged. It reports whether any gap was added.
+func (s *seqState) openGaps(lo, hi uint64, now time.Time) bool {
+	added := false
+	fi, ai := s.failed.search(lo), s.acked.search(lo)
+	for cur := lo; cur < hi; {
+		if fi < len(s.failed) && s.failed[fi].lo <= cur {
+			cur = s.failed[fi].hi
+			fi++
+			continue
+		}
+		end := hi
+		if fi < len(s.failed) {
+			end = min(end, s.failed[fi].lo)
+		}
+		for ai < len(s.acked) && s.acked[ai].hi <= cur {
+			ai++
+		}
+		acked := ai < len(s.acked) && s.acked[ai].lo <= cur
+		switch {
+		case acked:
+			end = min(end, s.acked[ai].hi)
+		case ai < len(s.acked):
+			end = min(end, s.acked[ai].lo)
+		}
+		s.gaps = append(s.gaps, gap{cur, end, acked, now})
+		added = true
+		cur = end
+	}
+	return added
+}
+
+// gapOf returns the index of the gap holding seq, or -1.
+func (s *seqState) gapOf(seq uint64) int {
 	i := sort.Search(len(s.gaps), func(i int) bool { return s.gaps[i].hi > seq })
 	if i == len(s.gaps) || s.gaps[i].lo > seq {
-		return false, 0
+		return -1
 	}
+	return i
+}
+
+// fill removes seq from the gap holding it and reports whether there was one.
+func (s *seqState) fill(seq uint64) bool {
+	i := s.gapOf(seq)
+	if i < 0 {
+		return false
+	}
+	s.cut(i, seq)
+	return true
+}
+
+// cut removes seq from gaps[i], splitting it when seq is inside.
+func (s *seqState) cut(i int, seq uint64) {
 	g := &s.gaps[i]
 	switch {
 	case g.lo == seq && g.hi == seq+1:
@@ -48,58 +116,72 @@ func (s *seqState) fill(seq uint64, maxGaps int) (ok bool, lost uint64) {
 	case g.hi == seq+1:
 		g.hi--
 	default:
-		right := gap{seq + 1, g.hi, g.since}
+		right := gap{seq + 1, g.hi, g.acked, g.since}
 		g.hi = seq
 		s.gaps = slices.Insert(s.gaps, i+1, right)
-		if len(s.gaps) > maxGaps {
-			lost = s.gaps[0].hi - s.gaps[0].lo
-			s.gaps = slices.Delete(s.gaps, 0, 1)
-		}
 	}
-	return true, lost
 }
 
-// expire removes gaps pending for at least grace and returns their records.
-func (s *seqState) expire(now time.Time, grace time.Duration) (lost uint64) {
+// ack notes that Kafka acknowledged seq. Below expected, an unacknowledged
+// gap record starts its grace period now.
+func (s *seqState) ack(seq uint64, now time.Time) {
+	if seq >= s.expected {
+		s.acked.add(seq, now)
+		return
+	}
+	i := s.gapOf(seq)
+	if i < 0 || s.gaps[i].acked {
+		return // already received (the consumer was faster than the callback)
+	}
+	// Joined to an acknowledged gap just before it when adjacent, so a
+	// run of late acknowledgements stays one gap.
+	if prev := i - 1; seq == s.gaps[i].lo && prev >= 0 && s.gaps[prev].acked && s.gaps[prev].hi == seq {
+		s.gaps[prev].hi++
+		s.gaps[prev].since = now
+		s.cut(i, seq)
+		return
+	}
+	s.cut(i, seq)
+	j := sort.Search(len(s.gaps), func(j int) bool { return s.gaps[j].lo > seq })
+	s.gaps = slices.Insert(s.gaps, j, gap{seq, seq + 1, true, now})
+}
+
+// fail notes that the producer gave up on seq: it is never expected, so it
+// leaves a gap and is remembered for a late arrival. A seq already received
+// is ignored.
+func (s *seqState) fail(seq uint64, now time.Time) {
+	if seq < s.expected && !s.fill(seq) {
+		return
+	}
+	s.failed.add(seq, now)
+}
+
+// expire declares acknowledged gaps pending for at least grace lost and
+// returns their records. Gaps never acknowledged are kept (their outcome is
+// still to come), unless dropUnacked: a run whose producer is not ours
+// sends no acknowledgements, so its gaps are dropped after grace uncounted.
+// Failed seqs the consumer passed more than grace ago are forgotten.
+func (s *seqState) expire(now time.Time, grace time.Duration, dropUnacked bool) (lost uint64) {
 	kept := s.gaps[:0]
 	for _, g := range s.gaps {
-		if now.Sub(g.since) >= grace {
-			lost += g.hi - g.lo
+		if now.Sub(g.since) >= grace && (g.acked || dropUnacked) {
+			if g.acked {
+				lost += g.hi - g.lo
+			}
 			continue
 		}
 		kept = append(kept, g)
 	}
 	clear(s.gaps[len(kept):])
 	s.gaps = kept
+	keptF := s.failed[:0]
+	for _, f := range s.failed {
+		if f.hi <= s.expected && now.Sub(f.at) >= grace {
+			continue
+		}
+		keptF = append(keptF, f)
+	}
+	clear(s.failed[len(keptF):])
+	s.failed = keptF
 	return lost
-}
-
-// searchSkips returns the index of the first skip >= seq.
-func searchSkips(skips []uint64, seq uint64) int {
-	i, _ := slices.BinarySearch(skips, seq)
-	return i
-}
-
-// addSkip inserts seq into the sorted set, dropping the lowest on overflow.
-func addSkip(skips *[]uint64, seq uint64, max int) {
-	i, found := slices.BinarySearch(*skips, seq)
-	if found {
-		return
-	}
-	*skips = slices.Insert(*skips, i, seq)
-	if len(*skips) > max {
-		*skips = slices.Delete(*skips, 0, 1)
-	}
-}
-
-// removeSkip deletes seq from the set and reports whether it was there.
-func removeSkip(skips *[]uint64, seq uint64) bool {
-	if len(*skips) == 0 {
-		return false
-	}
-	i, found := slices.BinarySearch(*skips, seq)
-	if found {
-		*skips = slices.Delete(*skips, i, i+1)
-	}
-	return found
 }

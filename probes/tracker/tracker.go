@@ -1,18 +1,29 @@
 // Package tracker classifies consumed probe records per partition as in
-// order, duplicate, out of order or missing, with bounded memory.
+// order, duplicate, out of order or missing, and declares loss.
+//
+// Loss is a record Kafka acknowledged that the consumer read past (it
+// received a later record of the same partition) and that has not arrived
+// Config.GracePeriod after both its acknowledgement and the moment the
+// consumer read past it. A record not (yet) acknowledged is never lost: it
+// either fails, and is counted by the producer as failed, or is
+// acknowledged later and its grace period starts then. So a failure reported
+// after any grace period is counted once, as failed, and the grace period
+// needs no relation to delivery.timeout.ms. Failures and acknowledgements
+// are kept as ranges of sequence numbers, without a cap: no amount of
+// failures turns into loss.
 //
 // For the own run, the expected sequence number of a partition starts at 0,
-// so records missing from the very start count as gaps too. A gap that stays
-// unfilled for Config.GracePeriod is declared lost, once. A record whose
-// sequence number was already declared lost is reported as Duplicate: the
+// so records missing from the very start are gaps too. A gap declared lost
+// is lost once; a record arriving after that is reported as Duplicate: the
 // loss was final and the record cannot be told apart from a redelivery.
 //
 // Records of another run (a previous process of the same probe whose records
 // are still in the topic) get their own baseline on the partition: the first
-// one returns OtherRun and later ones of that run are tracked the same way,
-// including gap expiry, until the own run appears. The own run is tracked in
-// separate state, so it is never disturbed by foreign records: once it has
-// appeared, foreign records only return OtherRun.
+// one returns OtherRun and later ones of that run are classified the same
+// way until the own run appears; their gaps are never loss (their
+// acknowledgements are unknown) and are dropped after the grace period. The
+// own run is tracked in separate state, so it is never disturbed by foreign
+// records: once it has appeared, foreign records only return OtherRun.
 package tracker
 
 import (
@@ -20,26 +31,15 @@ import (
 	"time"
 )
 
-// Config bounds the tracker. Zero values select the defaults.
+// Config holds the tracker's settings. Zero values select the defaults.
 type Config struct {
-	// GracePeriod is how long a gap may stay unfilled before its records
-	// count as lost (default 30s).
+	// GracePeriod is how long an acknowledged record the consumer read
+	// past may stay missing before it counts as lost (default 30s).
 	GracePeriod time.Duration
-	// MaxGaps bounds the pending gap ranges per partition (default 1024).
-	// On overflow the oldest gap is declared lost at once.
-	MaxGaps int
-	// MaxSkips bounds the sequence numbers per partition that the producer
-	// reported as never sent (default 4096). On overflow the lowest, in
-	// practice the oldest, is forgotten.
-	MaxSkips int
 }
 
-// Defaults for zero Config fields.
-const (
-	DefaultGracePeriod = 30 * time.Second
-	DefaultMaxGaps     = 1024
-	DefaultMaxSkips    = 4096
-)
+// DefaultGracePeriod is used for a zero Config.GracePeriod.
+const DefaultGracePeriod = 30 * time.Second
 
 // Result classifies one observed record.
 type Result int
@@ -81,16 +81,14 @@ type Tracker struct {
 	own uint64
 	cfg Config
 
-	mu         sync.Mutex
-	parts      map[int32]*partition
-	unreported uint64 // lost through MaxGaps overflow, returned by the next Expire
+	mu    sync.Mutex
+	parts map[int32]*partition
 }
 
 // partition keeps the own run and at most one foreign run apart.
 type partition struct {
 	own     seqState
 	ownSeen bool
-	skips   []uint64 // own-run seqs never sent, sorted ascending
 
 	other    *seqState // foreign run tracked until the own run appears
 	otherRun uint64
@@ -100,12 +98,6 @@ type partition struct {
 func New(ownRun uint64, cfg Config) *Tracker {
 	if cfg.GracePeriod <= 0 {
 		cfg.GracePeriod = DefaultGracePeriod
-	}
-	if cfg.MaxGaps <= 0 {
-		cfg.MaxGaps = DefaultMaxGaps
-	}
-	if cfg.MaxSkips <= 0 {
-		cfg.MaxSkips = DefaultMaxSkips
 	}
 	return &Tracker{own: ownRun, cfg: cfg, parts: make(map[int32]*partition)}
 }
@@ -130,7 +122,7 @@ func (t *Tracker) Observe(partition int32, run, seq uint64, now time.Time) Resul
 			// is gone and cannot resend them.
 			ps.ownSeen, ps.other = true, nil
 		}
-		return t.observe(&ps.own, &ps.skips, seq, now)
+		return ps.own.observe(seq, now)
 	}
 	if ps.ownSeen {
 		return OtherRun
@@ -139,92 +131,45 @@ func (t *Tracker) Observe(partition int32, run, seq uint64, now time.Time) Resul
 		ps.other, ps.otherRun = &seqState{expected: seq + 1}, run
 		return OtherRun
 	}
-	var noSkips []uint64
-	return t.observe(ps.other, &noSkips, seq, now)
+	return ps.other.observe(seq, now)
 }
 
-func (t *Tracker) observe(s *seqState, skips *[]uint64, seq uint64, now time.Time) Result {
-	switch {
-	case seq == s.expected:
-		s.expected++
-		removeSkip(skips, seq)
-		return InOrder
-	case seq > s.expected:
-		lo := s.expected
-		s.expected = seq + 1
-		removeSkip(skips, seq)
-		if t.addGap(s, *skips, lo, seq, now) {
-			return Gap
-		}
-		return InOrder // every missing record was reported as never sent
-	}
-	// seq < expected: a late record, or one seen before.
-	if ok, lost := s.fill(seq, t.cfg.MaxGaps); ok {
-		t.unreported += lost
-		return OutOfOrder
-	}
-	if removeSkip(skips, seq) {
-		return OutOfOrder // reported as failed, yet arrived after later ones
-	}
-	return Duplicate
-}
-
-// addGap records [lo, hi) minus the skipped seqs, which stay in the skip set
-// so a late arrival is classified OutOfOrder. It reports whether any range
-// was added.
-func (t *Tracker) addGap(s *seqState, skips []uint64, lo, hi uint64, now time.Time) bool {
-	added := false
-	for _, k := range skips[searchSkips(skips, lo):searchSkips(skips, hi)] {
-		if k > lo {
-			t.unreported += s.push(gap{lo, k, now}, t.cfg.MaxGaps)
-			added = true
-		}
-		lo = k + 1
-	}
-	if hi > lo {
-		t.unreported += s.push(gap{lo, hi, now}, t.cfg.MaxGaps)
-		added = true
-	}
-	return added
-}
-
-// Skip tells the tracker the producer failed to send seq of the own run on
-// partition, so it is never expected: it is removed from a pending gap, or
-// remembered (bounded) so a later gap excludes it. A seq already received or
-// already declared lost is ignored.
-func (t *Tracker) Skip(partition int32, seq uint64, _ time.Time) {
+// Acked tells the tracker Kafka acknowledged seq of the own run on
+// partition: from now on (or from when the consumer reads past it) its
+// grace period runs.
+func (t *Tracker) Acked(partition int32, seq uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ps := t.part(partition)
-	if seq < ps.own.expected {
-		ok, lost := ps.own.fill(seq, t.cfg.MaxGaps)
-		t.unreported += lost
-		if !ok {
-			return
-		}
-	}
-	// Kept even when removed from a gap, so a late arrival is OutOfOrder.
-	addSkip(&ps.skips, seq, t.cfg.MaxSkips)
+	t.part(partition).own.ack(seq, now)
 }
 
-// Expire declares every gap pending for at least GracePeriod lost and returns
-// the number of records newly lost, including those lost through MaxGaps
-// overflow since the last call. Each missing record is counted once, ever.
+// Failed tells the tracker the producer gave up on seq of the own run on
+// partition: it is never expected and never lost. A seq already received
+// is ignored.
+func (t *Tracker) Failed(partition int32, seq uint64, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.part(partition).own.fail(seq, now)
+}
+
+// Expire declares lost every acknowledged record missing for at least
+// GracePeriod and returns how many were newly lost. Each record is counted
+// once, ever.
 func (t *Tracker) Expire(now time.Time) (lost uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	lost, t.unreported = t.unreported, 0
 	for _, ps := range t.parts {
-		lost += ps.own.expire(now, t.cfg.GracePeriod)
+		lost += ps.own.expire(now, t.cfg.GracePeriod, false)
 		if ps.other != nil {
-			lost += ps.other.expire(now, t.cfg.GracePeriod)
+			ps.other.expire(now, t.cfg.GracePeriod, true)
 		}
 	}
 	return lost
 }
 
-// Pending returns the number of pending gap ranges and the records in them.
-func (t *Tracker) Pending() (gaps int, records uint64) {
+// Pending returns the number of gap ranges and the records in them, and the
+// failed records the producer reported that are still remembered.
+func (t *Tracker) Pending() (gaps int, records, failed uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, ps := range t.parts {
@@ -236,9 +181,10 @@ func (t *Tracker) Pending() (gaps int, records uint64) {
 			for _, g := range s.gaps {
 				records += g.hi - g.lo
 			}
+			failed += s.failed.count()
 		}
 	}
-	return gaps, records
+	return gaps, records, failed
 }
 
 // Reset forgets a partition, e.g. after the topic was recreated. Its pending

@@ -1,0 +1,108 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+)
+
+// For 15 s the probe topic refuses acks=all writes: with one of three
+// brokers stopped, its min.insync.replicas is raised from 2 to 3, above the
+// brokers left in sync, then lowered again, with Kafka's own dynamic topic
+// configs. (Kafka 4 caps the effective min.insync.replicas at the
+// replication factor, so raising it above the broker count refuses nothing.)
+// The records that time out meanwhile are counted as failed, by reason, and
+// none is counted lost, although the grace period (5 s) is shorter than the
+// refusal and the consumer reads past them.
+func TestMinInsyncRefusalIsFailureNotLoss(t *testing.T) {
+	c := cluster(t, 3)
+	ensureRunning(t, c)
+	const probe, topic, rate, refusal = "refused", "kafka-bench-refused", 200.0, 15 * time.Second
+	x := exportertest.Start(t, `
+probes:
+  - name: refused
+    rate: 200
+    record_size: 200
+    lag_interval: 1s
+    loss_grace_period: 5s
+    create_topic: {partitions: 3, replication_factor: 3, configs: {min.insync.replicas: "2"}}
+    producer: {acks: all, request.timeout.ms: 2000, delivery.timeout.ms: 5000}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	waitSteady(t, x, probe, rate)
+	const stopped = 2
+	if err := c.Stop(stopped); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ensureRunning(t, c) }()
+	waitSteady(t, x, probe, rate) // leaders moved; two replicas in sync
+
+	adm := admin(t, c)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	setMinISR := func(op kadm.IncrementalOp, v string) {
+		t.Helper()
+		resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: "min.insync.replicas", Value: &v}}, topic)
+		var r kadm.AlterConfigsResponse
+		if err == nil {
+			r, err = resp.On(topic, nil)
+		}
+		if err == nil {
+			err = r.Err
+		}
+		if err != nil {
+			t.Fatalf("min.insync.replicas %v %s: %v %s", op, v, err, r.ErrMessage)
+		}
+	}
+	failed := func(f map[string]float64) (n float64) {
+		for _, v := range f {
+			n += v
+		}
+		return n
+	}
+
+	before := failuresByReason(x.Scrape(t), probe)
+	setMinISR(kadm.SetConfig, "3")
+	refused := time.Now()
+	exportertest.Eventually(t, refusal, "produce failures while writes are refused", func() (bool, string) {
+		now := failuresByReason(x.Scrape(t), probe)
+		return failed(now) > failed(before), fmt.Sprintf("failures by reason: %v", now)
+	})
+	time.Sleep(refusal - time.Since(refused)) // the fault lasts this long
+	setMinISR(kadm.SetConfig, "2")
+	exportertest.Eventually(t, time.Minute, "records acknowledged again", func() (bool, string) {
+		f := x.Scrape(t)
+		up := value(t, f, "kafka_bench_probe_up", probe)
+		return up == 1, fmt.Sprintf("probe_up=%v", up)
+	})
+	waitSteady(t, x, probe, rate)
+	if err := c.Restart(stopped); err != nil {
+		t.Fatal(err)
+	}
+
+	f := drain(t, x, probe)
+	reasons := failuresByReason(f, probe)
+	t.Logf("failures by reason: %v", reasons)
+	if failed(reasons) < rate {
+		t.Errorf("%v records failed during a %s refusal at %v records/s, want at least one second's worth", failed(reasons), refusal, rate)
+	}
+	for r := range reasons {
+		if r != "timeout" && r != "not_enough_replicas" {
+			t.Errorf("failure reason %q, want timeout or not_enough_replicas", r)
+		}
+	}
+	// Loss would be declared 5 s after the consumer read past a gap: watch
+	// for two grace periods after the drain.
+	deadline := time.Now().Add(12 * time.Second)
+	for time.Now().Before(deadline) {
+		if lost := value(t, x.Scrape(t), "kafka_bench_records_lost_total", probe); lost != 0 {
+			t.Fatalf("%v records counted lost; a refused write is a failure, never a loss", lost)
+		}
+		time.Sleep(time.Second)
+	}
+}

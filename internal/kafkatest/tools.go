@@ -1,0 +1,35 @@
+package kafkatest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// RunClass runs a class of the pinned Kafka jars (a perf or admin tool such
+// as org.apache.kafka.tools.ProducerPerformance) through scripts/kafka.sh
+// java-class and returns its standard output.
+func RunClass(ctx context.Context, class string, args ...string) (string, error) {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return "", err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(root, kafkaScript), "java-class", class}, args...)...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("kafkatest: %s: %v\n%s", class, err, tailOf(stderr.String(), 2000))
+	}
+	return stdout.String(), nil
+}
+
+func tailOf(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
