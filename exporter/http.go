@@ -29,6 +29,7 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 		Registry:          e.reg, // promhttp_metric_handler_errors_total
 	}))
 	mux.Handle("/changes", e.watch.Changes())
+	e.handleLive(mux)
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy.\n"))
 	})
@@ -86,8 +87,8 @@ func (e *Exporter) landingPage(opts HandlerOpts) http.Handler {
 			{Address: "/-/ready", Text: "Readiness"},
 			{Address: "/changes", Text: "Configuration changes"},
 		},
-		ExtraHTML: extra.String(),
-		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }",
+		ExtraHTML: extra.String() + liveHTML,
+		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }" + liveCSS,
 	})
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
