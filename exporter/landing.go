@@ -68,12 +68,16 @@ func (l *liveLoop) stop() {
 	}
 }
 
-// handleLive registers /live.json and the page's static files.
+// handleLive registers /live.json, the page's static files and /favicon.ico.
 func (e *Exporter) handleLive(mux *http.ServeMux) {
 	mux.HandleFunc("/live.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
 		_ = json.NewEncoder(w).Encode(e.live.snapshot())
+	})
+	// Browsers ask for an icon; a 404 would show as a console error.
+	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
 	})
 	for path, asset := range map[string]struct{ body, typ string }{
 		"/static/uplot.min.js":  {webassets.UPlotJS, "text/javascript"},

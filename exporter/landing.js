@@ -38,7 +38,7 @@
       const data = [p.t, ys];
       const u = b.charts[m.key];
       // From the first sample (a new exporter) or 15 minutes back, to now.
-      const from = Math.max(now - windowSeconds, p.t.length ? Math.min(p.t[0], now - 4 * interval) : now - windowSeconds);
+      const from = p.t.length ? Math.max(now - windowSeconds, Math.min(p.t[0], now - interval)) : now - windowSeconds;
       const xRange = function () { return [from, now]; };
       if (!u) {
         const color = KB.color(i);
