@@ -11,12 +11,8 @@ import (
 // TestRecorderPercentiles records 1 µs … 100,000 µs once each, in random
 // order: every percentile is known exactly (HdrHistogram ranks round(q·n)).
 func TestRecorderPercentiles(t *testing.T) {
-	r := NewRecorder(0, false, 0)
 	const n = 100000
-	for _, v := range rand.Perm(n) {
-		r.Produced(time.Duration(v+1)*time.Microsecond, 100)
-	}
-	s := r.ProduceSpan()
+	s := uniformRecorder(n).ProduceSpan()
 	want := Latencies{
 		Avg:  50000500 * time.Nanosecond, // (n+1)/2 µs, exact
 		Max:  100 * time.Millisecond,
@@ -33,6 +29,16 @@ func TestRecorderPercentiles(t *testing.T) {
 	if s.Records != n || s.Bytes != 100*n {
 		t.Errorf("records %d bytes %d, want %d and %d", s.Records, s.Bytes, n, 100*n)
 	}
+}
+
+// uniformRecorder has produced 1 µs … n µs once each, in random order,
+// 100 bytes each.
+func uniformRecorder(n int) *Recorder {
+	r := NewRecorder(0, false, 0)
+	for _, v := range rand.Perm(n) {
+		r.Produced(time.Duration(v+1)*time.Microsecond, 100)
+	}
+	return r
 }
 
 // TestRecorderTail: a rare slow record must show at p99.9 and as the max,

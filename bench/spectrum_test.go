@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -10,12 +9,7 @@ import (
 // p·1000 µs, so every point of the spectrum is known. The grid stops at
 // 99.999 % (1/(1-p) = 100,000 records) and ends with the maximum.
 func TestSpectrum(t *testing.T) {
-	r := NewRecorder(0, false, 0)
-	const n = 100000
-	for _, v := range rand.Perm(n) {
-		r.Produced(time.Duration(v+1)*time.Microsecond, 1)
-	}
-	s := r.ProduceSpan().Latency.Spectrum
+	s := uniformRecorder(100000).ProduceSpan().Latency.Spectrum
 	if len(s) != 52 { // 0, 0.1 … 5.0 nines, then 100 %
 		t.Fatalf("%d points, want 52: %+v", len(s), s)
 	}

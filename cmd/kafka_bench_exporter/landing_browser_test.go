@@ -21,16 +21,10 @@ func TestLandingPageInBrowser(t *testing.T) {
 		t.Skip("builds the binary and starts a browser")
 	}
 	browser := browsertest.Start(t)
-	webConfig, certs, user, password := writeWebConfig(t)
-	addr := freeAddr(t)
-	p := startBinary(t, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--probe.rate=200", "--no-collector.host")
-	get := httpsClient(t, certs, addr)
+	srv := startBehindWebConfig(t, "200")
+	p, addr, get, user, password := srv.p, srv.addr, srv.get, srv.user, srv.password
 
 	// Every path of the page is behind the same auth.
-	exportertest.Eventually(t, 60*time.Second, "HTTPS listener up", func() (bool, string) {
-		code, _, err := get(http.MethodGet, "/-/healthy", user, password)
-		return err == nil && code == http.StatusOK, fmt.Sprint(code, err)
-	})
 	for _, path := range []string{"/", "/live.json", "/static/uplot.min.js", "/static/landing.js"} {
 		if code, _, err := get(http.MethodGet, path, "", ""); err != nil || code != http.StatusUnauthorized {
 			t.Errorf("%s without credentials: %d %v, want 401", path, code, err)

@@ -1,31 +1,18 @@
 package main
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 )
 
 // /metrics behind exporter-toolkit's --web.config.file: TLS with a
 // certificate made here, basic auth with a bcrypt hash, checked with a real
 // HTTPS client.
 func TestWebConfigTLSAndBasicAuth(t *testing.T) {
-	webConfig, certs, user, password := writeWebConfig(t)
-	addr := freeAddr(t)
-	p := startBinary(t, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--probe.rate=50", "--no-collector.host")
-
-	get := httpsClient(t, certs, addr)
-	exportertest.Eventually(t, 30*time.Second, "HTTPS listener up", func() (bool, string) {
-		code, _, err := get(http.MethodGet, "/metrics", user, password)
-		if err != nil {
-			return false, err.Error()
-		}
-		return code == http.StatusOK, fmt.Sprint(code)
-	})
+	srv := startBehindWebConfig(t, "50")
+	p, addr, get, user, password := srv.p, srv.addr, srv.get, srv.user, srv.password
 	for _, c := range []struct {
 		name, method, path, user, pass string
 		want                           int

@@ -12,8 +12,35 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
+
+// webServer is the binary behind --web.config.file (TLS and basic auth).
+type webServer struct {
+	p              *process
+	addr           string
+	user, password string
+	// get requests a path over HTTPS, trusting the test CA; user "" sends
+	// no credentials.
+	get func(method, path, user, pass string) (int, string, error)
+}
+
+// startBehindWebConfig starts the binary with the default probe at rate on
+// the embedded cluster behind TLS and basic auth, and waits for its HTTPS
+// listener.
+func startBehindWebConfig(t *testing.T, rate string) *webServer {
+	t.Helper()
+	webConfig, certs, user, password := writeWebConfig(t)
+	addr := freeAddr(t)
+	s := &webServer{addr: addr, user: user, password: password, get: httpsClient(t, certs, addr),
+		p: startBinary(t, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--probe.rate="+rate, "--no-collector.host")}
+	exportertest.Eventually(t, 60*time.Second, "HTTPS listener up", func() (bool, string) {
+		code, _, err := s.get(http.MethodGet, "/-/healthy", user, password)
+		return err == nil && code == http.StatusOK, fmt.Sprint(code, err)
+	})
+	return s
+}
 
 // writeWebConfig writes an exporter-toolkit web config with TLS (a
 // certificate made here) and one basic-auth user (a bcrypt hash).
