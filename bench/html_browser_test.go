@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,5 +52,37 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	}
 	if rows != 7 {
 		t.Errorf("results table has %d rows, want a header and 6 scenarios", rows)
+	}
+
+	// Shapes the page has to survive: a consume-only row, a failed row, no
+	// host counters, no spectra (an older file), and fields it does not
+	// know (per-machine rows, rounds, a nested object).
+	shapes, err := os.ReadFile(filepath.Join("testdata", "report-shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Reset()
+	if err := RenderHTML(&page, shapes, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = browser.Open(t, "file://"+path, 1280, 900, nil)
+	// Sweeps of record_size and acks (4 + 4), load generator CPU/memory and
+	// network, CPU per machine.
+	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 11")
+	p.CheckCharts(t, 11, 20)
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	var headers []string
+	if err := p.Eval(`Array.from(document.querySelectorAll("table.results th")).map(function (h) { return h.textContent; })`, &headers); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"find_max_rate.max_rate", "find_max_rate.limit", "role", "round"} {
+		if !slices.Contains(headers, want) {
+			t.Errorf("no column %q among %q", want, headers)
+		}
 	}
 }

@@ -145,19 +145,23 @@
       { name: 'p99.9', path: ['consume', 'end_to_end_ms', 'p99_9'], dash: [2, 3] }] },
   ];
 
+  // Failed scenarios stay in the table; their partial numbers would
+  // mislead in a chart.
+  const passed = results.filter(function (r) { return r.status !== 'failed'; });
+
   // One row of charts per swept parameter: the metric against the
   // parameter's values, one line per combination of the other parameters.
   function sweepCharts() {
     let s = null;
     keys.forEach(function (k) {
       const vals = [];
-      results.forEach(function (r) { const v = param(r, k); if (v !== undefined && vals.indexOf(v) < 0) vals.push(v); });
+      passed.forEach(function (r) { const v = param(r, k); if (v !== undefined && vals.indexOf(v) < 0) vals.push(v); });
       if (vals.length < 2) return;
       sortValues(vals);
       const others = keys.filter(function (o) { return o !== k; });
       const groups = [];
       const byGroup = {};
-      results.forEach(function (r) {
+      passed.forEach(function (r) {
         const g = others.map(function (o) { return o + '=' + param(r, o); }).join(', ') || 'all';
         if (!byGroup[g]) { byGroup[g] = {}; groups.push(g); }
         byGroup[g][param(r, k)] = r;
@@ -205,6 +209,7 @@
     sides.forEach(function (side) {
       const lines = [];
       results.forEach(function (r, i) {
+        if (r.status === 'failed') return;
         const pts = get(r, side.path);
         if (!Array.isArray(pts) || pts.length === 0) return;
         const m = {};
