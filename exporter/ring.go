@@ -43,15 +43,11 @@ type livePoint struct {
 type liveTotals struct {
 	t               time.Time
 	produced        float64
-	produceBuckets  buckets
-	e2eBuckets      buckets
+	produceHist     *liveHist
+	e2eHist         *liveHist
 	lagRecords, lag float64
 	up              float64
 }
-
-// buckets are a classic histogram's cumulative counts by upper bound,
-// summed over the other labels (broker).
-type buckets map[float64]float64
 
 // liveRing samples the registry and keeps each probe's last points.
 type liveRing struct {
@@ -93,7 +89,7 @@ func (r *liveRing) sample(now time.Time) {
 	cur := map[string]*liveTotals{}
 	get := func(probe string) *liveTotals {
 		if cur[probe] == nil {
-			cur[probe] = &liveTotals{t: now, produceBuckets: buckets{}, e2eBuckets: buckets{}}
+			cur[probe] = &liveTotals{t: now, produceHist: newLiveHist(), e2eHist: newLiveHist()}
 		}
 		return cur[probe]
 	}
@@ -107,9 +103,9 @@ func (r *liveRing) sample(now time.Time) {
 			case liveProduced:
 				get(probe).produced += m.GetCounter().GetValue()
 			case liveProduceLat:
-				get(probe).produceBuckets.add(m.GetHistogram())
+				get(probe).produceHist.add(m.GetHistogram())
 			case liveE2ELat:
-				get(probe).e2eBuckets.add(m.GetHistogram())
+				get(probe).e2eHist.add(m.GetHistogram())
 			case liveLagRecords:
 				get(probe).lagRecords = m.GetGauge().GetValue()
 			case liveLagSeconds:
@@ -134,8 +130,8 @@ func (r *liveRing) sample(now time.Time) {
 			if dt := now.Sub(prev.t).Seconds(); dt > 0 {
 				p.recordsPerSec = (c.produced - prev.produced) / dt
 			}
-			p.produceP99 = quantile(0.99, c.produceBuckets, prev.produceBuckets)
-			p.e2eP99 = quantile(0.99, c.e2eBuckets, prev.e2eBuckets)
+			p.produceP99 = c.produceHist.quantileSince(0.99, prev.produceHist)
+			p.e2eP99 = c.e2eHist.quantileSince(0.99, prev.e2eHist)
 		}
 		r.last[probe] = *c
 		pts := append(r.points[probe], p)
@@ -144,49 +140,6 @@ func (r *liveRing) sample(now time.Time) {
 		}
 		r.points[probe] = pts
 	}
-}
-
-func (b buckets) add(h *dto.Histogram) {
-	for _, bk := range h.GetBucket() {
-		b[bk.GetUpperBound()] += float64(bk.GetCumulativeCount())
-	}
-	b[math.Inf(1)] += float64(h.GetSampleCount())
-}
-
-// quantile is PromQL's histogram_quantile over the increase from prev to
-// cur: linear within the bucket, the highest finite bound when the rank
-// falls in +Inf; NaN without observations (or after a reset).
-func quantile(q float64, cur, prev buckets) float64 {
-	bounds := make([]float64, 0, len(cur))
-	for ub := range cur {
-		bounds = append(bounds, ub)
-	}
-	sort.Float64s(bounds)
-	inc := make([]float64, len(bounds))
-	for i, ub := range bounds {
-		inc[i] = cur[ub] - prev[ub]
-		if inc[i] < 0 {
-			return math.NaN()
-		}
-	}
-	if len(bounds) < 2 || inc[len(inc)-1] <= 0 {
-		return math.NaN()
-	}
-	rank := q * inc[len(inc)-1]
-	lower, below := 0.0, 0.0
-	for i, ub := range bounds {
-		if inc[i] >= rank {
-			if math.IsInf(ub, 1) {
-				return bounds[len(bounds)-2]
-			}
-			if inc[i] == below {
-				return ub
-			}
-			return lower + (ub-lower)*(rank-below)/(inc[i]-below)
-		}
-		lower, below = ub, inc[i]
-	}
-	return bounds[len(bounds)-2]
 }
 
 func labelValue(m *dto.Metric, name string) string {
