@@ -18,9 +18,13 @@
     for (let i = ys.length - 1; i >= 0; i--) if (ys[i] !== null) return ys[i];
     return null;
   }
+  // title: the latest value and, for scale, the window's highest.
   function title(m, ys) {
     const v = latest(ys);
-    return m.title + ': ' + (v === null ? '-' : v.toFixed(m.digits));
+    let t = m.title + ': ' + (v === null ? '-' : v.toFixed(m.digits));
+    const vals = ys.filter(function (y) { return y !== null; });
+    if (!m.range && vals.length > 1) t += ' (max ' + Math.max.apply(null, vals).toFixed(m.digits) + ')';
+    return t;
   }
 
   function draw(p, now) {
