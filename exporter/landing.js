@@ -47,7 +47,7 @@
       if (!u) {
         const color = KB.color(i);
         b.charts[m.key] = KB.chart(b.sparks, title(m, ys), {
-          width: 260, height: 110,
+          width: 320, height: 110,
           legend: { show: false },
           cursor: { show: false },
           scales: { x: { time: true, range: xRange }, y: m.range ? { range: function () { return m.range; } } : {} },
