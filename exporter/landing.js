@@ -6,7 +6,7 @@
   const metrics = [
     { key: 'records_per_sec', title: 'records/s', digits: 0 },
     { key: 'produce_p99_ms', title: 'produce p99 (ms)', digits: 2 },
-    { key: 'end_to_end_p99_ms', title: 'end-to-end p99 (ms)', digits: 2 },
+    { key: 'end_to_end_p99_ms', title: 'e2e p99 (ms)', digits: 2 },
     { key: 'lag_records', title: 'lag (records)', digits: 0 },
     { key: 'up', title: 'probe_up', digits: 0, range: [0, 1.1] },
   ];
@@ -23,7 +23,7 @@
     const v = latest(ys);
     let t = m.title + ': ' + (v === null ? '-' : v.toFixed(m.digits));
     const vals = ys.filter(function (y) { return y !== null; });
-    if (!m.range && vals.length > 1) t += ' (max ' + Math.max.apply(null, vals).toFixed(m.digits) + ')';
+    if (!m.range && vals.length > 1) t += ', max ' + Math.max.apply(null, vals).toFixed(m.digits);
     return t;
   }
 
