@@ -88,7 +88,7 @@ func (e *Exporter) landingPage(opts HandlerOpts) http.Handler {
 			{Address: "/changes", Text: "Configuration changes"},
 		},
 		ExtraHTML: extra.String() + liveHTML,
-		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }" + liveCSS,
+		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }" + liveCSS(),
 	})
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -29,7 +29,11 @@ const liveHTML = `<h2>Live (last 15 minutes)</h2>
 <script src="static/landing.js"></script>`
 
 // liveCSS styles the live section (with the shared chart styles).
-var liveCSS = webassets.ChartsCSS + `
+func liveCSS() string {
+	return webassets.ChartsCSS + liveSectionCSS
+}
+
+const liveSectionCSS = `
 #live .probe { margin: 8px 0 16px 0; }
 #live .probe h3 { margin: 4px 0; font-size: 16px; }
 #live .sparks { display: flex; flex-wrap: wrap; gap: 0 16px; }
