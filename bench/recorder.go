@@ -198,6 +198,8 @@ func (s *side) takeWindow() Window {
 // to the microsecond.
 type Latencies struct {
 	Avg, Max, P50, P95, P99, P999 time.Duration
+	// Spectrum is the percentile distribution (HTML report's chart).
+	Spectrum []Percentile
 }
 
 // Span is the measured records of one side.
@@ -228,12 +230,13 @@ func (s *side) span() Span {
 	out := Span{Records: s.count, Bytes: s.bytes, First: s.first, Last: s.last}
 	if n := s.hist.TotalCount(); n > 0 {
 		out.Latency = Latencies{
-			Avg:  s.sum / time.Duration(n),
-			Max:  s.max,
-			P50:  micros(s.hist.ValueAtQuantile(50)),
-			P95:  micros(s.hist.ValueAtQuantile(95)),
-			P99:  micros(s.hist.ValueAtQuantile(99)),
-			P999: micros(s.hist.ValueAtQuantile(99.9)),
+			Avg:      s.sum / time.Duration(n),
+			Max:      s.max,
+			P50:      micros(s.hist.ValueAtQuantile(50)),
+			P95:      micros(s.hist.ValueAtQuantile(95)),
+			P99:      micros(s.hist.ValueAtQuantile(99)),
+			P999:     micros(s.hist.ValueAtQuantile(99.9)),
+			Spectrum: spectrum(s.hist),
 		}
 	}
 	return out

@@ -27,7 +27,7 @@ const (
 )
 
 // Formats lists the --format values.
-var Formats = []string{FormatMarkdown, FormatCSV, FormatJSON}
+var Formats = []string{FormatMarkdown, FormatCSV, FormatJSON, FormatHTML}
 
 // ProducerLine is ProducerPerformance's final line. Percentiles are whole
 // milliseconds (truncated, as Kafka's are) so parsers of its output keep
@@ -196,6 +196,8 @@ type (
 		P95  float64 `json:"p95"`
 		P99  float64 `json:"p99"`
 		P999 float64 `json:"p99_9"`
+		// Percentiles is the spectrum (HTML report), absent in old files.
+		Percentiles []jsonPercentile `json:"percentiles,omitempty"`
 	}
 	jsonHost struct {
 		CPUPercent    float64 `json:"cpu_percent"`
@@ -251,13 +253,16 @@ func Write(w io.Writer, format string, paramKeys []string, results []Result) err
 		return WriteCSV(w, paramKeys, results)
 	case FormatJSON:
 		return WriteJSON(w, paramKeys, results)
+	case FormatHTML:
+		return WriteHTML(w, paramKeys, results, nil)
 	}
 	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
 
 func latencyJSON(l Latencies) jsonLatency {
 	r := func(d time.Duration) float64 { return round(ms(d), 3) }
-	return jsonLatency{Avg: r(l.Avg), Max: r(l.Max), P50: r(l.P50), P95: r(l.P95), P99: r(l.P99), P999: r(l.P999)}
+	return jsonLatency{Avg: r(l.Avg), Max: r(l.Max), P50: r(l.P50), P95: r(l.P95), P99: r(l.P99), P999: r(l.P999),
+		Percentiles: percentilesJSON(l.Spectrum)}
 }
 
 func round(x float64, digits int) float64 {

@@ -30,6 +30,8 @@ type Exporter struct {
 	host    atomic.Pointer[collector.Collector] // nil: host metrics off
 	reload  *reloadState
 	watch   *configwatch.Watcher // broker and topic configuration changes
+	live    *liveRing            // the landing page's sparklines
+	liveRun liveLoop
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -53,6 +55,7 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
 		running: map[string]*runningProbe{},
+		live:    newLiveRing(reg),
 	}
 	reg.MustRegister(
 		versioncollector.NewCollector("kafka_bench"),
@@ -80,6 +83,7 @@ func (h hostSwitch) Update(ch chan<- prometheus.Metric) error {
 func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.liveRun.start(ctx, e.live)
 	e.warnKafka(e.cfg, cfg.Kafka)
 	e.applyHost(cfg.Host)
 	want := map[string]config.Probe{}
@@ -147,6 +151,7 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 // the sum of them.
 func (e *Exporter) Stop() {
 	e.watch.Stop()
+	e.liveRun.stop()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, rp := range e.running {

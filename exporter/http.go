@@ -43,6 +43,7 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 		Registry:          e.reg, // promhttp_metric_handler_errors_total
 	}))
 	mux.Handle("/changes", e.watch.Changes())
+	e.handleLive(mux)
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy.\n"))
 	})
@@ -100,9 +101,9 @@ func (e *Exporter) landingPage(opts HandlerOpts) http.Handler {
 			{Address: "/-/ready", Text: "Readiness"},
 			{Address: "/changes", Text: "Configuration changes"},
 		},
-		ExtraHTML: extra.String(),
+		ExtraHTML: extra.String() + liveHTML,
 		Profiling: strconv.FormatBool(opts.Pprof), // its links, only when served
-		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }",
+		ExtraCSS:  "table.probes { border-collapse: collapse } table.probes td, table.probes th { border: 1px solid #ccc; padding: 2px 6px }" + liveCSS(),
 	})
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

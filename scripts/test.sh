@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs what the tests need
-# (Prometheus and promtool from Debian, Apache Kafka jars from Maven Central),
+# (Prometheus and promtool from Debian, Chromium for the browser tests, Apache
+# Kafka jars from Maven Central),
 # checks formatting and vet, then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
@@ -13,6 +14,8 @@ need_apt=()
 command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+# Headless browser tests of the HTML report and the landing page.
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive

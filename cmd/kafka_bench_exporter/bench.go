@@ -46,6 +46,7 @@ type benchFlags struct {
 	output, format                     string
 	setNum, setSize, setAcks, setParts bool
 	setListen, setFormat               bool
+	action, resultFile                 string // bench report FILE.json
 }
 
 func addBenchCommand(app *kingpin.Application) *benchFlags {
@@ -58,7 +59,8 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("bench.partitions", "Quick one-scenario run: partitions of the topic.").IsSetByUser(&bf.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&bf.partitions)
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
-	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv or json.").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
+	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
+	addReportArgs(cmd, bf)
 	// Serving /metrics is optional in bench mode: only when asked for.
 	app.GetFlag("web.listen-address").IsSetByUser(&bf.setListen)
 	return bf
@@ -67,6 +69,9 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 // runBench runs the bench command; see the exit codes above.
 func runBench(f *flags, stdout, stderr io.Writer) int {
 	bf := f.bench
+	if bf.action == reportAction {
+		return runReport(bf, stdout, stderr)
+	}
 	b, err := loadBench(f)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
@@ -126,12 +131,12 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		format = bf.format
 	}
 	fmt.Fprintln(stdout)
-	if err := bench.Write(stdout, format, b.ParamKeys, results); err != nil {
+	if err := writeResults(stdout, format, bf, b.ParamKeys, results); err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return exitFailed
 	}
 	if bf.output != "" {
-		if err := writeOutput(bf.output, bf.format, b.ParamKeys, results); err != nil {
+		if err := writeOutput(bf, b.ParamKeys, results); err != nil {
 			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed
 		}
@@ -182,6 +187,15 @@ func loadBench(f *flags) (*bench.Bench, error) {
 // quickBench is the bench file the quick flags stand for: one scenario
 // whose name and columns are its record size, partitions and acks.
 func quickBench(bf *benchFlags) (*bench.Bench, error) {
+	data, err := quickBenchYAML(bf)
+	if err != nil {
+		return nil, err
+	}
+	return bench.Parse(data)
+}
+
+// quickBenchYAML is quickBench's bench file.
+func quickBenchYAML(bf *benchFlags) ([]byte, error) {
 	type matrix struct {
 		RecordSize []int    `yaml:"record_size"`
 		Partitions []int32  `yaml:"partitions"`
@@ -191,11 +205,7 @@ func quickBench(bf *benchFlags) (*bench.Bench, error) {
 		NumRecords int64  `yaml:"num_records"`
 		Matrix     matrix `yaml:"matrix"`
 	}{bf.numRecords, matrix{[]int{bf.recordSize}, []int32{bf.partitions}, []string{bf.acks}}}
-	data, err := yaml.Marshal(file)
-	if err != nil {
-		return nil, err
-	}
-	return bench.Parse(data)
+	return yaml.Marshal(file)
 }
 
 func printResult(w io.Writer, r bench.Result) {
@@ -212,12 +222,12 @@ func printResult(w io.Writer, r bench.Result) {
 	}
 }
 
-func writeOutput(path, format string, keys []string, results []bench.Result) error {
-	fh, err := os.Create(path)
+func writeOutput(bf *benchFlags, keys []string, results []bench.Result) error {
+	fh, err := os.Create(bf.output)
 	if err != nil {
 		return err
 	}
-	if err := bench.Write(fh, format, keys, results); err != nil {
+	if err := writeResults(fh, bf.format, bf, keys, results); err != nil {
 		fh.Close()
 		return err
 	}

@@ -1,73 +1,18 @@
 package main
 
 import (
-	"crypto/tls"
-	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/crypto/bcrypt"
-
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
 
 // /metrics behind exporter-toolkit's --web.config.file: TLS with a
 // certificate made here, basic auth with a bcrypt hash, checked with a real
 // HTTPS client.
 func TestWebConfigTLSAndBasicAuth(t *testing.T) {
-	dir := t.TempDir()
-	certs, err := testcerts.Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const user, password = "prometheus", "scrape-pw"
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
-	if err != nil {
-		t.Fatal(err)
-	}
-	webConfig := filepath.Join(dir, "web.yml")
-	if err := os.WriteFile(webConfig, fmt.Appendf(nil, `
-tls_server_config:
-  cert_file: %s
-  key_file: %s
-basic_auth_users:
-  %s: %s
-`, certs.ServerCertFile, certs.ServerKeyFile, user, hash), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	addr := freeAddr(t)
-	p := startBinary(t, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--probe.rate=50", "--no-collector.host")
-
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{RootCAs: certs.CAPool, MinVersion: tls.VersionTLS12},
-	}}
-	defer client.CloseIdleConnections()
-	get := func(method, path, user, pass string) (int, string, error) {
-		req, _ := http.NewRequest(method, "https://"+addr+path, nil)
-		if user != "" {
-			req.SetBasicAuth(user, pass)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, "", err
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b), nil
-	}
-	exportertest.Eventually(t, 30*time.Second, "HTTPS listener up", func() (bool, string) {
-		code, _, err := get(http.MethodGet, "/metrics", user, password)
-		if err != nil {
-			return false, err.Error()
-		}
-		return code == http.StatusOK, fmt.Sprint(code)
-	})
+	srv := startBehindWebConfig(t, "50")
+	p, addr, get, user, password := srv.p, srv.addr, srv.get, srv.user, srv.password
 	for _, c := range []struct {
 		name, method, path, user, pass string
 		want                           int

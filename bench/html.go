@@ -1,0 +1,151 @@
+package bench
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/webassets"
+)
+
+// FormatHTML is the self-contained HTML report (WriteHTML).
+const FormatHTML = "html"
+
+// BenchFile is the bench file a report shows next to its results.
+type BenchFile struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+var (
+	//go:embed html/report.html
+	reportHTML string
+	//go:embed html/report.js
+	reportJS string
+	//go:embed html/report.css
+	reportCSS string
+
+	reportPage = template.Must(template.New("report").Parse(reportHTML))
+)
+
+// reportData is the page's data section (<script id="report-data">): the
+// JSON result as WriteJSON wrote it, and what the page needs besides.
+type reportData struct {
+	Title     string          `json:"title"`
+	ParamKeys []string        `json:"param_keys"`
+	BenchFile *BenchFile      `json:"bench_file,omitempty"`
+	Results   json.RawMessage `json:"results"`
+}
+
+// WriteHTML writes the results as one self-contained HTML page: the seeds'
+// table, a chart per swept parameter, the latency percentile spectra and the
+// host charts, drawn by an inlined uPlot, so it opens offline. file may be
+// nil.
+func WriteHTML(w io.Writer, paramKeys []string, results []Result, file *BenchFile) error {
+	var js bytes.Buffer
+	if err := WriteJSON(&js, paramKeys, results); err != nil {
+		return err
+	}
+	return RenderHTML(w, js.Bytes(), paramKeys, file)
+}
+
+// RenderHTML turns a JSON result (WriteJSON's array, perhaps saved long ago
+// or merged from several runs) into the page WriteHTML writes. With nil
+// paramKeys the parameters are read from the results.
+func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *BenchFile) error {
+	data, err := reportDataOf(resultsJSON, paramKeys, file)
+	if err != nil {
+		return err
+	}
+	section, err := json.MarshalIndent(data, "", "  ") // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return err
+	}
+	var results []json.RawMessage
+	_ = json.Unmarshal(data.Results, &results) // checked by reportDataOf
+	return reportPage.Execute(w, map[string]any{
+		"Title":        data.Title,
+		"Scenarios":    len(results),
+		"BenchFile":    file,
+		"UPlotVersion": webassets.UPlotVersion,
+		"UPlotCSS":     template.CSS(webassets.UPlotCSS),
+		"ChartsCSS":    template.CSS(webassets.ChartsCSS),
+		"CSS":          template.CSS(reportCSS),
+		"Data":         template.JS(section),
+		"UPlotJS":      template.JS(webassets.UPlotJS),
+		"ChartsJS":     template.JS(webassets.ChartsJS),
+		"ReportJS":     template.JS(reportJS),
+	})
+}
+
+// ReportDataSection extracts the data section of a page RenderHTML wrote.
+func ReportDataSection(page []byte) ([]byte, error) {
+	const open, end = `<script type="application/json" id="report-data">`, `</script>`
+	_, rest, ok := bytes.Cut(page, []byte(open))
+	if !ok {
+		return nil, errors.New("no report-data section in the page")
+	}
+	section, _, ok := bytes.Cut(rest, []byte(end))
+	if !ok {
+		return nil, errors.New("report-data section not closed")
+	}
+	return section, nil
+}
+
+func reportDataOf(resultsJSON []byte, paramKeys []string, file *BenchFile) (*reportData, error) {
+	var results []struct {
+		Scenario string            `json:"scenario"`
+		Params   map[string]string `json:"params"`
+	}
+	if err := json.Unmarshal(resultsJSON, &results); err != nil {
+		return nil, fmt.Errorf("not a bench JSON result (an array of scenario objects, as --format json writes): %w", err)
+	}
+	if paramKeys == nil {
+		// The order of the scenario names ("record_size=100,acks=1"): JSON
+		// objects keep none.
+		seen := map[string]bool{}
+		add := func(k string) {
+			if !seen[k] {
+				seen[k] = true
+				paramKeys = append(paramKeys, k)
+			}
+		}
+		for _, r := range results {
+			if _, ok := r.Params["scenario"]; ok {
+				add("scenario")
+			}
+			for part := range strings.SplitSeq(r.Scenario, ",") {
+				if k, _, ok := strings.Cut(part, "="); ok {
+					if _, ok := r.Params[k]; ok {
+						add(k)
+					}
+				}
+			}
+		}
+		var rest []string
+		for _, r := range results {
+			for k := range r.Params {
+				if !seen[k] && !slices.Contains(rest, k) {
+					rest = append(rest, k)
+				}
+			}
+		}
+		slices.Sort(rest)
+		paramKeys = append(paramKeys, rest...)
+	}
+	title := "Kafka bench report"
+	if file != nil && file.Name != "" {
+		title += ": " + filepath.Base(file.Name)
+	}
+	if paramKeys == nil {
+		paramKeys = []string{}
+	}
+	return &reportData{Title: title, ParamKeys: paramKeys, BenchFile: file, Results: json.RawMessage(resultsJSON)}, nil
+}

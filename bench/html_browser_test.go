@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/browsertest"
+)
+
+// TestHTMLReportInBrowser opens the report of a saved sweep (record size ×
+// acks on the embedded cluster) in headless Chromium: no console errors,
+// and every chart — 4 per swept parameter, 2 spectra, 2 host charts — has
+// drawn data.
+func TestHTMLReportInBrowser(t *testing.T) {
+	browser := browsertest.Start(t)
+	result, err := os.ReadFile(filepath.Join("testdata", "report-sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchFile, err := os.ReadFile(filepath.Join("testdata", "valid-report-sweep.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse(benchFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := RenderHTML(&page, result, b.ParamKeys, &BenchFile{Name: "bench/testdata/valid-report-sweep.yml", Text: string(benchFile)}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	const charts = 4*2 + 2 + 2
+	p := browser.Open(t, "file://"+path, 1280, 900, nil)
+	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 12")
+	p.CheckCharts(t, charts, 200)
+	p.SaveScreenshot(t, "report.png")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	var rows int
+	if err := p.Eval(`document.querySelectorAll("table.results tr").length`, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 7 {
+		t.Errorf("results table has %d rows, want a header and 6 scenarios", rows)
+	}
+
+	// Shapes the page has to survive: a consume-only row, a failed row, no
+	// host counters, no spectra (an older file), and fields it does not
+	// know (per-machine rows, rounds, a nested object).
+	shapes, err := os.ReadFile(filepath.Join("testdata", "report-shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Reset()
+	if err := RenderHTML(&page, shapes, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = browser.Open(t, "file://"+path, 1280, 900, nil)
+	// Sweeps of record_size and acks (4 + 4), load generator CPU/memory and
+	// network, CPU per machine.
+	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 11")
+	p.CheckCharts(t, 11, 20)
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	var headers []string
+	if err := p.Eval(`Array.from(document.querySelectorAll("table.results th")).map(function (h) { return h.textContent; })`, &headers); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"find_max_rate.max_rate", "find_max_rate.limit", "role", "round"} {
+		if !slices.Contains(headers, want) {
+			t.Errorf("no column %q among %q", want, headers)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package bench
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestHTMLReportDataGolden: the page made from a fixed JSON result carries
+// that result, the inferred parameter order and the bench file in its data
+// section; the page loads nothing from the network.
+func TestHTMLReportDataGolden(t *testing.T) {
+	resultJSON, err := os.ReadFile(filepath.Join("testdata", "golden", "table.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := &BenchFile{Name: "sweep.yml", Text: "num_records: 1000000\nmatrix: {record_size: [100, 1000], acks: [\"1\", all]}\n# </script> stays text\n"}
+	var page bytes.Buffer
+	if err := RenderHTML(&page, resultJSON, nil, file); err != nil {
+		t.Fatal(err)
+	}
+	section, err := ReportDataSection(page.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report-data.json", append(bytes.Clone(section), '\n'))
+
+	html := page.String()
+	if strings.Count(html, "</script>") != 4 { // data, uPlot, charts, report
+		t.Errorf("page has %d </script> tags, want 4: the data section must not close its element", strings.Count(html, "</script>"))
+	}
+	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?(https?:)?//`).FindString(html); m != "" {
+		t.Errorf("page loads %q: it must open offline", m)
+	}
+	for _, want := range []string{"<title>Kafka bench report: sweep.yml</title>", "uPlot", "num_records: 1000000"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// TestWriteHTMLMatchesRenderHTML: a report written at the end of a run and
+// one made later from its saved JSON are the same page.
+func TestWriteHTMLMatchesRenderHTML(t *testing.T) {
+	keys, results := sampleResults()
+	var direct, saved, later bytes.Buffer
+	if err := WriteHTML(&direct, keys, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&saved, keys, results); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(&later, saved.Bytes(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(direct.Bytes(), later.Bytes()) {
+		t.Error("the page from the saved JSON differs from the page written by the run")
+	}
+}
+
+func TestRenderHTMLRejectsNonResult(t *testing.T) {
+	for _, in := range []string{`{"scenario": "x"}`, `not json`, ``} {
+		if err := RenderHTML(&bytes.Buffer{}, []byte(in), nil, nil); err == nil {
+			t.Errorf("RenderHTML(%q) succeeded", in)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
+)
+
+// reportAction is the first argument of "bench report FILE.json".
+const reportAction = "report"
+
+func addReportArgs(cmd *kingpin.CmdClause, bf *benchFlags) {
+	cmd.Arg("action", `"report": turn the saved JSON result FILE.json (from --format=json) into the HTML report, on --output or stdout; --bench.file adds the bench file to it. Runs nothing.`).EnumVar(&bf.action, reportAction)
+	cmd.Arg("FILE.json", "JSON result of an earlier bench run (with report).").StringVar(&bf.resultFile)
+}
+
+// runReport is "bench report FILE.json": the HTML page of a saved result,
+// the same page the run would have written with --format=html.
+func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
+	fail := func(code int, err error) int {
+		fmt.Fprintf(stderr, "%s %s %s: %v\n", program, benchCommand, reportAction, err)
+		return code
+	}
+	if bf.resultFile == "" {
+		return fail(exitBadInput, fmt.Errorf("give the JSON result: %s %s %s FILE.json", program, benchCommand, reportAction))
+	}
+	if bf.setFormat && bf.format != bench.FormatHTML {
+		return fail(exitBadInput, fmt.Errorf("--format=%s: a report is HTML; convert nothing else", bf.format))
+	}
+	data, err := os.ReadFile(bf.resultFile)
+	if err != nil {
+		return fail(exitBadInput, err)
+	}
+	var keys []string
+	var file *bench.BenchFile
+	if bf.file != "" {
+		if file = benchFileOf(bf); file == nil {
+			return fail(exitBadInput, fmt.Errorf("--bench.file %s cannot be read", bf.file))
+		}
+		b, err := bench.Parse([]byte(file.Text))
+		if err != nil {
+			return fail(exitBadInput, fmt.Errorf("%s: %w", bf.file, err))
+		}
+		keys = b.ParamKeys
+	}
+	w, closeOut := stdout, func() error { return nil }
+	if bf.output != "" {
+		fh, err := os.Create(bf.output)
+		if err != nil {
+			return fail(exitFailed, err)
+		}
+		w, closeOut = fh, fh.Close
+	}
+	err = bench.RenderHTML(w, data, keys, file)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(exitBadInput, fmt.Errorf("%s: %w", bf.resultFile, err))
+	}
+	return exitOK
+}
+
+// writeResults writes results in one of bench.Formats; an HTML page also
+// shows the bench file that produced them.
+func writeResults(w io.Writer, format string, bf *benchFlags, keys []string, results []bench.Result) error {
+	if format == bench.FormatHTML {
+		return bench.WriteHTML(w, keys, results, benchFileOf(bf))
+	}
+	return bench.Write(w, format, keys, results)
+}
+
+// benchFileOf is --bench.file's text, or the bench file the quick flags
+// stand for; nil when neither can be had.
+func benchFileOf(bf *benchFlags) *bench.BenchFile {
+	if bf.file != "" {
+		data, err := os.ReadFile(bf.file)
+		if err != nil {
+			return nil
+		}
+		return &bench.BenchFile{Name: bf.file, Text: string(data)}
+	}
+	data, err := quickBenchYAML(bf)
+	if err != nil {
+		return nil
+	}
+	return &bench.BenchFile{Name: "(quick flags)", Text: string(data)}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
+)
+
+// TestBenchHTMLThenReport: a run's --format=html page and the page
+// "bench report" makes later from the same run's JSON are the same.
+func TestBenchHTMLThenReport(t *testing.T) {
+	dir := t.TempDir()
+	benchFile := filepath.Join(dir, "sweep.yml")
+	if err := os.WriteFile(benchFile, []byte("num_records: 200\nmatrix: {record_size: [100, 200]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "report.html")
+	code, stdout, stderr := runCLI(t, "bench", "--bench.embedded", "--bench.file", benchFile, "--output", page, "--format", "html")
+	if code != exitOK {
+		t.Fatalf("exit code %d; stderr:\n%s\nstdout:\n%s", code, stderr, stdout)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section, err := bench.ReportDataSection(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data struct {
+		ParamKeys []string        `json:"param_keys"`
+		BenchFile bench.BenchFile `json:"bench_file"`
+		Results   []struct {
+			Produce struct {
+				LatencyMS struct {
+					Percentiles []struct{ Percentile, MS float64 } `json:"percentiles"`
+				} `json:"latency_ms"`
+			} `json:"produce"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(section, &data); err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Results) != 2 || strings.Join(data.ParamKeys, ",") != "record_size" || !strings.Contains(data.BenchFile.Text, "record_size: [100, 200]") {
+		t.Fatalf("data section: %d results, keys %v, bench file %q", len(data.Results), data.ParamKeys, data.BenchFile.Text)
+	}
+	for i, r := range data.Results {
+		if p := r.Produce.LatencyMS.Percentiles; len(p) < 2 || p[len(p)-1].Percentile != 100 {
+			t.Errorf("result %d: spectrum %v, want points up to 100 %%", i, p)
+		}
+	}
+
+	// The HTML is rendered from the run's JSON, so the saved JSON of those
+	// results gives the same page: "bench report" reads only that.
+	saved := filepath.Join(dir, "results.json")
+	var results json.RawMessage
+	if err := json.Unmarshal(section, &struct {
+		Results *json.RawMessage `json:"results"`
+	}{&results}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(saved, results, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := filepath.Join(dir, "later.html")
+	if code, _, stderr := runCLI(t, "bench", "report", saved, "--bench.file", benchFile, "--output", later); code != exitOK {
+		t.Fatalf("bench report: exit code %d; stderr:\n%s", code, stderr)
+	}
+	got, err := os.ReadFile(later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotSection, _ := bench.ReportDataSection(got)
+	if !bytes.Equal(gotSection, section) || !bytes.Equal(got, html) {
+		t.Errorf("bench report made another page from the run's own results")
+	}
+}
+
+func TestBenchReportBadInput(t *testing.T) {
+	notJSON := filepath.Join(t.TempDir(), "x.json")
+	if err := os.WriteFile(notJSON, []byte(`{"scenario": "a"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", []string{"bench", "report"}, "give the JSON result"},
+		{"missing file", []string{"bench", "report", "/nonexistent.json"}, "no such file"},
+		{"not a result", []string{"bench", "report", notJSON}, "not a bench JSON result"},
+		{"other format", []string{"bench", "report", notJSON, "--format", "csv"}, "a report is HTML"},
+		{"unknown action", []string{"bench", "reprot", notJSON}, "enum value must be one of"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, c.args...)
+			if code != exitBadInput || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit code %d, want %d; stderr lacks %q:\n%s", code, exitBadInput, c.want, stderr)
+			}
+		})
+	}
+}
