@@ -159,7 +159,7 @@ func loadBench(f *flags) (*bench.Bench, error) {
 		flag string
 	}{{f.configFile != "", "--config.file"}, {f.configCheck, "--config.check"}, {f.setRate, "--probe.rate"},
 		{f.setSize, "--probe.record-size"}, {f.setAcks, "--probe.acks"}, {f.setTopic, "--probe.topic"},
-		{f.setParts, "--probe.partitions"}, {f.setRepl, "--probe.replication-factor"}} {
+		{f.setParts, "--probe.partitions"}, {f.setRepl, "--probe.replication-factor"}, {!f.probesEnabled, "--no-probes"}} {
 		if g.set {
 			return nil, fmt.Errorf("%s is a flag of the exporter daemon: bench reads --bench.file or the --bench.* quick flags", g.flag)
 		}

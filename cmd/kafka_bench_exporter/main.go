@@ -50,7 +50,7 @@ type flags struct {
 	acks, topic                              string
 	partitions                               int32
 	replication                              int16
-	hostEnabled                              bool
+	hostEnabled, probesEnabled               bool
 	setBrokers, setRate, setSize, setAcks    bool
 	setTopic, setParts, setRepl, setHostFlag bool
 
@@ -77,6 +77,7 @@ func parseFlags(args []string, stderr *os.File) (*flags, error) {
 	app.Flag("probe.partitions", "Partitions of the default probe's topic when it is created.").IsSetByUser(&f.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&f.partitions)
 	app.Flag("probe.replication-factor", "Replication factor of the default probe's topic when it is created (-1: broker default).").IsSetByUser(&f.setRepl).Default("-1").Int16Var(&f.replication)
 	app.Flag("collector.host", "Export host CPU, memory, disk and network metrics; replaces host.enabled of the file.").IsSetByUser(&f.setHostFlag).Default("true").BoolVar(&f.hostEnabled)
+	app.Flag("probes", "Run probes; --no-probes runs only the host collector (and the configuration watcher when brokers are set): host-agent mode, as probes: [] in the file.").Default("true").BoolVar(&f.probesEnabled)
 	promslogflag.AddFlags(app, &f.log)
 	app.Command("run", "Run the exporter daemon (the default command).").Default()
 	f.bench = addBenchCommand(app)
@@ -101,6 +102,7 @@ func (f *flags) overrides() config.Overrides {
 	if f.setHostFlag {
 		o.HostEnabled = &f.hostEnabled
 	}
+	o.NoProbes = !f.probesEnabled
 	if f.setRate {
 		o.ProbeRate = &f.rate
 	}
@@ -146,7 +148,9 @@ func run(args []string, stdout, stderr *os.File) int {
 	defer stop()
 
 	var embedded *exporter.Embedded
-	if len(cfg.Kafka.Brokers) == 0 {
+	if cfg.HostAgent() {
+		logger.Info("host-agent mode: no probes; serving host metrics", "brokers", cfg.Kafka.Brokers)
+	} else if len(cfg.Kafka.Brokers) == 0 {
 		if embedded, err = exporter.StartEmbedded(logger); err != nil {
 			logger.Error("cannot start the embedded cluster", "err", err)
 			return 1
