@@ -105,6 +105,7 @@ func TestHostRow(t *testing.T) {
 // its window has no end; the others are measured.
 func TestHostWatch(t *testing.T) {
 	ok := readFamilies(t, "testdata/hosts/kafka_bench_host.prom")
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	src := func(name string, fail func(call int) bool) (*hostSource, *int) {
 		calls := new(int)
 		return &hostSource{HostEntry: HostEntry{Name: name, Role: "broker"}, scrape: func(context.Context) (families, error) {
@@ -113,13 +114,12 @@ func TestHostWatch(t *testing.T) {
 				return nil, errors.New("connection refused")
 			}
 			return ok, nil
-		}}, calls
+		}, now: func() time.Time { return t0.Add(time.Duration(*calls) * time.Second) }}, calls
 	}
 	good, _ := src("good", func(int) bool { return false })
 	down, downCalls := src("down", func(int) bool { return true })
 	lost, _ := src("lost", func(call int) bool { return call > 1 })
 	w := startHostWatch(context.Background(), []*hostSource{good, down, lost}, time.Hour)
-	time.Sleep(10 * time.Millisecond) // the samples need distinct times
 	rows := w.stop(context.Background())
 	if len(rows) != 3 {
 		t.Fatalf("rows = %+v", rows)

@@ -130,6 +130,8 @@ type hostSource struct {
 	disks, ifaces *regexp.Regexp
 	// scrape returns the machine's metrics.
 	scrape func(ctx context.Context) (families, error)
+	// now stamps the samples; nil is time.Now (tests step a clock).
+	now func() time.Time
 }
 
 // read scrapes the source and turns the scrape into a sample.
@@ -138,6 +140,9 @@ func (h *hostSource) read(ctx context.Context) (hostSample, dialect, error) {
 	defer cancel()
 	f, err := h.scrape(ctx)
 	at := time.Now()
+	if h.now != nil {
+		at = h.now()
+	}
 	if err != nil {
 		return hostSample{}, dialect{}, err
 	}
