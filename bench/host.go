@@ -2,130 +2,195 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
-
-	"github.com/shirou/gopsutil/v4/cpu"
-	"github.com/shirou/gopsutil/v4/mem"
-	"github.com/shirou/gopsutil/v4/net"
 )
 
-// HostSample is one reading of the load generator's kernel counters.
-type HostSample struct {
-	At time.Time
-	// CPUBusy and CPUTotal are seconds summed over all CPUs.
-	CPUBusy, CPUTotal float64
-	// MemUsedPercent is (total - available) / total.
-	MemUsedPercent float64
-	// NetRecv and NetSent are bytes over all interfaces, loopback included
-	// (a broker on the same host talks to the bench over it).
-	NetRecv, NetSent uint64
-}
+// DefaultHostInterval is how often the hosts are scraped during a scenario,
+// besides its start and end, for the peak CPU and the memory average.
+const DefaultHostInterval = 5 * time.Second
 
-// HostStats is the load generator during one scenario, as the seeds' per
-// machine columns: CPU and memory in percent, network in MB/s (MiB).
+// HostStats is the load generator during one scenario, the main table's host
+// columns: CPU and memory in percent, network in MB/s (MiB).
 type HostStats struct {
 	CPUPercent float64
-	MemPercent float64 // peak of the samples
+	MemPercent float64 // average of the samples
 	NetInMBps  float64
 	NetOutMBps float64
 	// Unavailable: the counters could not be read; the columns are empty.
 	Unavailable bool
 }
 
-// HostReader reads a sample; tests substitute fixed ones.
-type HostReader func(ctx context.Context) (HostSample, error)
-
-// ReadHost reads the counters with gopsutil. CPU use comes from deltas of
-// cpu.Times between two samples: cpu.Percent would sleep or keep hidden
-// state between calls.
-func ReadHost(ctx context.Context) (HostSample, error) {
-	s := HostSample{At: time.Now()}
-	ts, err := cpu.TimesWithContext(ctx, false)
-	if err != nil {
-		return s, err
-	}
-	if len(ts) == 0 {
-		return s, errors.New("no aggregate cpu times")
-	}
-	t := ts[0]
-	// Guest time is already part of user and nice on Linux.
-	s.CPUTotal = t.User + t.System + t.Idle + t.Nice + t.Iowait + t.Irq + t.Softirq + t.Steal
-	s.CPUBusy = s.CPUTotal - t.Idle - t.Iowait
-	vm, err := mem.VirtualMemoryWithContext(ctx)
-	if err != nil {
-		return s, err
-	}
-	if vm.Total > 0 {
-		s.MemUsedPercent = 100 * float64(vm.Total-vm.Available) / float64(vm.Total)
-	}
-	nics, err := net.IOCountersWithContext(ctx, false)
-	if err != nil {
-		return s, err
-	}
-	for _, n := range nics {
-		s.NetRecv += n.BytesRecv
-		s.NetSent += n.BytesSent
-	}
-	return s, nil
+// HostRow is one machine during one scenario, the seeds' per-machine
+// columns: averages over the scenario's window, and the peak CPU of the
+// intervals between samples.
+type HostRow struct {
+	Name, Role, URL string // URL is empty for the bench's own host
+	// Source is node_exporter or kafka_bench_exporter, as detected.
+	Source string
+	// Err says why the host could not be measured; its row shows
+	// "unreachable".
+	Err                                          string
+	CPUPercent, CPUPeakPercent, MemPercent       float64
+	DiskBusyPercent, DiskReadMBps, DiskWriteMBps float64 // busy: the busiest selected device
+	NetInMBps, NetOutMBps                        float64
 }
 
-// hostWatch follows one scenario: a sample at the start, one at every
-// progress tick (for the memory peak) and one at the end.
+// Unreachable reports whether the host could not be measured.
+func (h HostRow) Unreachable() bool { return h.Err != "" }
+
+// hostTrack follows one machine through a scenario.
+type hostTrack struct {
+	src         *hostSource
+	first, prev hostSample
+	source      dialect
+	started     bool  // the first sample was read
+	err         error // the first or the last sample failed
+	memSum      float64
+	memN        int
+	peakCPU     float64
+}
+
+// add takes a sample in; a failed first sample makes the host unreachable
+// for the scenario, a failed one in between is skipped.
+func (t *hostTrack) add(s hostSample, d dialect, err error) {
+	switch {
+	case err != nil && !t.started:
+		t.err = err
+		return
+	case err != nil:
+		return
+	case !t.started:
+		t.first, t.source, t.started = s, d, true
+	default:
+		t.peakCPU = max(t.peakCPU, cpuPercent(t.prev, s))
+	}
+	t.prev = s
+	if s.MemTotal > 0 {
+		t.memSum += 100 * (s.MemTotal - s.MemAvailable) / s.MemTotal
+		t.memN++
+	}
+}
+
+// hostWatch scrapes every host at a scenario's start, every interval, and
+// at its end.
 type hostWatch struct {
-	read HostReader
-
-	mu      sync.Mutex
-	first   HostSample
-	peakMem float64
-	err     error
+	mu     sync.Mutex
+	tracks []*hostTrack
+	quit   chan struct{}
+	wg     sync.WaitGroup
 }
 
-func startHostWatch(ctx context.Context, read HostReader) *hostWatch {
-	w := &hostWatch{read: read}
-	w.first, w.err = read(ctx)
-	w.peakMem = w.first.MemUsedPercent
+func startHostWatch(ctx context.Context, sources []*hostSource, interval time.Duration) *hostWatch {
+	w := &hostWatch{quit: make(chan struct{})}
+	for _, s := range sources {
+		w.tracks = append(w.tracks, &hostTrack{src: s})
+	}
+	w.sample(ctx, true)
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-w.quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				w.sample(ctx, false)
+			}
+		}
+	}()
 	return w
 }
 
-// tick samples memory in the middle of a scenario.
-func (w *hostWatch) tick(ctx context.Context) {
-	s, err := w.read(ctx)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err == nil {
-		w.peakMem = max(w.peakMem, s.MemUsedPercent)
+// sample scrapes the hosts concurrently; a host that failed its first
+// sample is not asked again.
+func (w *hostWatch) sample(ctx context.Context, last bool) {
+	var wg sync.WaitGroup
+	for _, t := range w.tracks {
+		w.mu.Lock()
+		skip := t.err != nil
+		w.mu.Unlock()
+		if skip {
+			continue
+		}
+		wg.Go(func() {
+			s, d, err := t.src.read(ctx)
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if err != nil && last && t.started {
+				t.err = err // the window has no end
+				return
+			}
+			t.add(s, d, err)
+		})
 	}
+	wg.Wait()
 }
 
-// stop takes the last sample and returns the scenario's host stats.
-func (w *hostWatch) stop(ctx context.Context) (HostStats, error) {
-	last, err := w.read(ctx)
+// stop takes the last sample of every host and returns their rows, the
+// bench's own first.
+func (w *hostWatch) stop(ctx context.Context) []HostRow {
+	close(w.quit)
+	w.wg.Wait()
+	w.sample(ctx, true)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if err = errors.Join(w.err, err); err != nil {
-		return HostStats{Unavailable: true}, err
+	rows := make([]HostRow, len(w.tracks))
+	for i, t := range w.tracks {
+		rows[i] = t.row()
 	}
-	return hostDelta(w.first, last, max(w.peakMem, last.MemUsedPercent)), nil
+	return rows
 }
 
-// hostDelta turns two samples into rates; counters that went backwards
-// (a wrapped or reset interface) give 0 rather than nonsense.
-func hostDelta(a, b HostSample, peakMem float64) HostStats {
-	st := HostStats{MemPercent: peakMem}
-	if dt := b.CPUTotal - a.CPUTotal; dt > 0 {
-		st.CPUPercent = 100 * max(b.CPUBusy-a.CPUBusy, 0) / dt
+func (t *hostTrack) row() HostRow {
+	r := HostRow{Name: t.src.Name, Role: t.src.Role, URL: t.src.URL}
+	switch {
+	case t.err != nil:
+		r.Err = t.err.Error()
+		return r
+	case !t.started || !t.prev.At.After(t.first.At):
+		r.Err = "fewer than two samples"
+		return r
 	}
-	if secs := b.At.Sub(a.At).Seconds(); secs > 0 {
-		if b.NetRecv >= a.NetRecv {
-			st.NetInMBps = float64(b.NetRecv-a.NetRecv) / mib / secs
-		}
-		if b.NetSent >= a.NetSent {
-			st.NetOutMBps = float64(b.NetSent-a.NetSent) / mib / secs
+	a, b := t.first, t.prev
+	secs := b.At.Sub(a.At).Seconds()
+	r.Source = t.source.name
+	r.CPUPercent = cpuPercent(a, b)
+	r.CPUPeakPercent = max(t.peakCPU, r.CPUPercent)
+	if t.memN > 0 {
+		r.MemPercent = t.memSum / float64(t.memN)
+	}
+	for dev, io := range b.DiskIOTime {
+		if from, ok := a.DiskIOTime[dev]; ok && io > from {
+			d := io - from
+			r.DiskBusyPercent = max(r.DiskBusyPercent, min(100*d/secs, 100))
 		}
 	}
-	return st
+	mbps := func(from, to float64) float64 { return max(to-from, 0) / mib / secs }
+	r.DiskReadMBps, r.DiskWriteMBps = mbps(a.DiskRead, b.DiskRead), mbps(a.DiskWritten, b.DiskWritten)
+	r.NetInMBps, r.NetOutMBps = mbps(a.NetRecv, b.NetRecv), mbps(a.NetSent, b.NetSent)
+	return r
+}
+
+// cpuPercent is the busy share of all CPUs between two samples.
+func cpuPercent(a, b hostSample) float64 {
+	dt := b.CPUTotal - a.CPUTotal
+	if dt <= 0 {
+		return 0
+	}
+	return 100 * max(b.CPUBusy-a.CPUBusy, 0) / dt
+}
+
+// ownStats is the main table's host columns, from the bench's own row.
+func ownStats(r HostRow) HostStats {
+	if r.Unreachable() {
+		return HostStats{Unavailable: true}
+	}
+	return HostStats{CPUPercent: r.CPUPercent, MemPercent: r.MemPercent, NetInMBps: r.NetInMBps, NetOutMBps: r.NetOutMBps}
 }
 
 // mib is the perf tools' MB.

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -18,7 +17,7 @@ type progress struct {
 }
 
 // watch prints progress for scenario i until the returned stop is called.
-func (pg *progress) watch(ctx context.Context, i int, s Scenario, b *Bench, rec *Recorder, host *hostWatch) (stop func()) {
+func (pg *progress) watch(i int, s Scenario, b *Bench, rec *Recorder) (stop func()) {
 	start := time.Now()
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
@@ -33,7 +32,6 @@ func (pg *progress) watch(ctx context.Context, i int, s Scenario, b *Bench, rec 
 			case <-quit:
 				return
 			case now := <-t.C:
-				host.tick(ctx)
 				pg.report(i, s, b, rec, now.Sub(start), now.Sub(last))
 				last = now
 			}

@@ -125,6 +125,7 @@ func WriteMarkdown(w io.Writer, paramKeys []string, results []Result) error {
 		}
 		writeMarkdownRow(&b, row)
 	}
+	writeHostsMarkdown(&b, paramKeys, results)
 	for _, r := range results {
 		if r.Failed() {
 			fmt.Fprintf(&b, "\nFAILED %s: %s\n", r.Name(), r.Err)
@@ -142,14 +143,16 @@ func writeMarkdownRow(b *strings.Builder, cells []string) {
 	b.WriteString("\n")
 }
 
-// WriteCSV writes the table as CSV, with an "error" column last.
+// WriteCSV writes the table as CSV, with each machine's columns (hostreport.go)
+// and an "error" column last.
 func WriteCSV(w io.Writer, paramKeys []string, results []Result) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(append(header(paramKeys), "error")); err != nil {
+	hosts := hostNames(results)
+	if err := cw.Write(append(append(header(paramKeys), csvHostHeader(hosts)...), "error")); err != nil {
 		return err
 	}
 	for _, r := range results {
-		if err := cw.Write(append(cells(r), r.Err)); err != nil {
+		if err := cw.Write(append(append(cells(r), csvHostCells(hosts, r)...), r.Err)); err != nil {
 			return err
 		}
 	}
@@ -168,6 +171,7 @@ type (
 		Produce  *jsonProduce      `json:"produce,omitempty"`
 		Consume  *jsonConsume      `json:"consume,omitempty"`
 		Host     *jsonHost         `json:"host,omitempty"`
+		Hosts    []jsonHostRow     `json:"hosts,omitempty"`
 	}
 	jsonProduce struct {
 		Records       int64       `json:"records"`
@@ -236,6 +240,9 @@ func WriteJSON(w io.Writer, paramKeys []string, results []Result) error {
 		if h := r.Host; !h.Unavailable {
 			jr.Host = &jsonHost{CPUPercent: round(h.CPUPercent, 2), MemoryPercent: round(h.MemPercent, 2),
 				NetInMBPerSec: round(h.NetInMBps, 3), NetOutMBPer: round(h.NetOutMBps, 3)}
+		}
+		if len(r.Hosts) > 0 {
+			jr.Hosts = hostsJSON(r.Hosts)
 		}
 		out = append(out, jr)
 	}

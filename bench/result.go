@@ -14,6 +14,8 @@ type Result struct {
 	// Consume is nil when the scenario has no consumer.
 	Consume *ConsumeResult
 	Host    HostStats
+	// Hosts are the machines measured, the bench's own first.
+	Hosts []HostRow
 }
 
 // Name is the scenario's name as printed ("defaults" for the defaults alone).

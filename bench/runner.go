@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -47,8 +48,12 @@ type Runner struct {
 	// Progress receives the progress lines (stderr); nil prints none.
 	Progress         io.Writer
 	ProgressInterval time.Duration
-	// ReadHost samples the load generator; nil uses ReadHost.
-	ReadHost HostReader
+	// HostInterval is how often the hosts are scraped within a scenario;
+	// 0 is DefaultHostInterval.
+	HostInterval time.Duration
+	// HostsRequired fails a scenario in which a host could not be measured
+	// (--hosts-required); otherwise its row says unreachable.
+	HostsRequired bool
 	// RunID makes the generated topics and groups unique to this run;
 	// empty picks one from the clock.
 	RunID string
@@ -63,8 +68,8 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 	if r.Logger == nil {
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
-	if r.ReadHost == nil {
-		r.ReadHost = ReadHost
+	if r.HostInterval <= 0 {
+		r.HostInterval = DefaultHostInterval
 	}
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
@@ -83,13 +88,17 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
 
+	hosts := []*hostSource{ownHostSource(r.Logger)}
+	for _, h := range b.Hosts {
+		hosts = append(hosts, newHostSource(h, http.DefaultClient))
+	}
 	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(b.Scenarios)}
 	var results []Result
 	for i, s := range b.Scenarios {
 		if ctx.Err() != nil {
 			break
 		}
-		res := r.scenario(ctx, adm, b, i, s, prog)
+		res := r.scenario(ctx, adm, b, i, s, prog, hosts)
 		results = append(results, res)
 		if r.OnResult != nil {
 			r.OnResult(res)
@@ -99,7 +108,7 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 }
 
 // scenario runs one scenario: topic, probe, produce, drain, clean up.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int, s Scenario, prog *progress) Result {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int, s Scenario, prog *progress, hosts []*hostSource) Result {
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
 	// last run and created again at once can still be half-deleted in the
@@ -143,7 +152,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 		Recorder:    rec,
 		ConsumeOnly: b.ConsumeOnly,
 	})
-	host := startHostWatch(ctx, r.ReadHost)
+	host := startHostWatch(ctx, hosts, r.HostInterval)
 	start := time.Now()
 	// The probe gets its own context: on SIGINT the runner still stops it
 	// in order (flush, commit, leave the group) before deleting its topic.
@@ -159,17 +168,17 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 	d := &driver{gatherer: r.Gatherer, b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
 		deliveryTimeout: time.Duration(p.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		exited:          exited, runErr: func() error { return runErr }}
-	stopProgress := prog.watch(ctx, i, s, b, rec, host)
+	stopProgress := prog.watch(i, s, b, rec)
 	err := d.run(p.Consumer.Enabled)
 	stopProgress()
-	hs, herr := host.stop(context.Background())
-	if herr != nil {
-		logger.Warn("host counters unavailable", "err", herr)
+	res.Hosts = host.stop(context.Background())
+	if herr := r.unreachable(res.Hosts, logger); herr != nil && err == nil {
+		err = herr
 	}
 	stopProbe()
 	<-exited
 
-	res.Host = hs
+	res.Host = ownStats(res.Hosts[0])
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
 		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: d.failed,
@@ -183,6 +192,22 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 		logger.Error("scenario failed", "err", err)
 	}
 	return res
+}
+
+// unreachable logs the hosts that could not be measured; with
+// HostsRequired they fail the scenario.
+func (r *Runner) unreachable(rows []HostRow, logger *slog.Logger) error {
+	var errs []error
+	for _, h := range rows {
+		if h.Unreachable() {
+			logger.Warn("host unreachable", "host", h.Name, "url", h.URL, "err", h.Err)
+			errs = append(errs, fmt.Errorf("host %q unreachable: %s", h.Name, h.Err))
+		}
+	}
+	if !r.HostsRequired {
+		return nil
+	}
+	return errors.Join(errs...)
 }
 
 func consumeResult(rec *Recorder, start time.Time, own bool) *ConsumeResult {

@@ -174,13 +174,17 @@ defaults: {record_size: 64}
 	}
 }
 
-// tableRows parses a Markdown table into maps keyed by header.
+// tableRows parses the first Markdown table of md (the per-machine table
+// follows it) into maps keyed by header.
 func tableRows(t *testing.T, md string) []map[string]string {
 	t.Helper()
 	var header []string
 	var rows []map[string]string
 	for _, line := range strings.Split(md, "\n") {
 		if !strings.HasPrefix(line, "|") {
+			if header != nil {
+				break // the first table only; the per-machine table follows
+			}
 			continue
 		}
 		var cols []string

@@ -53,6 +53,9 @@ type File struct {
 	Defaults    yaml.Node `yaml:"defaults"`
 	Scenarios   yaml.Node `yaml:"scenarios"`
 	Matrix      yaml.Node `yaml:"matrix"`
+
+	// Hosts are the machines measured besides the bench's own (hosts.go).
+	Hosts []HostEntry `yaml:"hosts"`
 }
 
 // SetDefaults fills what the file does not set.
@@ -86,7 +89,7 @@ func (f *File) Validate() error {
 			return fieldError("", "kafka.brokers", b, "empty broker address")
 		}
 	}
-	return nil
+	return validateHosts(f.Hosts)
 }
 
 // Bench is a bench file after expansion: what every scenario shares and the
@@ -99,6 +102,7 @@ type Bench struct {
 	DeleteTopics  bool
 	DrainTimeout  time.Duration
 	ConsumeOnly   bool
+	Hosts         []HostEntry
 	// ParamKeys name the parameters that tell scenarios apart, in the order
 	// of the file: "scenario" for explicit scenarios, then the matrix keys.
 	ParamKeys []string
@@ -223,6 +227,7 @@ func (f *File) expand() (*Bench, error) {
 		DeleteTopics:  f.DeleteTopics,
 		DrainTimeout:  time.Duration(f.DrainTimeout),
 		ConsumeOnly:   f.ConsumeOnly,
+		Hosts:         f.Hosts,
 	}
 	explicit := bases[0].node != nil
 	if explicit {

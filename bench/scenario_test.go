@@ -43,7 +43,15 @@ var invalidFiles = map[string]string{
 	"invalid-scenarios-not-list.yml":            "scenarios = {...}: must be a list",
 	"invalid-unknown-defaults-key.yml":          "defaults: record_sise = 100: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, topic)",
 	"invalid-unknown-scenario-key.yml":          "scenario \"linger-20\": producer.linger.mss = 20: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
-	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: consume_only, defaults, delete_topics, drain_timeout, duration, kafka, matrix, num_records, rate, scenarios, warmup_records)",
+	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: consume_only, defaults, delete_topics, drain_timeout, duration, hosts, kafka, matrix, num_records, rate, scenarios, warmup_records)",
+	"invalid-hosts-no-name.yml":                 "hosts[0]: name = \"\": every host needs a name",
+	"invalid-hosts-bad-url.yml":                 "host \"kafka1\": url = \"kafka1:9100\": must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics",
+	"invalid-hosts-bad-role.yml":                "host \"kafka1\": role = \"database\": must be one of broker, producer, consumer, other",
+	"invalid-hosts-duplicate.yml":               "host \"kafka1\": name = \"kafka1\": duplicate host name",
+	"invalid-hosts-reserved-name.yml":           "host \"bench\": name = \"bench\": reserved for the bench's own host, which is always measured",
+	"invalid-hosts-bad-disk-regex.yml":          "host \"kafka1\": disks = \"(sd\": invalid regex: error parsing regexp: missing closing ): `(sd`",
+	"invalid-hosts-unknown-key.yml":             "host \"kafka1\": adress = \"http://kafka1:9100/metrics\": unknown key (supported: disks, interfaces, name, role, url)",
+	"invalid-hosts-not-list.yml":                "hosts = {...}: must be a list",
 	"invalid-unsupported-scenario-property.yml": "scenario \"big-requests\": producer.max.request.size = 10485760: Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 }
 

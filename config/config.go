@@ -24,7 +24,9 @@ const BatchOverhead = 128
 
 // Config is the whole configuration file.
 type Config struct {
-	Kafka  Kafka   `yaml:"kafka"`
+	Kafka Kafka `yaml:"kafka"`
+	// Probes absent (nil) means the default probe; an explicit empty list
+	// (probes: []) runs none: host-agent mode (HostAgent).
 	Probes []Probe `yaml:"probes"`
 	Host   Host    `yaml:"host"`
 	// ConfigPollInterval is how often broker and probe topic configurations
@@ -118,11 +120,14 @@ type Host struct {
 
 // Defaults, named so README, flags and tests share one value each.
 const (
-	DefaultTopicPrefix  = "kafka-bench-"
-	DefaultClientID     = "kafka_bench_exporter"
-	DefaultRate         = 100
-	DefaultRecordSize   = 1024
-	DefaultDisks        = "^(sd|vd|nvme|xvd)"
+	DefaultTopicPrefix = "kafka-bench-"
+	DefaultClientID    = "kafka_bench_exporter"
+	DefaultRate        = 100
+	DefaultRecordSize  = 1024
+	// DefaultDisks matches whole devices only (sda, vdb, xvdc, nvme0n1),
+	// not their partitions (sda1, nvme0n1p1): a partition's IO is also
+	// its device's, so matching both counts it twice.
+	DefaultDisks        = `^(sd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)$`
 	DefaultInterfaces   = "^(eth|en|lo)"
 	DefaultPartitions   = 3
 	DefaultLossGrace    = 30 * time.Second
@@ -221,6 +226,10 @@ func (p *Probe) Resolve() {
 		p.Producer.EnableIdempotence = &v
 	}
 }
+
+// HostAgent reports host-agent mode: no probes at all, only the host
+// collector (and the configuration watcher when brokers are set).
+func (c *Config) HostAgent() bool { return c.Probes != nil && len(c.Probes) == 0 }
 
 // Idempotent reports enable.idempotence after Resolve.
 func (p *Producer) Idempotent() bool {

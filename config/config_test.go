@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -247,5 +248,81 @@ func TestPayload(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "a,bbbb,cc" {
 		t.Errorf("entries = %q, want [a bbbb cc]", got)
+	}
+}
+
+// TestHostAgentMode: an explicit probes: [] (or --no-probes) runs no probe,
+// while an absent probes key still means the default probe.
+func TestHostAgentMode(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	agent := write("agent.yml", "probes: []\nhost:\n  interfaces: \"^lo$\"\n")
+	withProbe := write("probe.yml", "probes:\n  - name: p1\n")
+	noKey := write("nokey.yml", "host:\n  enabled: true\n")
+	rate := 5.0
+
+	for _, c := range []struct {
+		name      string
+		file      string
+		o         Overrides
+		probes    int
+		hostAgent bool
+		err       string
+	}{
+		{"probes: []", agent, Overrides{}, 0, true, ""},
+		{"no probes key: default probe", noKey, Overrides{}, 1, false, ""},
+		{"no file: default probe", "", Overrides{}, 1, false, ""},
+		{"--no-probes without a file", "", Overrides{NoProbes: true}, 0, true, ""},
+		{"--no-probes with probes: []", agent, Overrides{NoProbes: true}, 0, true, ""},
+		{"--no-probes and a file with probes", withProbe, Overrides{NoProbes: true}, 0, false,
+			"--no-probes given, but " + withProbe + " defines probes: remove them (probes: []) or the flag"},
+		{"--no-probes and --probe.rate", "", Overrides{NoProbes: true, ProbeRate: &rate}, 0, false,
+			"--probe.rate given together with --no-probes: the host agent runs no probe"},
+		{"probes: [] and --probe.rate", agent, Overrides{ProbeRate: &rate}, 0, false,
+			"--probe.rate given, but " + agent + " sets probes: [] (host-agent mode): define the probe in the file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Effective(c.file, c.o)
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("err = %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Probes) != c.probes || cfg.HostAgent() != c.hostAgent {
+				t.Errorf("probes = %d, HostAgent = %v; want %d, %v", len(cfg.Probes), cfg.HostAgent(), c.probes, c.hostAgent)
+			}
+		})
+	}
+	// --config.check prints the mode back as it was written.
+	cfg, err := Load(agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cfg.Marshal()
+	if err != nil || !strings.Contains(string(out), "probes: []") {
+		t.Errorf("Marshal = %q, %v; want probes: []", out, err)
+	}
+}
+
+// TestDefaultDisksWholeDevices: the default host.disks counts each disk once.
+func TestDefaultDisksWholeDevices(t *testing.T) {
+	re := regexp.MustCompile(DefaultDisks)
+	for name, want := range map[string]bool{
+		"sda": true, "sdab": true, "vda": true, "xvdf": true, "nvme0n1": true, "nvme12n3": true,
+		"sda1": false, "vda2": false, "xvdf1": false, "nvme0n1p1": false, "loop0": false, "dm-0": false, "zram0": false,
+	} {
+		if got := re.MatchString(name); got != want {
+			t.Errorf("DefaultDisks matches %s: %v, want %v", name, got, want)
+		}
 	}
 }

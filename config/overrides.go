@@ -12,9 +12,10 @@ import (
 // kafka.brokers and host.enabled. The --probe.* flags define one probe named
 // "default" and apply only when the file defines no probes; given together
 // with a file that has probes they are an error, so nothing is silently
-// ignored.
+// ignored. NoProbes (--no-probes) runs no probe at all, as probes: [] does.
 type Overrides struct {
 	Brokers          []string
+	NoProbes         bool
 	HostEnabled      *bool
 	ProbeRate        *float64
 	ProbeRecordSize  *int
@@ -52,10 +53,22 @@ func Effective(file string, o Overrides) (*Config, error) {
 		return nil, err
 	}
 	given := o.givenProbeFlags()
-	if len(cfg.Probes) > 0 {
+	switch {
+	case o.NoProbes && len(cfg.Probes) > 0:
+		return nil, fmt.Errorf("--no-probes given, but %s defines probes: remove them (probes: []) or the flag", file)
+	case o.NoProbes && len(given) > 0:
+		return nil, fmt.Errorf("%s given together with --no-probes: the host agent runs no probe", given[0])
+	case o.NoProbes:
+		cfg.Probes = []Probe{}
+		return cfg, nil
+	case cfg.HostAgent() && len(given) > 0:
+		return nil, fmt.Errorf("%s given, but %s sets probes: [] (host-agent mode): define the probe in the file", given[0], file)
+	case len(cfg.Probes) > 0:
 		if len(given) > 0 {
 			return nil, fmt.Errorf("%s given, but %s defines probes: set it on the probe in the file", given[0], file)
 		}
+		return cfg, nil
+	case cfg.HostAgent():
 		return cfg, nil
 	}
 	p := NewProbe(DefaultProbeName)

@@ -118,9 +118,10 @@ func checkSlice(n *yaml.Node, t reflect.Type, scope, path string) error {
 	}
 	for i, item := range n.Content {
 		itemScope, itemPath := scope, fmt.Sprintf("%s[%d]", path, i)
-		// Errors inside a probe are named by the probe, as operators know it.
-		if path == "probes" {
-			itemScope, itemPath = probeScope(item, i), ""
+		// Errors inside a probe (or a bench file's host) are named by it,
+		// as operators know it.
+		if path == "probes" || path == "hosts" {
+			itemScope, itemPath = itemNameScope(item, path, i), ""
 		}
 		if err := checkNode(item, t.Elem(), itemScope, itemPath); err != nil {
 			return err
@@ -129,15 +130,17 @@ func checkSlice(n *yaml.Node, t reflect.Type, scope, path string) error {
 	return nil
 }
 
-func probeScope(item *yaml.Node, i int) string {
+// itemNameScope is `probe "name"` (or `host "name"`), or `probes[i]` for
+// an item without a name.
+func itemNameScope(item *yaml.Node, list string, i int) string {
 	if item.Kind == yaml.MappingNode {
 		for j := 0; j+1 < len(item.Content); j += 2 {
 			if item.Content[j].Value == "name" && item.Content[j+1].Value != "" {
-				return fmt.Sprintf("probe %q", item.Content[j+1].Value)
+				return fmt.Sprintf("%s %q", strings.TrimSuffix(list, "s"), item.Content[j+1].Value)
 			}
 		}
 	}
-	return fmt.Sprintf("probes[%d]", i)
+	return fmt.Sprintf("%s[%d]", list, i)
 }
 
 func yamlFields(t reflect.Type) map[string]reflect.StructField {

@@ -29,6 +29,10 @@ const (
 	CompareUID  = "kafka-bench-compare"
 )
 
+// HostDisks is the default of the Overview's host_disks variable: whole
+// disks only, as config.DefaultDisks (a partition's IO is also its disk's).
+const HostDisks = "(sd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)"
+
 // Query is one PromQL query of a dashboard panel target or annotation.
 type Query struct {
 	Dashboard  string // dashboard uid
@@ -43,9 +47,15 @@ type Query struct {
 
 // DefaultVars returns the values Queries uses for variables the caller does
 // not set: Grafana's built-in interval variables and "all" for the
-// multi-value filters. probe_a and probe_b have no default.
+// multi-value filters. probe_a and probe_b have no default. The Broker hosts
+// row reads this exporter's host metrics (host_metrics=kafka_bench_host),
+// which exist wherever the exporter runs; Grafana's default is node_exporter.
 func DefaultVars() map[string]string {
 	return map[string]string{
+		"host_metrics":    "kafka_bench_host",
+		"host_job":        ".*",
+		"host_instance":   ".*",
+		"host_disks":      HostDisks,
 		"__rate_interval": "1m",
 		"__interval":      "15s",
 		"__range":         "1h",

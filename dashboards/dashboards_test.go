@@ -58,6 +58,18 @@ func (k known) has(name string, annotation bool) bool {
 	return false
 }
 
+// matchesAny reports whether re matches a known metric or recording rule.
+func (k known) matchesAny(re *regexp.Regexp) bool {
+	for _, set := range []map[string]bool{k.metrics, k.recordings} {
+		for n := range set {
+			if re.MatchString(n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func loadKnown(t *testing.T) known {
 	t.Helper()
 	f, err := os.Open(metricNamesFile)
@@ -105,6 +117,7 @@ var (
 		"group_left": true, "group_right": true, "offset": true, "bool": true, "inf": true, "nan": true,
 	}
 	labelValuesRE = regexp.MustCompile(`^\s*label_values\(\s*(.*?)\s*,\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*$`)
+	nameMatcherRE = regexp.MustCompile(`__name__\s*=~\s*"((?:[^"\\]|\\.)*)"`)
 	varRefRE      = regexp.MustCompile(`\$\{([A-Za-z0-9_]+)(?::[^}]*)?\}|\$([A-Za-z0-9_]+)|\[\[([A-Za-z0-9_]+)(?::[^\]]*)?\]\]`)
 )
 
@@ -229,11 +242,16 @@ func lintDashboard(file string, raw []byte, k known) []string {
 			}
 			qs, _ := q.(string)
 			m := labelValuesRE.FindStringSubmatch(qs)
-			if m == nil || !strings.HasPrefix(m[1], "kafka_bench_probe_info") {
-				bad("variable %s: query %q is not label_values(kafka_bench_probe_info..., label)", name, qs)
+			if m == nil || !(strings.HasPrefix(m[1], "kafka_bench_probe_info") || strings.HasPrefix(m[1], "${host_metrics}_cpu_seconds_total")) {
+				bad("variable %s: query %q is not label_values(kafka_bench_probe_info..., label) or label_values(${host_metrics}_cpu_seconds_total..., label)", name, qs)
 				continue
 			}
-			for _, n := range metricNames(m[1]) {
+			metric, err := Substitute(m[1], testVars)
+			if err != nil {
+				bad("variable %s: %v", name, err)
+				continue
+			}
+			for _, n := range metricNames(metric) {
 				if !k.has(n, false) {
 					bad("variable %s: unknown metric %s", name, n)
 				}
@@ -266,11 +284,24 @@ func lintDashboard(file string, raw []byte, k known) []string {
 			return
 		}
 		names := metricNames(expanded)
+		// {__name__=~"re"} selects the metrics re matches: at least one
+		// must be known.
+		for _, m := range nameMatcherRE.FindAllStringSubmatch(expanded, -1) {
+			re, err := regexp.Compile("^(?:" + m[1] + ")$")
+			if err != nil {
+				bad("%s: __name__ regex %q: %v", where, m[1], err)
+				continue
+			}
+			if !k.matchesAny(re) {
+				bad("%s: __name__=~%q matches no known metric", where, m[1])
+			}
+			names = append(names, "")
+		}
 		if len(names) == 0 && !strings.Contains(expanded, "vector(") {
 			bad("%s: no metric in %q", where, expr)
 		}
 		for _, n := range names {
-			if !k.has(n, annotation) {
+			if n != "" && !k.has(n, annotation) {
 				bad("%s: unknown metric %s (not in %s, not a recording rule in ../alerts)", where, n, metricNamesFile)
 			}
 		}
@@ -429,7 +460,10 @@ func TestLintFindsProblems(t *testing.T) {
      "targets": [{"refId": "A", "datasource": {"type": "prometheus", "uid": "${datasource}"}, "expr": "rate(kafka_bench_no_such_metric_total[$__rate_interval])"}]},
     {"id": 1, "type": "timeseries", "title": "duplicate id $nope", "gridPos": {}, "datasource": {"type": "prometheus", "uid": "${datasource}"},
      "fieldConfig": {"defaults": {"unit": "s"}},
-     "targets": [{"refId": "A", "datasource": {"type": "prometheus", "uid": "${datasource}"}, "expr": "kafka_bench_upcoming_info"}]}
+     "targets": [{"refId": "A", "datasource": {"type": "prometheus", "uid": "${datasource}"}, "expr": "kafka_bench_upcoming_info"}]},
+    {"id": 2, "type": "timeseries", "title": "name regex", "gridPos": {}, "datasource": {"type": "prometheus", "uid": "${datasource}"},
+     "fieldConfig": {"defaults": {"unit": "s"}},
+     "targets": [{"refId": "A", "datasource": {"type": "prometheus", "uid": "${datasource}"}, "expr": "sum({__name__=~\"kafka_bench_nope_(a|b)\"})"}]}
   ]}`)
 	problems := strings.Join(lintDashboard("kafka-bench-overview.json", raw, k), "\n")
 	for _, want := range []string{
@@ -445,6 +479,7 @@ func TestLintFindsProblems(t *testing.T) {
 		"missing template variable probe",
 		"no annotation on kafka_bench_probe_info",
 		`annotation "Topic config change" missing`,
+		`__name__=~"kafka_bench_nope_(a|b)" matches no known metric`,
 	} {
 		if !strings.Contains(problems, want) {
 			t.Errorf("lint did not report %q; got:\n%s", want, problems)

@@ -51,14 +51,18 @@ func (m manifest) name() string { return getString(m.doc, "metadata", "name") }
 
 // manifests parses every document of every resource of the kustomization
 // and checks the fields every object needs.
-func manifests(t *testing.T) []manifest {
+func manifests(t *testing.T) []manifest { return manifestsIn(t, k8sDir, AppName) }
+
+// manifestsIn is manifests of the kustomization in dir, whose objects all
+// carry the label app.kubernetes.io/name: app.
+func manifestsIn(t *testing.T, dir, app string) []manifest {
 	t.Helper()
-	kust := yamlDocs(t, repoPath(t, k8sDir+"/kustomization.yaml"))
+	kust := yamlDocs(t, repoPath(t, dir+"/kustomization.yaml"))
 	if len(kust) != 1 || getString(kust[0], "kind") != "Kustomization" {
 		t.Fatalf("kustomization.yaml: want one Kustomization document")
 	}
 	resources := stringList(getList(kust[0], "resources"))
-	files, err := filepath.Glob(repoPath(t, k8sDir+"/*.yaml"))
+	files, err := filepath.Glob(repoPath(t, dir+"/*.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +74,11 @@ func manifests(t *testing.T) []manifest {
 	}
 	sorted := slices.Sorted(slices.Values(resources))
 	if !slices.Equal(sorted, onDisk) {
-		t.Errorf("kustomization resources %v, want every manifest of %s: %v", sorted, k8sDir, onDisk)
+		t.Errorf("kustomization resources %v, want every manifest of %s: %v", sorted, dir, onDisk)
 	}
 	var out []manifest
 	for _, r := range resources {
-		docs := yamlDocs(t, repoPath(t, k8sDir+"/"+r))
+		docs := yamlDocs(t, repoPath(t, dir+"/"+r))
 		if len(docs) == 0 {
 			t.Errorf("%s: no YAML document", r)
 		}
@@ -88,8 +92,8 @@ func manifests(t *testing.T) []manifest {
 			if m.name() == "" {
 				t.Errorf("%s: document %d has no metadata.name", r, i+1)
 			}
-			if getString(d, "metadata", "labels", "app.kubernetes.io/name") != AppName {
-				t.Errorf("%s: %s %s lacks the label app.kubernetes.io/name: %s", r, m.kind(), m.name(), AppName)
+			if getString(d, "metadata", "labels", "app.kubernetes.io/name") != app {
+				t.Errorf("%s: %s %s lacks the label app.kubernetes.io/name: %s", r, m.kind(), m.name(), app)
 			}
 			out = append(out, m)
 		}
@@ -156,57 +160,7 @@ func TestDeployment(t *testing.T) {
 	if s := getString(d, "spec", "strategy", "type"); s != "Recreate" {
 		t.Errorf("strategy %q, want Recreate", s)
 	}
-	podLabels := getMap(d, "spec", "template", "metadata", "labels")
-	for k, v := range getMap(d, "spec", "selector", "matchLabels") {
-		if podLabels[k] != v {
-			t.Errorf("selector %s=%v does not match the pod labels %v", k, v, podLabels)
-		}
-	}
-
-	// Non-root, read-only, no capabilities.
-	if get(pod, "securityContext", "runAsNonRoot") != true {
-		t.Error("pod securityContext.runAsNonRoot is not true")
-	}
-	if uid, ok := get(pod, "securityContext", "runAsUser").(int); !ok || uid <= 0 {
-		t.Errorf("pod securityContext.runAsUser = %v, want a non-root uid", get(pod, "securityContext", "runAsUser"))
-	}
-	if s := getString(pod, "securityContext", "seccompProfile", "type"); s != "RuntimeDefault" {
-		t.Errorf("seccompProfile %q, want RuntimeDefault", s)
-	}
-	if get(pod, "automountServiceAccountToken") != false {
-		t.Error("automountServiceAccountToken is not false; the exporter does not talk to the API server")
-	}
-	containers := getList(pod, "containers")
-	if len(containers) != 1 {
-		t.Fatalf("want one container, got %d", len(containers))
-	}
-	c := containers[0]
-	for _, f := range []struct {
-		key  string
-		want any
-	}{{"readOnlyRootFilesystem", true}, {"allowPrivilegeEscalation", false}, {"runAsNonRoot", true}} {
-		if got := get(c, "securityContext", f.key); got != f.want {
-			t.Errorf("container securityContext.%s = %v, want %v", f.key, got, f.want)
-		}
-	}
-	if drop := stringList(getList(c, "securityContext", "capabilities", "drop")); !slices.Contains(drop, "ALL") {
-		t.Errorf("capabilities.drop = %v, want ALL", drop)
-	}
-
-	// Port 10092, probes on /-/healthy and /-/ready.
-	ports := getList(c, "ports")
-	if len(ports) != 1 || get(ports[0], "containerPort") != 10092 || getString(ports[0], "name") == "" {
-		t.Fatalf("ports %v, want one named containerPort 10092", ports)
-	}
-	portName := getString(ports[0], "name")
-	for probe, path := range map[string]string{"livenessProbe": "/-/healthy", "readinessProbe": "/-/ready"} {
-		if got := getString(c, probe, "httpGet", "path"); got != path {
-			t.Errorf("%s path %q, want %s", probe, got, path)
-		}
-		if p := get(c, probe, "httpGet", "port"); p != portName && p != 10092 {
-			t.Errorf("%s port %v, want %s or 10092", probe, p, portName)
-		}
-	}
+	c := hardenedPod(t, d)
 	if !slices.Contains(stringList(getList(c, "args")), "--web.listen-address=:10092") {
 		t.Errorf("args %v do not listen on :10092", getList(c, "args"))
 	}
@@ -259,6 +213,65 @@ func TestDeployment(t *testing.T) {
 	}
 
 	checkSecretReference(t, pod, c, cfgText)
+}
+
+// hardenedPod checks a workload's pod template — the selector matches its
+// labels; non-root, RuntimeDefault seccomp, no service-account token; one
+// container, read-only, without privilege escalation or capabilities — and
+// returns the container.
+func hardenedPod(t *testing.T, d map[string]any) any {
+	t.Helper()
+	pod := getMap(d, "spec", "template", "spec")
+	podLabels := getMap(d, "spec", "template", "metadata", "labels")
+	for k, v := range getMap(d, "spec", "selector", "matchLabels") {
+		if podLabels[k] != v {
+			t.Errorf("selector %s=%v does not match the pod labels %v", k, v, podLabels)
+		}
+	}
+	if get(pod, "securityContext", "runAsNonRoot") != true {
+		t.Error("pod securityContext.runAsNonRoot is not true")
+	}
+	if uid, ok := get(pod, "securityContext", "runAsUser").(int); !ok || uid <= 0 {
+		t.Errorf("pod securityContext.runAsUser = %v, want a non-root uid", get(pod, "securityContext", "runAsUser"))
+	}
+	if s := getString(pod, "securityContext", "seccompProfile", "type"); s != "RuntimeDefault" {
+		t.Errorf("seccompProfile %q, want RuntimeDefault", s)
+	}
+	if get(pod, "automountServiceAccountToken") != false {
+		t.Error("automountServiceAccountToken is not false; the exporter does not talk to the API server")
+	}
+	containers := getList(pod, "containers")
+	if len(containers) != 1 {
+		t.Fatalf("want one container, got %d", len(containers))
+	}
+	c := containers[0]
+	for _, f := range []struct {
+		key  string
+		want any
+	}{{"readOnlyRootFilesystem", true}, {"allowPrivilegeEscalation", false}, {"runAsNonRoot", true}} {
+		if got := get(c, "securityContext", f.key); got != f.want {
+			t.Errorf("container securityContext.%s = %v, want %v", f.key, got, f.want)
+		}
+	}
+	if drop := stringList(getList(c, "securityContext", "capabilities", "drop")); !slices.Contains(drop, "ALL") {
+		t.Errorf("capabilities.drop = %v, want ALL", drop)
+	}
+
+	// Port 10092, probes on /-/healthy and /-/ready.
+	ports := getList(c, "ports")
+	if len(ports) != 1 || get(ports[0], "containerPort") != 10092 || getString(ports[0], "name") == "" {
+		t.Fatalf("ports %v, want one named containerPort 10092", ports)
+	}
+	portName := getString(ports[0], "name")
+	for probe, path := range map[string]string{"livenessProbe": "/-/healthy", "readinessProbe": "/-/ready"} {
+		if got := getString(c, probe, "httpGet", "path"); got != path {
+			t.Errorf("%s path %q, want %s", probe, got, path)
+		}
+		if p := get(c, probe, "httpGet", "port"); p != portName && p != 10092 {
+			t.Errorf("%s port %v, want %s or 10092", probe, p, portName)
+		}
+	}
+	return c
 }
 
 // mountedConfig follows --config.file through the container's volumeMounts
@@ -517,27 +530,32 @@ func TestDashboardConfigMaps(t *testing.T) {
 
 // With kubectl on PATH, kustomize builds the whole directory.
 func TestKustomizeBuild(t *testing.T) {
+	if n, ok := kustomizeObjects(t, k8sDir); ok && n != len(manifests(t)) {
+		t.Errorf("kubectl kustomize produced %d objects, want %d", n, len(manifests(t)))
+	}
+}
+
+// kustomizeObjects builds the kustomization in dir with kubectl and counts
+// the objects; ok is false without kubectl on PATH.
+func kustomizeObjects(t *testing.T, dir string) (n int, ok bool) {
+	t.Helper()
 	kubectl, err := exec.LookPath("kubectl")
 	if err != nil {
 		t.Log("kubectl is not on PATH: `kubectl kustomize` not run (the manifests are checked above)")
-		return
+		return 0, false
 	}
-	cmd := exec.Command(kubectl, "kustomize", k8sDir)
+	cmd := exec.Command(kubectl, "kustomize", dir)
 	cmd.Dir = root(t)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("kubectl kustomize %s: %v", k8sDir, err)
+		t.Fatalf("kubectl kustomize %s: %v", dir, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(out))
-	n := 0
 	for {
 		var d map[string]any
 		if err := dec.Decode(&d); err != nil {
-			break
+			return n, true
 		}
 		n++
-	}
-	if want := len(manifests(t)); n != want {
-		t.Errorf("kubectl kustomize produced %d objects, want %d", n, want)
 	}
 }

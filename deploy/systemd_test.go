@@ -6,14 +6,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 const (
-	unitFile    = "deploy/systemd/kafka_bench_exporter.service"
-	envFileTmpl = "deploy/systemd/kafka_bench_exporter.default"
+	unitFile         = "deploy/systemd/kafka_bench_exporter.service"
+	envFileTmpl      = "deploy/systemd/kafka_bench_exporter.default"
+	agentUnitFile    = "deploy/systemd/kafka_bench_exporter-host-agent.service"
+	agentEnvFileTmpl = "deploy/systemd/kafka_bench_exporter-host-agent.default"
 )
 
 // unit is a parsed systemd unit: section → key → values in order.
@@ -103,6 +106,41 @@ func expandExec(line string, env map[string]string) []string {
 }
 
 func TestSystemdUnit(t *testing.T) {
+	checkUnit(t, unitFile, envFileTmpl, func(argv []string) {
+		// Reload = SIGHUP to the main process, which re-reads the config file.
+		u := parseUnit(t, string(readFile(t, repoPath(t, unitFile))))
+		if r := u.last("Service", "ExecReload"); !strings.Contains(r, "kill") || !strings.Contains(r, "-HUP") || !strings.Contains(r, "$MAINPID") {
+			t.Errorf("ExecReload=%q, want kill -HUP $MAINPID", r)
+		}
+		cfg := filepath.Join(t.TempDir(), "config.yml")
+		if err := os.WriteFile(cfg, []byte("kafka:\n  brokers: [127.0.0.1:9092]\nprobes:\n  - name: p1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args, _ := replaceConfigFile(t, argv[1:], cfg)
+		configCheck(t, "ExecStart with "+envFileTmpl, args)
+	})
+}
+
+// TestSystemdHostAgentUnit: the host-agent variant runs no probe and needs
+// no configuration file.
+func TestSystemdHostAgentUnit(t *testing.T) {
+	checkUnit(t, agentUnitFile, agentEnvFileTmpl, func(argv []string) {
+		if !slices.Contains(argv, "--no-probes") {
+			t.Errorf("ExecStart %q lacks --no-probes", argv)
+		}
+		out, err := exec.Command(exporterBinary(t), append(argv[1:], "--config.check")...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "probes: []") {
+			t.Errorf("ExecStart with %s --config.check: %v, want probes: []\n%s", agentEnvFileTmpl, err, out)
+		}
+	})
+}
+
+// checkUnit checks what every unit of deploy/systemd needs (sections,
+// non-root, hardening that leaves the host collector its view, systemd's
+// own verify); checkExec checks ExecStart expanded with the example
+// environment file.
+func checkUnit(t *testing.T, unitFile, envFileTmpl string, checkExec func(argv []string)) {
+	t.Helper()
 	u := parseUnit(t, string(readFile(t, repoPath(t, unitFile))))
 	for _, s := range []string{"Unit", "Service", "Install"} {
 		if u[s] == nil {
@@ -120,10 +158,6 @@ func TestSystemdUnit(t *testing.T) {
 	// Non-root.
 	if svc("DynamicUser") != "yes" && (svc("User") == "" || svc("User") == "root" || svc("User") == "0") {
 		t.Error("neither DynamicUser=yes nor a non-root User=")
-	}
-	// Reload = SIGHUP to the main process, which re-reads the config file.
-	if r := svc("ExecReload"); !strings.Contains(r, "kill") || !strings.Contains(r, "-HUP") || !strings.Contains(r, "$MAINPID") {
-		t.Errorf("ExecReload=%q, want kill -HUP $MAINPID", r)
 	}
 	// Hardening.
 	for k, want := range map[string]string{
@@ -157,12 +191,7 @@ func TestSystemdUnit(t *testing.T) {
 	if len(argv) < 2 || filepath.Base(argv[0]) != "kafka_bench_exporter" || !filepath.IsAbs(argv[0]) {
 		t.Fatalf("ExecStart=%q, want the absolute path of kafka_bench_exporter with flags", svc("ExecStart"))
 	}
-	cfg := filepath.Join(t.TempDir(), "config.yml")
-	if err := os.WriteFile(cfg, []byte("kafka:\n  brokers: [127.0.0.1:9092]\nprobes:\n  - name: p1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args, _ := replaceConfigFile(t, argv[1:], cfg)
-	configCheck(t, "ExecStart with "+envFileTmpl, args)
+	checkExec(argv)
 
 	// systemd's own parser, where it is installed: it must print nothing
 	// (unknown keys and bad values are only warnings, exit code 0).

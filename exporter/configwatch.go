@@ -8,9 +8,13 @@ import (
 )
 
 // watchTarget is what the configuration watcher polls for cfg: the
-// cluster, every probe's topic, every config_poll_interval.
+// cluster, every probe's topic, every config_poll_interval; nothing without
+// brokers.
 func watchTarget(cfg *config.Config) configwatch.Target {
 	t := configwatch.Target{Kafka: cfg.Kafka, Interval: time.Duration(cfg.ConfigPollInterval)}
+	if len(cfg.Kafka.Brokers) == 0 {
+		t.Interval = 0 // a host agent without brokers has no cluster to watch
+	}
 	for _, p := range cfg.Probes {
 		t.Topics = append(t.Topics, configwatch.ProbeTopic{Probe: p.Name, Topic: p.Topic})
 	}

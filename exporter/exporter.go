@@ -163,12 +163,13 @@ func (e *Exporter) Stop() {
 	}
 }
 
-// Ready reports whether every probe has produced and consumed at least once.
+// Ready reports whether every probe has produced and consumed at least once;
+// a host agent (no probes configured) is ready once configured.
 func (e *Exporter) Ready() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.running) == 0 {
-		return false
+		return e.cfg != nil && e.cfg.HostAgent()
 	}
 	for _, rp := range e.running {
 		if !rp.probe.Ready() {

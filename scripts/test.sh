@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs what the tests need
-# (Prometheus and promtool from Debian, Chromium for the browser tests, Apache
-# Kafka jars from Maven Central),
+# (Prometheus, promtool and node_exporter from Debian, Chromium for the browser
+# tests, Apache Kafka jars from Maven Central),
 # checks formatting and vet, then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
@@ -16,15 +16,20 @@ command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 # Headless browser tests of the HTML report and the landing page.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
+command -v prometheus-node-exporter >/dev/null 2>&1 || need_apt+=(prometheus-node-exporter)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-  # Debian starts the packaged Prometheus where systemd runs; the tests start
-  # their own.
-  if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet prometheus 2>/dev/null; then
-    systemctl disable --now prometheus prometheus-node-exporter >/dev/null 2>&1 || true
+  # Debian starts the packaged Prometheus and node_exporter (on :9090 and
+  # :9100) where systemd runs; the tests start their own on free ports.
+  if command -v systemctl >/dev/null 2>&1; then
+    for unit in prometheus prometheus-node-exporter; do
+      if systemctl is-active --quiet "$unit" 2>/dev/null || systemctl is-enabled --quiet "$unit" 2>/dev/null; then
+        systemctl disable --now "$unit" >/dev/null 2>&1 || true
+      fi
+    done
   fi
 fi
 

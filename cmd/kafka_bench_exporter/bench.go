@@ -42,7 +42,7 @@ type benchFlags struct {
 	recordSize                         int
 	acks                               string
 	partitions                         int32
-	embedded                           bool
+	embedded, hostsRequired            bool
 	output, format                     string
 	setNum, setSize, setAcks, setParts bool
 	setListen, setFormat               bool
@@ -58,6 +58,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("bench.acks", "Quick one-scenario run: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)
 	cmd.Flag("bench.partitions", "Quick one-scenario run: partitions of the topic.").IsSetByUser(&bf.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&bf.partitions)
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
+	cmd.Flag("hosts-required", "Fail a scenario (exit 1) when a machine of the bench file's hosts cannot be scraped, instead of reporting it unreachable.").BoolVar(&bf.hostsRequired)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
 	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
 	addReportArgs(cmd, bf)
@@ -124,6 +125,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Progress:   stderr,
 		OnResult:   func(r bench.Result) { printResult(stdout, r) },
 	}
+	runner.HostsRequired = bf.hostsRequired
 	results, runErr := runner.Run(ctx, b)
 
 	format := bench.FormatMarkdown

@@ -54,7 +54,7 @@ type flags struct {
 	acks, topic                              string
 	partitions                               int32
 	replication                              int16
-	hostEnabled                              bool
+	hostEnabled, probesEnabled               bool
 	setBrokers, setRate, setSize, setAcks    bool
 	setTopic, setParts, setRepl, setHostFlag bool
 
@@ -115,6 +115,7 @@ func newApp(f *flags, stderr io.Writer) *kingpin.Application {
 	runCmd.Flag("probe.topic", "Topic of the default probe.").IsSetByUser(&f.setTopic).Default(config.DefaultTopicPrefix + config.DefaultProbeName).StringVar(&f.topic)
 	runCmd.Flag("probe.partitions", "Partitions of the default probe's topic when it is created.").IsSetByUser(&f.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&f.partitions)
 	runCmd.Flag("probe.replication-factor", "Replication factor of the default probe's topic when it is created (-1: broker default).").IsSetByUser(&f.setRepl).Default("-1").Int16Var(&f.replication)
+	runCmd.Flag("probes", "Run probes; --no-probes runs only the host collector (and the configuration watcher when brokers are set): host-agent mode, as probes: [] in the file.").Default("true").BoolVar(&f.probesEnabled)
 	f.bench = addBenchCommand(app)
 	return app
 }
@@ -132,6 +133,7 @@ func (f *flags) overrides() config.Overrides {
 	if f.setHostFlag {
 		o.HostEnabled = &f.hostEnabled
 	}
+	o.NoProbes = !f.probesEnabled
 	if f.setRate {
 		o.ProbeRate = &f.rate
 	}
@@ -177,7 +179,9 @@ func run(args []string, stdout, stderr *os.File) int {
 	defer stop()
 
 	var embedded *exporter.Embedded
-	if len(cfg.Kafka.Brokers) == 0 {
+	if cfg.HostAgent() {
+		logger.Info("host-agent mode: no probes; serving host metrics", "brokers", cfg.Kafka.Brokers)
+	} else if len(cfg.Kafka.Brokers) == 0 {
 		if embedded, err = exporter.StartEmbedded(logger); err != nil {
 			logger.Error("cannot start the embedded cluster", "err", err)
 			return 1

@@ -1,0 +1,180 @@
+package bench
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// unreachableCell marks a host that could not be measured.
+const unreachableCell = "unreachable"
+
+// hostColumns are the per-machine columns of the seeds' tables (seed 004:
+// CPU, 内存, IO, 入流量, 出流量), IO split into busy % and MB/s.
+var hostColumns = []string{"CPU %", "peak CPU %", "mem %", "disk busy %", "disk read (MB/s)", "disk write (MB/s)", "net in (MB/s)", "net out (MB/s)"}
+
+// hostCells are a host's measurements; "unreachable" and blanks when it
+// could not be measured.
+func hostCells(h HostRow) []string {
+	if h.Unreachable() {
+		out := make([]string, len(hostColumns))
+		out[0] = unreachableCell
+		return out
+	}
+	return []string{f1(h.CPUPercent), f1(h.CPUPeakPercent), f1(h.MemPercent), f1(h.DiskBusyPercent),
+		f2(h.DiskReadMBps), f2(h.DiskWriteMBps), f2(h.NetInMBps), f2(h.NetOutMBps)}
+}
+
+// hostAddress is the seeds' ip column: the endpoint's host, or "local" for
+// the bench's own machine.
+func hostAddress(h HostRow) string {
+	if h.URL == "" {
+		return "local"
+	}
+	if u, err := url.Parse(h.URL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return h.URL
+}
+
+// writeHostsMarkdown writes the per-machine table, seed 004's layout: per
+// scenario one row per machine, with the scenario's TPS repeated as the
+// seed does; then why a host was unreachable.
+func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []Result) {
+	if !hasHosts(results) {
+		return
+	}
+	b.WriteString("\nPer machine (averages over each scenario; peak CPU is the busiest interval between samples):\n\n")
+	h := append(append([]string{}, paramKeys...), "host", "role", "address", "TPS (records/s)", "consumer TPS (records/s)")
+	h = append(h, hostColumns...)
+	writeMarkdownRow(b, h)
+	sep := make([]string, len(h))
+	for i := range sep {
+		sep[i] = "---"
+		if i >= len(paramKeys)+3 {
+			sep[i] = "---:"
+		}
+	}
+	writeMarkdownRow(b, sep)
+	var errs []string
+	for _, r := range results {
+		tps, ctps := "-", "-"
+		if r.Produce != nil {
+			tps = f0(r.Produce.RecordsPerSec())
+		}
+		if r.Consume != nil {
+			ctps = f0(r.Consume.RecordsPerSec())
+		}
+		for _, host := range r.Hosts {
+			row := append(append([]string{}, r.Params...), host.Name, host.Role, hostAddress(host), tps, ctps)
+			for _, c := range hostCells(host) {
+				row = append(row, orDash(c))
+			}
+			writeMarkdownRow(b, row)
+			if host.Unreachable() {
+				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", unreachableCell, host.Name, host.URL, r.Name(), host.Err))
+			}
+		}
+	}
+	for _, e := range errs {
+		b.WriteString("\n" + e + "\n")
+	}
+}
+
+// orDash is Markdown's empty cell.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func hasHosts(results []Result) bool {
+	for _, r := range results {
+		if len(r.Hosts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hostNames are the machines of the run, in row order (every scenario
+// measures the same ones).
+func hostNames(results []Result) []string {
+	for _, r := range results {
+		if len(r.Hosts) > 0 {
+			names := make([]string, len(r.Hosts))
+			for i, h := range r.Hosts {
+				names[i] = h.Name
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+// csvHostHeader is one set of host columns per machine, "<host> CPU %".
+func csvHostHeader(names []string) []string {
+	var out []string
+	for _, n := range names {
+		for _, c := range hostColumns {
+			out = append(out, n+" "+c)
+		}
+	}
+	return out
+}
+
+// csvHostCells are a result's host columns, in the order of names.
+func csvHostCells(names []string, r Result) []string {
+	out := make([]string, 0, len(names)*len(hostColumns))
+	for _, n := range names {
+		cells := make([]string, len(hostColumns))
+		for _, h := range r.Hosts {
+			if h.Name == n {
+				cells = hostCells(h)
+			}
+		}
+		out = append(out, cells...)
+	}
+	return out
+}
+
+// jsonHostRow is one machine of a scenario; the measurements are left out
+// when it was unreachable.
+type jsonHostRow struct {
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	URL    string `json:"url,omitempty"`
+	Source string `json:"source,omitempty"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	*jsonHostMeasured
+}
+
+type jsonHostMeasured struct {
+	CPUPercent        float64 `json:"cpu_percent"`
+	CPUPeakPercent    float64 `json:"cpu_peak_percent"`
+	MemoryPercent     float64 `json:"memory_percent"`
+	DiskBusyPercent   float64 `json:"disk_busy_percent"`
+	DiskReadMBPerSec  float64 `json:"disk_read_mb_per_sec"`
+	DiskWriteMBPerSec float64 `json:"disk_write_mb_per_sec"`
+	NetInMBPerSec     float64 `json:"net_in_mb_per_sec"`
+	NetOutMBPerSec    float64 `json:"net_out_mb_per_sec"`
+}
+
+func hostsJSON(rows []HostRow) []jsonHostRow {
+	out := make([]jsonHostRow, 0, len(rows))
+	for _, h := range rows {
+		jr := jsonHostRow{Name: h.Name, Role: h.Role, URL: h.URL, Source: h.Source, Status: "ok", Error: h.Err}
+		if h.Unreachable() {
+			jr.Status = unreachableCell
+		} else {
+			jr.jsonHostMeasured = &jsonHostMeasured{CPUPercent: round(h.CPUPercent, 2), CPUPeakPercent: round(h.CPUPeakPercent, 2),
+				MemoryPercent: round(h.MemPercent, 2), DiskBusyPercent: round(h.DiskBusyPercent, 2),
+				DiskReadMBPerSec: round(h.DiskReadMBps, 3), DiskWriteMBPerSec: round(h.DiskWriteMBps, 3),
+				NetInMBPerSec: round(h.NetInMBps, 3), NetOutMBPerSec: round(h.NetOutMBps, 3)}
+		}
+		out = append(out, jr)
+	}
+	return out
+}
