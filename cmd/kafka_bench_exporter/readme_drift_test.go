@@ -81,8 +81,8 @@ func TestReadmeDriftIsCaught(t *testing.T) {
 	})
 	t.Run("key added to the program", func(t *testing.T) {
 		more := maps.Clone(keys)
-		more["probes[].payload.kind"] = "random"
-		caught(t, readme.CheckKeys(keyTable(loadReadme(t)), more, subst), "probes[].payload.kind", "not documented")
+		more["probes[].warmup_records"] = "1000"
+		caught(t, readme.CheckKeys(keyTable(loadReadme(t)), more, subst), "probes[].warmup_records", "not documented")
 	})
 	t.Run("key row removed", func(t *testing.T) {
 		d := edited(t, "| `consumer.max.poll.records` | 500 | ≥ 1 |\n", "")

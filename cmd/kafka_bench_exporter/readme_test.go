@@ -193,6 +193,9 @@ func flatten(n *yaml.Node, prefix string, keys map[string]string) {
 		case v.Kind == yaml.MappingNode:
 			flatten(v, join(k), keys)
 		case v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Content[0].Kind == yaml.MappingNode:
+			// The list itself is a key too (probes: [] has a meaning of its
+			// own); unset by default, as its absence is.
+			keys[join(k)] = ""
 			flatten(v.Content[0], join(k)+"[]", keys)
 		case v.Kind == yaml.SequenceNode:
 			var items []string

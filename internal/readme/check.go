@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/prometheus/common/model"
@@ -189,6 +190,10 @@ func isEmpty(v string) bool {
 
 func sameValue(doc, effective string) bool {
 	if doc == effective || isEmpty(doc) && isEmpty(effective) && doc != "false" && doc != "0" {
+		return true
+	}
+	// A quoted default such as "\n" stands for the string it spells.
+	if u, err := strconv.Unquote(doc); err == nil && u == effective {
 		return true
 	}
 	a, errA := model.ParseDuration(doc)
