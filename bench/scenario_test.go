@@ -16,7 +16,14 @@ import (
 var invalidFiles = map[string]string{
 	"invalid-bad-duration.yml":                  "duration = \"soon\": must be a duration such as 500ms, 30s or 5m",
 	"invalid-bad-yaml.yml":                      "invalid YAML: yaml: line 1: did not find expected ',' or ']'",
+	"invalid-baseline-few-rounds.yml":           "baseline = \"a\": verdicts need rounds >= 3 (rounds = 2)",
+	"invalid-baseline-unknown.yml":              "baseline = \"c\": no such scenario (scenarios: a, b)",
 	"invalid-both-bounds.yml":                   "duration = 1m: num_records is set too: set exactly one",
+	"invalid-config-broker-id-range.yml":        "scenario \"one-broker\": broker.99999999999.num.io.threads = 1: broker id 99999999999 is out of range",
+	"invalid-config-key-bad-name.yml":           "scenario \"io\": broker.Num.IO.Threads = 1: \"Num.IO.Threads\" is not a Kafka configuration name (lower-case letters, digits, '.', '_' and '-')",
+	"invalid-config-key-empty.yml":              "matrix: broker. = [...]: names no configuration: write broker.<name>, broker.<id>.<name> or topic.<name>",
+	"invalid-config-value-list.yml":             "scenario \"lz4\": topic.compression.type = [...]: must be a single value (a string, number or boolean)",
+	"invalid-config-value-null.yml":             "matrix: broker.num.io.threads = null: must be a single value (a string, number or boolean)",
 	"invalid-consume-only-no-topic.yml":         "defaults: topic = \"\": consume_only reads an existing topic: name it in defaults or in the scenario",
 	"invalid-defaults-invalid.yml":              "scenario \"acks=1\": record_size = 10: must be >= 36, the probe header size",
 	"invalid-duplicate-scenario.yml":            "scenario \"a\": name = \"a\": duplicate scenario name",
@@ -38,10 +45,11 @@ var invalidFiles = map[string]string{
 	"invalid-scenario-invalid.yml":              "scenario \"idempotent-acks1\": producer.enable.idempotence = true: requires acks=all; set enable.idempotence: false to use acks \"1\"",
 	"invalid-scenario-no-name.yml":              "scenarios[0]: name = \"\": every scenario needs a name",
 	"invalid-scenario-wrong-type.yml":           "scenario \"fast\": rate = \"fast\": must be a number",
+	"invalid-rounds-zero.yml":                   "rounds = 0: must be 1 ... 100",
 	"invalid-scenarios-not-list.yml":            "scenarios = {...}: must be a list",
 	"invalid-unknown-defaults-key.yml":          "defaults: record_sise = 100: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, producer, rate, record_size, topic)",
 	"invalid-unknown-scenario-key.yml":          "scenario \"linger-20\": producer.linger.mss = 20: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
-	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: consume_only, defaults, delete_topics, drain_timeout, duration, kafka, matrix, num_records, rate, scenarios, warmup_records)",
+	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: baseline, consume_only, defaults, delete_topics, drain_timeout, duration, kafka, matrix, num_records, rate, rounds, scenarios, warmup_records)",
 	"invalid-unsupported-scenario-property.yml": "scenario \"big-requests\": producer.max.request.size = 10485760: Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 }
 

@@ -45,6 +45,7 @@ type benchFlags struct {
 	output, format                     string
 	setNum, setSize, setAcks, setParts bool
 	setListen, setFormat               bool
+	rounds                             roundFlags
 }
 
 func addBenchCommand(app *kingpin.Application) *benchFlags {
@@ -58,6 +59,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
 	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv or json.").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
+	addRoundFlags(cmd, &bf.rounds)
 	// Serving /metrics is optional in bench mode: only when asked for.
 	app.GetFlag("web.listen-address").IsSetByUser(&bf.setListen)
 	return bf
@@ -96,6 +98,10 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	seed := bf.rounds.pickSeed(b, stderr)
+	if bf.rounds.dryRun {
+		return plan(ctx, &bench.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
+	}
 
 	reg := prometheus.NewRegistry()
 	exp := exporter.New(reg, logger)
@@ -116,7 +122,8 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
-		OnResult:   func(r bench.Result) { printResult(stdout, r) },
+		OnResult:   func(r bench.Result) { printResult(stdout, r, b.Rounds) },
+		Seed:       seed,
 	}
 	results, runErr := runner.Run(ctx, b)
 
@@ -125,12 +132,12 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		format = bf.format
 	}
 	fmt.Fprintln(stdout)
-	if err := bench.Write(stdout, format, b.ParamKeys, results); err != nil {
+	if err := writeResults(stdout, format, b, seed, results); err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return exitFailed
 	}
 	if bf.output != "" {
-		if err := writeOutput(bf.output, bf.format, b.ParamKeys, results); err != nil {
+		if err := writeOutput(bf.output, bf.format, b, seed, results); err != nil {
 			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed
 		}
@@ -143,8 +150,8 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		}
 	}
 	if runErr != nil {
-		fmt.Fprintf(stderr, "%s %s: stopped after %d of %d scenarios: %v\n", program, benchCommand, len(results), len(b.Scenarios), runErr)
-		code = exitFailed
+		fmt.Fprintf(stderr, "%s %s: stopped after %d of %d runs: %v\n", program, benchCommand, len(results), len(b.Scenarios)*b.Rounds, runErr)
+		code = max(code, runErrCode(runErr))
 	}
 	return code
 }
@@ -207,8 +214,12 @@ func quickBench(bf *benchFlags) (*bench.Bench, error) {
 	return bench.Parse(data)
 }
 
-func printResult(w io.Writer, r bench.Result) {
-	fmt.Fprintf(w, "scenario %s (topic %s)\n", r.Name(), r.Topic)
+func printResult(w io.Writer, r bench.Result, rounds int) {
+	round := ""
+	if rounds > 1 {
+		round = fmt.Sprintf(", round %d of %d", r.Round, rounds)
+	}
+	fmt.Fprintf(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
 	if r.Produce != nil && r.Produce.Records > 0 {
 		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
 	}
@@ -221,12 +232,12 @@ func printResult(w io.Writer, r bench.Result) {
 	}
 }
 
-func writeOutput(path, format string, keys []string, results []bench.Result) error {
+func writeOutput(path, format string, b *bench.Bench, seed uint64, results []bench.Result) error {
 	fh, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := bench.Write(fh, format, keys, results); err != nil {
+	if err := writeResults(fh, format, b, seed, results); err != nil {
 		fh.Close()
 		return err
 	}
