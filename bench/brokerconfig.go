@@ -188,20 +188,20 @@ func (c *configChanger) wanted(settings []ConfigSetting, topic string) map[resou
 }
 
 // apply sets a scenario's settings and waits until every broker shows them.
-// What it changed is recorded before it is changed, so restore puts back
+// What it changes is recorded before it is changed, so restore puts back
 // even a half-applied scenario.
 func (c *configChanger) apply(ctx context.Context, settings []ConfigSetting, topic string) error {
 	ctx, cancel := context.WithTimeout(ctx, configTimeout)
 	defer cancel()
 	want := c.wanted(settings, topic)
+	var moves []move
 	for _, res := range sortedResources(want) {
 		vals := want[res]
 		names := sortedKeys(vals)
-		cur, err := c.describe(ctx, c.via(res), res, names)
+		cur, err := c.describeSettled(ctx, res, names)
 		if err != nil {
 			return fmt.Errorf("describing %s: %w", res, err)
 		}
-		ops := make([]kadm.AlterConfig, 0, len(names))
 		for _, name := range names {
 			st, ok := cur[name]
 			if !ok {
@@ -212,19 +212,16 @@ func (c *configChanger) apply(ctx context.Context, settings []ConfigSetting, top
 				ch.restore = st.value
 			}
 			c.pending = append(c.pending, ch)
-			ops = append(ops, kadm.AlterConfig{Op: kadm.SetConfig, Name: name, Value: kadm.StringPtr(vals[name])})
+			moves = append(moves, move{res: res, name: name, set: &ch.value, shows: &ch.value})
 			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", deref(st.value), "new", vals[name])
 		}
-		if err := c.alter(ctx, res, ops); err != nil {
-			return fmt.Errorf("setting %s on %s: %w", strings.Join(names, ", "), res, err)
-		}
 	}
-	return c.await(ctx, c.pending, func(ch change) *string { return &ch.value })
+	return c.reach(ctx, moves)
 }
 
-// restore puts back every pending change, newest first, and waits until
-// every broker shows the original values. What it cannot put back is
-// returned with the commands that would.
+// restore puts back every pending change and waits until every broker shows
+// the original values. What it cannot put back is returned with the
+// commands that would.
 func (c *configChanger) restore() error {
 	if len(c.pending) == 0 {
 		return nil
@@ -233,29 +230,11 @@ func (c *configChanger) restore() error {
 	defer cancel()
 	pending := c.pending
 	c.pending = nil
-	byRes := map[resource][]kadm.AlterConfig{}
-	var order []resource
-	for i := len(pending) - 1; i >= 0; i-- {
-		ch := pending[i]
-		if _, ok := byRes[ch.res]; !ok {
-			order = append(order, ch.res)
-		}
-		op := kadm.AlterConfig{Op: kadm.DeleteConfig, Name: ch.name}
-		if ch.restore != nil {
-			op = kadm.AlterConfig{Op: kadm.SetConfig, Name: ch.name, Value: ch.restore}
-		}
-		byRes[ch.res] = append(byRes[ch.res], op)
+	moves := make([]move, len(pending))
+	for i, ch := range pending {
+		moves[i] = move{res: ch.res, name: ch.name, set: ch.restore, shows: ch.original}
 	}
-	var errs []error
-	for _, res := range order {
-		if err := c.alter(ctx, res, byRes[res]); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", res, err))
-		}
-	}
-	if len(errs) == 0 {
-		errs = append(errs, c.await(ctx, pending, func(ch change) *string { return ch.original }))
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := c.reach(ctx, moves); err != nil {
 		undo := make([]string, len(pending))
 		for i, ch := range pending {
 			undo[i] = "  " + c.undoCommand(ch)
@@ -268,11 +247,112 @@ func (c *configChanger) restore() error {
 	return nil
 }
 
-// await polls DescribeConfigs on every broker until each change shows the
-// value want picks (nil: no value).
-func (c *configChanger) await(ctx context.Context, changes []change, want func(change) *string) error {
+// move takes one configuration to a value: set it (nil: delete the
+// resource's own value), after which every broker must show shows.
+type move struct {
+	res   resource
+	name  string
+	set   *string
+	shows *string
+}
+
+// threadPools are the broker settings Kafka resizes a thread pool for; it
+// refuses a new size below half or above double the current one
+// (DynamicThreadPool), so the bench gets there in steps.
+var threadPools = map[string]bool{"num.io.threads": true, "num.network.threads": true, "num.replica.fetchers": true,
+	"num.recovery.threads.per.data.dir": true, "background.threads": true}
+
+// steps are the sizes between from and to (both excluded) that a thread
+// pool passes through, halving or doubling; none for any other setting.
+func steps(name string, from, to *string) []string {
+	if !threadPools[name] || from == nil || to == nil {
+		return nil
+	}
+	c, err1 := strconv.Atoi(*from)
+	t, err2 := strconv.Atoi(*to)
+	if err1 != nil || err2 != nil || c <= 0 || t <= 0 {
+		return nil
+	}
+	var out []string
 	for {
-		err := c.shows(ctx, changes, want)
+		if t < c {
+			c = max(t, c/2)
+		} else {
+			c = min(t, c*2)
+		}
+		if c == t {
+			return out
+		}
+		out = append(out, strconv.Itoa(c))
+	}
+}
+
+// reach carries out moves: from each configuration's current value through
+// its steps to the move itself, each phase altered on every resource and
+// then awaited on every broker.
+func (c *configChanger) reach(ctx context.Context, moves []move) error {
+	var phases [][]move
+	add := func(i int, m move) {
+		for len(phases) <= i {
+			phases = append(phases, nil)
+		}
+		phases[i] = append(phases[i], m)
+	}
+	for _, m := range moves {
+		var path []string
+		if threadPools[m.name] {
+			cur, err := c.describeSettled(ctx, m.res, []string{m.name})
+			if err != nil {
+				return fmt.Errorf("describing %s: %w", m.res, err)
+			}
+			path = steps(m.name, cur[m.name].value, m.shows)
+		}
+		for i, v := range path {
+			add(i, move{res: m.res, name: m.name, set: &v, shows: &v})
+		}
+		add(len(path), m)
+	}
+	for _, phase := range phases {
+		ops := map[resource][]kadm.AlterConfig{}
+		for _, m := range phase {
+			op := kadm.AlterConfig{Op: kadm.DeleteConfig, Name: m.name}
+			if m.set != nil {
+				op = kadm.AlterConfig{Op: kadm.SetConfig, Name: m.name, Value: m.set}
+			}
+			ops[m.res] = append(ops[m.res], op)
+		}
+		for res, o := range ops {
+			if err := c.alter(ctx, res, o); err != nil {
+				return fmt.Errorf("altering %s: %w", res, err)
+			}
+		}
+		if err := c.await(ctx, phase); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// describeSettled describes res on the broker that answers for it, waiting
+// out a topic that not every broker knows yet.
+func (c *configChanger) describeSettled(ctx context.Context, res resource, names []string) (map[string]configState, error) {
+	for {
+		cur, err := c.describe(ctx, c.via(res), res, names)
+		if !errors.Is(err, kerr.UnknownTopicOrPartition) {
+			return cur, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(configPoll):
+		}
+	}
+}
+
+// await polls DescribeConfigs on every broker until each move shows.
+func (c *configChanger) await(ctx context.Context, moves []move) error {
+	for {
+		err := c.shows(ctx, moves)
 		if err == nil {
 			return nil
 		}
@@ -284,26 +364,26 @@ func (c *configChanger) await(ctx context.Context, changes []change, want func(c
 	}
 }
 
-// shows checks once that every broker shows every change's wanted value.
-func (c *configChanger) shows(ctx context.Context, changes []change, want func(change) *string) error {
+// shows checks once that every broker shows every move's value.
+func (c *configChanger) shows(ctx context.Context, moves []move) error {
 	type ask struct {
 		broker int32
 		res    resource
 	}
 	names := map[ask][]string{}
 	var asks []ask
-	for _, ch := range changes {
-		brokers := []int32{ch.res.broker}
-		if ch.res.topic != "" {
+	for _, m := range moves {
+		brokers := []int32{m.res.broker}
+		if m.res.topic != "" {
 			brokers = c.brokers // a topic's configuration, as each broker sees it
 		}
 		for _, id := range brokers {
-			a := ask{id, ch.res}
+			a := ask{id, m.res}
 			if _, ok := names[a]; !ok {
 				asks = append(asks, a)
 			}
-			if !slices.Contains(names[a], ch.name) {
-				names[a] = append(names[a], ch.name)
+			if !slices.Contains(names[a], m.name) {
+				names[a] = append(names[a], m.name)
 			}
 		}
 	}
@@ -312,12 +392,12 @@ func (c *configChanger) shows(ctx context.Context, changes []change, want func(c
 		if err != nil {
 			return fmt.Errorf("broker %d describing %s: %w", a.broker, a.res, err)
 		}
-		for _, ch := range changes {
-			if ch.res != a.res {
+		for _, m := range moves {
+			if m.res != a.res {
 				continue
 			}
-			if got, w := cur[ch.name].value, want(ch); deref(got) != deref(w) || (got == nil) != (w == nil) {
-				return fmt.Errorf("broker %d shows %s %s = %s, want %s", a.broker, a.res, ch.name, deref(got), deref(w))
+			if got := cur[m.name].value; deref(got) != deref(m.shows) || (got == nil) != (m.shows == nil) {
+				return fmt.Errorf("broker %d shows %s %s = %s, want %s", a.broker, a.res, m.name, deref(got), deref(m.shows))
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // IntervalMethod names the interval of the verdicts, in the reports.
-const IntervalMethod = "Hodges-Lehmann ratio with the exact Mann-Whitney (Wilcoxon rank-sum) confidence interval, on log values"
+const IntervalMethod = "Hodges-Lehmann ratio, exact Mann-Whitney (rank-sum) interval, on log values"
 
 // WriteRounds writes the results of a bench with several rounds: the runs
 // (one row per scenario and round) and the summary over the rounds with the
@@ -48,7 +48,7 @@ func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) er
 	fmt.Fprintf(&sb, "\nOver %d rounds (--seed=%d)", b.Rounds, seed)
 	h := []string{"scenario", "metric", "per round", "median"}
 	if verdicts {
-		fmt.Fprintf(&sb, ", against the baseline %q: the ratio and its %.0f %% interval (%s; level: its exact confidence)", displayName(b.Baseline), 100*confidenceLevel, IntervalMethod)
+		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence)", displayName(b.Baseline), 100*confidenceLevel, IntervalMethod)
 		h = append(h, "ratio", fmt.Sprintf("%.0f %% interval", 100*confidenceLevel), "level", "verdict")
 	}
 	sb.WriteString(":\n\n")
