@@ -191,7 +191,9 @@ func (c *configChanger) wanted(settings []ConfigSetting, topic string) map[resou
 // What it changes is recorded before it is changed, so restore puts back
 // even a half-applied scenario.
 func (c *configChanger) apply(ctx context.Context, settings []ConfigSetting, topic string) error {
-	ctx, cancel := context.WithTimeout(ctx, configTimeout)
+	// Not cut short by SIGINT: a request cancelled on the way may still
+	// land after the restore read the value it would step back from.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), configTimeout)
 	defer cancel()
 	want := c.wanted(settings, topic)
 	var moves []move
@@ -287,50 +289,69 @@ func steps(name string, from, to *string) []string {
 	}
 }
 
-// reach carries out moves: from each configuration's current value through
-// its steps to the move itself, each phase altered on every resource and
-// then awaited on every broker.
+// reach carries out moves. Thread pools first walk to their size one
+// halving or doubling at a time, each hop planned from what the broker
+// shows; then every move is altered and awaited on every broker. A change
+// Kafka refuses (another change landed meanwhile) is planned afresh, a few
+// times.
 func (c *configChanger) reach(ctx context.Context, moves []move) error {
-	var phases [][]move
-	add := func(i int, m move) {
-		for len(phases) <= i {
-			phases = append(phases, nil)
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		err := c.reachOnce(ctx, moves)
+		if err == nil || attempt == attempts || !(errors.Is(err, kerr.InvalidRequest) || errors.Is(err, kerr.InvalidConfig)) {
+			return err
 		}
-		phases[i] = append(phases[i], m)
+		c.logger.Warn("configuration change refused; planning it again", "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(configPoll):
+		}
 	}
-	for _, m := range moves {
-		var path []string
-		if threadPools[m.name] {
+}
+
+func (c *configChanger) reachOnce(ctx context.Context, moves []move) error {
+	for {
+		var hops []move
+		for _, m := range moves {
+			if !threadPools[m.name] {
+				continue
+			}
 			cur, err := c.describeSettled(ctx, m.res, []string{m.name})
 			if err != nil {
 				return fmt.Errorf("describing %s: %w", m.res, err)
 			}
-			path = steps(m.name, cur[m.name].value, m.shows)
-		}
-		for i, v := range path {
-			add(i, move{res: m.res, name: m.name, set: &v, shows: &v})
-		}
-		add(len(path), m)
-	}
-	for _, phase := range phases {
-		ops := map[resource][]kadm.AlterConfig{}
-		for _, m := range phase {
-			op := kadm.AlterConfig{Op: kadm.DeleteConfig, Name: m.name}
-			if m.set != nil {
-				op = kadm.AlterConfig{Op: kadm.SetConfig, Name: m.name, Value: m.set}
-			}
-			ops[m.res] = append(ops[m.res], op)
-		}
-		for res, o := range ops {
-			if err := c.alter(ctx, res, o); err != nil {
-				return fmt.Errorf("altering %s: %w", res, err)
+			if path := steps(m.name, cur[m.name].value, m.shows); len(path) > 0 {
+				hops = append(hops, move{res: m.res, name: m.name, set: &path[0], shows: &path[0]})
 			}
 		}
-		if err := c.await(ctx, phase); err != nil {
+		if len(hops) == 0 {
+			break
+		}
+		if err := c.alterAll(ctx, hops); err != nil {
 			return err
 		}
 	}
-	return nil
+	return c.alterAll(ctx, moves)
+}
+
+// alterAll sends the moves, one IncrementalAlterConfigs per resource, and
+// waits until every broker shows them.
+func (c *configChanger) alterAll(ctx context.Context, moves []move) error {
+	ops := map[resource][]kadm.AlterConfig{}
+	for _, m := range moves {
+		op := kadm.AlterConfig{Op: kadm.DeleteConfig, Name: m.name}
+		if m.set != nil {
+			op = kadm.AlterConfig{Op: kadm.SetConfig, Name: m.name, Value: m.set}
+		}
+		ops[m.res] = append(ops[m.res], op)
+	}
+	for res, o := range ops {
+		if err := c.alter(ctx, res, o); err != nil {
+			return fmt.Errorf("altering %s: %w", res, err)
+		}
+	}
+	return c.await(ctx, moves)
 }
 
 // describeSettled describes res on the broker that answers for it, waiting

@@ -21,8 +21,8 @@ func WriteRounds(w io.Writer, format string, b *Bench, seed uint64, results []Re
 	sums := Summarize(b, results)
 	switch format {
 	case FormatMarkdown:
-		if err := WriteMarkdown(w, b.ParamKeys, results); err != nil {
-			return err
+		if err := WriteMarkdown(w, b.ParamKeys, results); err != nil || len(sums) == 0 {
+			return err // nothing measured: no summary
 		}
 		return writeSummaryMarkdown(w, b, seed, sums)
 	case FormatCSV:
