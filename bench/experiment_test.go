@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -251,6 +252,54 @@ func TestThreadPoolSteps(t *testing.T) {
 	for _, c := range cases {
 		if got := steps(c.name, p(c.from), p(c.to)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("steps(%s, %s → %s) = %v, want %v", c.name, c.from, c.to, got, c.want)
+		}
+	}
+}
+
+// TestRoundsOnFakeCluster: every scenario runs once per round, each round
+// on a topic of its own, and the summary has a verdict per metric.
+func TestRoundsOnFakeCluster(t *testing.T) {
+	brokers := fakeCluster(t)
+	b, results, progress := runBench(t, brokers, `
+num_records: 300
+rate: 1000
+rounds: 3
+defaults: {create_topic: {partitions: 2}, record_size: 100}
+scenarios: [{name: baseline}, {name: acks1, producer: {acks: "1", enable.idempotence: false}}]
+`)
+	if len(results) != 6 {
+		t.Fatalf("%d runs, want 2 scenarios × 3 rounds", len(results))
+	}
+	topics := map[string]bool{}
+	perRound := map[int][]string{}
+	for _, r := range results {
+		if r.Failed() {
+			t.Errorf("%s round %d: %s", r.Name(), r.Round, r.Err)
+		}
+		topics[r.Topic] = true
+		perRound[r.Round] = append(perRound[r.Round], r.Scenario)
+		if got := r.Params[len(r.Params)-1]; got != strconv.Itoa(r.Round) {
+			t.Errorf("round column %q, want %d", got, r.Round)
+		}
+	}
+	if len(topics) != 6 {
+		t.Errorf("topics %v: want one per scenario and round", topics)
+	}
+	for round := 1; round <= 3; round++ {
+		if got := slices.Sorted(slices.Values(perRound[round])); !reflect.DeepEqual(got, []string{"acks1", "baseline"}) {
+			t.Errorf("round %d ran %v", round, got)
+		}
+	}
+	if !strings.Contains(progress, ", round 3 of 3): ") {
+		t.Errorf("progress lacks the round:\n%s", progress)
+	}
+	sums := Summarize(b, results)
+	if len(sums) != 8 {
+		t.Fatalf("%d summary rows, want 2 scenarios × 4 metrics", len(sums))
+	}
+	for _, s := range sums[4:] {
+		if s.Verdict == "" || s.Interval.Level != 0.9 {
+			t.Errorf("%s %s: verdict %q at level %v, want one at 90 %% (3 and 3 rounds)", s.Scenario, s.Metric.Name, s.Verdict, s.Interval.Level)
 		}
 	}
 }

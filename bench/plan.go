@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -86,7 +87,11 @@ func (c *configChanger) planLines(ctx context.Context, w io.Writer, s Scenario, 
 		if st.source == ownSource(res) {
 			how = "setting " + deref(st.value) + " again"
 		}
-		fmt.Fprintf(w, "  %s: set %s = %s (now %s, from %s); restored by %s\n", res, n, vals[n], deref(st.value), st.source, how)
+		via := ""
+		if path := steps(n, st.value, kadm.StringPtr(vals[n])); len(path) > 0 {
+			via = ", via " + strings.Join(path, ", ") // Kafka resizes a thread pool by half or double at most
+		}
+		fmt.Fprintf(w, "  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, vals[n], deref(st.value), st.source, via, how)
 	}
 	return nil
 }

@@ -421,11 +421,11 @@ matrix:
 	}
 	wants := []string{
 		"plan: 2 scenarios × 3 rounds = 6 runs, order shuffled with --seed=9\n",
-		fmt.Sprintf("  broker %d: set num.io.threads = 1 (now 6, from DYNAMIC_BROKER_CONFIG); restored by setting 6 again\n", ids[len(ids)-1]),
+		fmt.Sprintf("  broker %d: set num.io.threads = 1 (now 6, from DYNAMIC_BROKER_CONFIG, via 3); restored by setting 6 again\n", ids[len(ids)-1]),
 		fmt.Sprintf("  topic %s: set compression.type = zstd; restored afterwards\n", topic),
 	}
 	if len(ids) > 1 {
-		wants = append(wants, fmt.Sprintf("  broker %d: set num.io.threads = 1 (now 8, from DEFAULT_CONFIG); restored by deleting the broker's own value\n", ids[0]))
+		wants = append(wants, fmt.Sprintf("  broker %d: set num.io.threads = 1 (now 8, from DEFAULT_CONFIG, via 4, 2); restored by deleting the broker's own value\n", ids[0]))
 	}
 	for _, want := range wants {
 		if !strings.Contains(out.String(), want) {
