@@ -131,6 +131,9 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		p.Consumer.GroupID = p.Topic
 		if !s.OwnTopic {
 			p.Consumer.GroupID += "-" + r.RunID
+			if b.Rounds > 1 {
+				p.Consumer.GroupID += "-r" + strconv.Itoa(run.round)
+			}
 		}
 	}
 	res = Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round}
