@@ -161,7 +161,7 @@ func jsonSummaries(sums []Summary) []jsonSummary {
 
 // formatValue shows a metric's value as the main table does: throughput in
 // whole records/s, latency in ms to the microsecond.
-func formatValue(m verdictMetric, v float64) string {
+func formatValue(m VerdictMetric, v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return "-"

@@ -4,8 +4,8 @@ import (
 	"math"
 )
 
-// verdictMetric is one metric the rounds are summarised and judged on.
-type verdictMetric struct {
+// VerdictMetric is one metric the rounds are summarised and judged on.
+type VerdictMetric struct {
 	Name           string // as in the table
 	Key            string // as in JSON and CSV
 	HigherIsBetter bool
@@ -13,7 +13,7 @@ type verdictMetric struct {
 }
 
 // verdictMetrics are the metrics of the verdict table.
-var verdictMetrics = []verdictMetric{
+var verdictMetrics = []VerdictMetric{
 	{"produce records/s", "produce_records_per_sec", true, func(r Result) (float64, bool) {
 		if r.Produce == nil || r.Produce.Records == 0 {
 			return 0, false
@@ -43,7 +43,7 @@ var verdictMetrics = []verdictMetric{
 // Summary is one scenario's metric over the rounds.
 type Summary struct {
 	Scenario string // the scenario's display name
-	Metric   verdictMetric
+	Metric   VerdictMetric
 	// Values holds each round's value, in round order; NaN where the round
 	// failed or did not run (an interrupted bench).
 	Values []float64
@@ -60,7 +60,7 @@ type Summary struct {
 // scenario order, and judges them against the baseline when the bench has
 // enough rounds.
 func Summarize(b *Bench, results []Result) []Summary {
-	values := func(name string, m verdictMetric) (all, valid []float64) {
+	values := func(name string, m VerdictMetric) (all, valid []float64) {
 		all = make([]float64, b.Rounds)
 		for i := range all {
 			all[i] = math.NaN()

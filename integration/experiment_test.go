@@ -133,6 +133,37 @@ func experimentSetup(t *testing.T, c *kafkatest.Cluster, topic string) (*kgo.Cli
 	return cl, adm, ids
 }
 
+// experiment starts (or reuses) the cluster, sets up a topic named after
+// the test and returns a client, the broker ids, the topic and the state to
+// restore.
+func experiment(t *testing.T, name string) (c *kafkatest.Cluster, cl *kgo.Client, ids []int32, topic string, before map[string]configState) {
+	t.Helper()
+	c = cluster(t, 1)
+	ensureRunning(t, c)
+	topic = fmt.Sprintf("experiment-%s-%d", name, time.Now().UnixNano())
+	cl, _, ids = experimentSetup(t, c, topic)
+	return c, cl, ids, topic, experimentState(t, cl, ids, topic)
+}
+
+// parseExperiment parses a bench file (topic in place of %s) for c.
+func parseExperiment(t *testing.T, c *kafkatest.Cluster, file, topic string) *bench.Bench {
+	t.Helper()
+	b, err := bench.Parse([]byte(fmt.Sprintf(file, topic)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Kafka.Brokers = c.Bootstrap()
+	return b
+}
+
+// checkRestored fails t unless the configuration is as before.
+func checkRestored(t *testing.T, cl *kgo.Client, ids []int32, topic string, before map[string]configState, when string) {
+	t.Helper()
+	if after := experimentState(t, cl, ids, topic); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("configuration not as before %s:\nbefore %v\nafter  %v", when, before, after)
+	}
+}
+
 // describingWriter receives the bench's progress lines; at each "scenario
 // ... of ..." line, written while the scenario runs, it reads the
 // configurations and records them under the scenario's name.
@@ -170,13 +201,8 @@ func (w *describingWriter) Write(p []byte) (int, error) {
 // back, including broker 2's own value. The live metrics carry the scenario
 // name as the probe label.
 func TestConfigExperimentAppliesAndRestores(t *testing.T) {
-	c := cluster(t, 1)
-	ensureRunning(t, c)
-	topic := fmt.Sprintf("experiment-%d", time.Now().UnixNano())
-	cl, _, ids := experimentSetup(t, c, topic)
-	before := experimentState(t, cl, ids, topic)
-
-	b, err := bench.Parse([]byte(fmt.Sprintf(`
+	c, cl, ids, topic, before := experiment(t, "sweep")
+	b := parseExperiment(t, c, `
 num_records: 500
 rate: 1000
 rounds: 2
@@ -189,11 +215,7 @@ defaults:
 matrix:
   broker.num.io.threads: [1, 8]
   topic.compression.type: [lz4, zstd]
-`, topic)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Kafka.Brokers = c.Bootstrap()
+`, topic)
 	reg := prometheus.NewRegistry()
 	w := &describingWriter{describe: func() map[string]configState { return experimentState(t, cl, ids, topic) }, gatherer: reg,
 		seen: map[string][]map[string]configState{}, labels: map[string]map[string]bool{}}
@@ -234,9 +256,7 @@ matrix:
 			}
 		}
 	}
-	if after := experimentState(t, cl, ids, topic); fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Errorf("configuration not restored:\nbefore %v\nafter  %v", before, after)
-	}
+	checkRestored(t, cl, ids, topic, before, "after the sweep")
 
 	// The live metrics of a scenario carry its name, made a label.
 	for _, s := range b.Scenarios {
@@ -268,22 +288,14 @@ func probeLabels(g prometheus.Gatherer) map[string]bool {
 // TestConfigExperimentRefusesStaticKey: a static broker configuration is
 // refused, naming it, before the first scenario changes anything.
 func TestConfigExperimentRefusesStaticKey(t *testing.T) {
-	c := cluster(t, 1)
-	ensureRunning(t, c)
-	topic := fmt.Sprintf("experiment-static-%d", time.Now().UnixNano())
-	cl, _, ids := experimentSetup(t, c, topic)
-	before := experimentState(t, cl, ids, topic)
-	b, err := bench.Parse([]byte(fmt.Sprintf(`
+	c, cl, ids, topic, before := experiment(t, "static")
+	b := parseExperiment(t, c, `
 num_records: 100
 defaults: {topic: %s, create_topic: {enabled: false}, consumer: {enabled: false}}
 scenarios:
   - {name: io1, broker.num.io.threads: 1, topic.compression.type: lz4}
   - {name: dirs, broker.log.dirs: /tmp/elsewhere}
-`, topic)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Kafka.Brokers = c.Bootstrap()
+`, topic)
 	reg := prometheus.NewRegistry()
 	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Gatherer: reg, Logger: exportertest.Logger()}
 	results, err := r.Run(context.Background(), b)
@@ -295,19 +307,13 @@ scenarios:
 	if len(results) != 0 {
 		t.Errorf("%d scenarios ran before the refusal", len(results))
 	}
-	if after := experimentState(t, cl, ids, topic); fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Errorf("configuration changed:\nbefore %v\nafter  %v", before, after)
-	}
+	checkRestored(t, cl, ids, topic, before, "after the refusal")
 }
 
 // TestConfigExperimentSIGINT interrupts the real binary mid-scenario: it
 // exits after restoring every original configuration.
 func TestConfigExperimentSIGINT(t *testing.T) {
-	c := cluster(t, 1)
-	ensureRunning(t, c)
-	topic := fmt.Sprintf("experiment-sigint-%d", time.Now().UnixNano())
-	cl, _, ids := experimentSetup(t, c, topic)
-	before := experimentState(t, cl, ids, topic)
+	c, cl, ids, topic, before := experiment(t, "sigint")
 
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "kafka_bench_exporter")
@@ -373,9 +379,7 @@ matrix:
 	if o := sw.String(); !strings.Contains(o, "seed=5") || !strings.Contains(o, "stopped after 1 of 4 runs") {
 		t.Errorf("output lacks the seed or the interruption:\n%s", o)
 	}
-	if after := experimentState(t, cl, ids, topic); fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Errorf("configuration not restored after SIGINT:\nbefore %v\nafter  %v", before, after)
-	}
+	checkRestored(t, cl, ids, topic, before, "after SIGINT")
 }
 
 // syncWriter serialises the writes of stdout and stderr into one buffer.
@@ -399,22 +403,14 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // TestConfigExperimentDryRun: the plan shows each change with the value it
 // replaces and how it is put back, and changes nothing.
 func TestConfigExperimentDryRun(t *testing.T) {
-	c := cluster(t, 1)
-	ensureRunning(t, c)
-	topic := fmt.Sprintf("experiment-plan-%d", time.Now().UnixNano())
-	cl, _, ids := experimentSetup(t, c, topic)
-	before := experimentState(t, cl, ids, topic)
-	b, err := bench.Parse([]byte(fmt.Sprintf(`
+	c, cl, ids, topic, before := experiment(t, "plan")
+	b := parseExperiment(t, c, `
 num_records: 100
 rounds: 3
 defaults: {topic: %s, create_topic: {enabled: false}, topic.compression.type: zstd}
 matrix:
   broker.num.io.threads: [1, 8]
-`, topic)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Kafka.Brokers = c.Bootstrap()
+`, topic)
 	var out bytes.Buffer
 	if err := (&bench.Runner{Seed: 9}).Plan(context.Background(), b, &out); err != nil {
 		t.Fatal(err)
@@ -432,7 +428,5 @@ matrix:
 			t.Errorf("plan lacks %q:\n%s", want, out.String())
 		}
 	}
-	if after := experimentState(t, cl, ids, topic); fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Errorf("the dry run changed the configuration:\nbefore %v\nafter  %v", before, after)
-	}
+	checkRestored(t, cl, ids, topic, before, "after the dry run")
 }
