@@ -303,3 +303,22 @@ scenarios: [{name: baseline}, {name: acks1, producer: {acks: "1", enable.idempot
 		}
 	}
 }
+
+// TestWriteRoundsWithoutVerdicts: two rounds have medians, no baseline.
+func TestWriteRoundsWithoutVerdicts(t *testing.T) {
+	b, results := roundsBench(t)
+	b.Rounds, b.Baseline = 2, ""
+	var js, md bytes.Buffer
+	if err := WriteRounds(&js, FormatJSON, b, 7, results[:4]); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRounds(&md, FormatMarkdown, b, 7, results[:4]); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), `"baseline"`) || strings.Contains(js.String(), `"verdict"`) {
+		t.Errorf("JSON of 2 rounds has a baseline or verdicts:\n%s", js.String())
+	}
+	if !strings.Contains(md.String(), "| scenario | metric | per round | median |\n") || strings.Contains(md.String(), "verdict") {
+		t.Errorf("markdown of 2 rounds:\n%s", md.String())
+	}
+}

@@ -28,8 +28,12 @@ func WriteRounds(w io.Writer, format string, b *Bench, seed uint64, results []Re
 	case FormatCSV:
 		return writeSummaryCSV(w, b, sums)
 	case FormatJSON:
-		return writeIndented(w, jsonRounds{Rounds: b.Rounds, Seed: seed, Baseline: displayName(b.Baseline),
-			IntervalMethod: IntervalMethod, Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)})
+		doc := jsonRounds{Rounds: b.Rounds, Seed: seed, IntervalMethod: IntervalMethod,
+			Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)}
+		if b.Rounds >= minVerdictRounds {
+			doc.Baseline = displayName(b.Baseline)
+		}
+		return writeIndented(w, doc)
 	}
 	return Write(w, format, b.ParamKeys, results) // reports an unknown format
 }
