@@ -17,6 +17,9 @@ type axis struct {
 	key    string // as written in the file, used in names and columns
 	path   []string
 	values []*yaml.Node
+	// setting is set for a broker or topic key (configkeys.go), whose
+	// values go to the cluster, not into the probe.
+	setting *ConfigSetting
 }
 
 // probeKey is one settable probe field, by its path of YAML keys.
@@ -39,15 +42,30 @@ func parseMatrix(n *yaml.Node) ([]axis, error) {
 	var axes []axis
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		pk, err := resolveKey(keys, k.Value, v)
+		setting, isSetting, err := parseConfigKey("matrix", k.Value, v)
 		if err != nil {
 			return nil, err
 		}
-		full := strings.Join(pk.path, ".")
-		if other, ok := byPath[full]; ok {
-			return nil, fieldError("matrix", k.Value, nodeValue(v), "sets the same probe key as "+other)
+		a := axis{key: k.Value}
+		var check func(item *yaml.Node) error
+		if isSetting {
+			a.setting = &setting
+			check = func(item *yaml.Node) error { _, err := configValue("matrix", k.Value, item); return err }
+		} else {
+			pk, err := resolveKey(keys, k.Value, v)
+			if err != nil {
+				return nil, err
+			}
+			full := strings.Join(pk.path, ".")
+			if other, ok := byPath[full]; ok {
+				return nil, fieldError("matrix", k.Value, nodeValue(v), "sets the same probe key as "+other)
+			}
+			byPath[full] = k.Value
+			a.path = pk.path
+			check = func(item *yaml.Node) error {
+				return config.DecodeStrict(item, reflect.New(pk.typ).Interface(), "matrix", k.Value)
+			}
 		}
-		byPath[full] = k.Value
 		if v.Kind != yaml.SequenceNode {
 			return nil, fieldError("matrix", k.Value, nodeValue(v), "must be a list of values")
 		}
@@ -56,7 +74,7 @@ func parseMatrix(n *yaml.Node) ([]axis, error) {
 		}
 		seen := map[string]bool{}
 		for _, item := range v.Content {
-			if err := config.DecodeStrict(item, reflect.New(pk.typ).Interface(), "matrix", k.Value); err != nil {
+			if err := check(item); err != nil {
 				return nil, err
 			}
 			if seen[item.Value] {
@@ -64,7 +82,8 @@ func parseMatrix(n *yaml.Node) ([]axis, error) {
 			}
 			seen[item.Value] = true
 		}
-		axes = append(axes, axis{key: k.Value, path: pk.path, values: v.Content})
+		a.values = v.Content
+		axes = append(axes, a)
 	}
 	return axes, nil
 }
@@ -126,6 +145,19 @@ func yamlName(f reflect.StructField) string {
 		return ""
 	}
 	return name
+}
+
+// axisSettings are the broker and topic settings of one combination.
+func axisSettings(axes []axis, combo []int) []ConfigSetting {
+	var out []ConfigSetting
+	for i, a := range axes {
+		if a.setting != nil {
+			s := *a.setting
+			s.Value = a.values[combo[i]].Value
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // cartesian lists every combination of one value index per axis, the first

@@ -164,6 +164,7 @@ func WriteCSV(w io.Writer, paramKeys []string, results []Result) error {
 type (
 	jsonResult struct {
 		Scenario string            `json:"scenario"`
+		Round    int               `json:"round,omitempty"` // with rounds > 1
 		Params   map[string]string `json:"params"`
 		Topic    string            `json:"topic"`
 		Status   string            `json:"status"`
@@ -213,6 +214,16 @@ type (
 
 // WriteJSON writes the results as a JSON array, one object per scenario.
 func WriteJSON(w io.Writer, paramKeys []string, results []Result) error {
+	return writeIndented(w, jsonResults(paramKeys, results))
+}
+
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func jsonResults(paramKeys []string, results []Result) []jsonResult {
 	out := make([]jsonResult, 0, len(results))
 	for _, r := range results {
 		jr := jsonResult{Scenario: r.Scenario, Params: map[string]string{}, Topic: r.Topic, Status: "ok", Error: r.Err}
@@ -246,9 +257,7 @@ func WriteJSON(w io.Writer, paramKeys []string, results []Result) error {
 		}
 		out = append(out, jr)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
 // Write writes results in one of Formats.

@@ -7,6 +7,8 @@ type Result struct {
 	Scenario string
 	Params   []string
 	Topic    string
+	// Round is the scenario's round, from 1.
+	Round int
 	// Err says why the scenario failed; empty when it passed.
 	Err string
 	// Produce is nil for a consume-only scenario.

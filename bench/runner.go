@@ -7,13 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
@@ -59,12 +59,17 @@ type Runner struct {
 	RunID string
 	// OnResult is called after each scenario (to print its lines at once).
 	OnResult func(Result)
+	// Seed shuffles the scenario order of each round (rounds.go).
+	Seed uint64
 }
 
-// Run runs every scenario in order and returns their results. It stops
-// early, with ctx.Err(), when ctx is cancelled; the scenario under way ends
-// cleanly (its clients closed, its topic deleted) and is reported failed.
-func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
+// Run runs every scenario, once per round, and returns their results. It
+// stops early, with ctx.Err(), when ctx is cancelled; the scenario under way
+// ends cleanly (its clients closed, its configurations restored, its topic
+// deleted) and is reported failed. Broker settings the bench cannot change
+// and restore are refused before anything runs; a restore that fails stops
+// the bench with the commands that would do it.
+func (r *Runner) Run(ctx context.Context, b *Bench) (_ []Result, err error) {
 	if r.Logger == nil {
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -77,59 +82,88 @@ func (r *Runner) Run(ctx context.Context, b *Bench) ([]Result, error) {
 	if r.RunID == "" {
 		r.RunID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
-	opts, err := probes.ConnOpts(b.Kafka) // TLS and SASL as the probes use them
+	cl, err := newAdminClient(b.Kafka)
 	if err != nil {
 		return nil, err
 	}
-	cl, err := kgo.NewClient(opts...)
-	if err != nil {
-		return nil, fmt.Errorf("admin client: %w", err)
-	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
+	var cc *configChanger
+	if hasSettings(b) {
+		if cc, err = newConfigChanger(ctx, cl, b.Kafka, r.Logger); err != nil {
+			return nil, err
+		}
+		if err := cc.check(ctx, b); err != nil {
+			return nil, err
+		}
+		defer func() { err = errors.Join(err, cc.restore()) }() // only what a scenario left
+	}
 
 	hosts := []*hostSource{ownHostSource(r.Logger)}
 	for _, h := range b.Hosts {
 		hosts = append(hosts, newHostSource(h, http.DefaultClient))
 	}
-	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(b.Scenarios)}
+	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
+	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(runs)}
 	var results []Result
-	for i, s := range b.Scenarios {
+	for i, run := range runs {
 		if ctx.Err() != nil {
 			break
 		}
-		res := r.scenario(ctx, adm, b, i, s, prog, hosts)
+		res, restoreErr := r.scenario(ctx, adm, cc, b, i, run, prog, hosts)
 		results = append(results, res)
 		if r.OnResult != nil {
 			r.OnResult(res)
+		}
+		if restoreErr != nil {
+			return results, restoreErr
 		}
 	}
 	return results, ctx.Err()
 }
 
-// scenario runs one scenario: topic, probe, produce, drain, clean up.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int, s Scenario, prog *progress, hosts []*hostSource) Result {
+// scenario runs one scenario: topic, configurations, probe, produce, drain,
+// restore, clean up. restoreErr says the cluster could not be put back.
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *Bench, i int, run scheduled, prog *progress, hosts []*hostSource) (res Result, restoreErr error) {
+	s := b.Scenarios[run.scenario]
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
 	// last run and created again at once can still be half-deleted in the
 	// brokers, and a new group reads its topic afresh.
 	if s.OwnTopic {
 		p.Topic += "-" + r.RunID
+		if b.Rounds > 1 {
+			p.Topic += "-r" + strconv.Itoa(run.round)
+		}
 	}
 	if s.OwnGroup {
 		p.Consumer.GroupID = p.Topic
 		if !s.OwnTopic {
 			p.Consumer.GroupID += "-" + r.RunID
+			if b.Rounds > 1 {
+				p.Consumer.GroupID += "-r" + strconv.Itoa(run.round)
+			}
 		}
 	}
-	res := Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic}
-	logger := r.Logger.With("scenario", s.DisplayName())
+	res = Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round}
+	if b.Rounds > 1 {
+		res.Params = append(slices.Clone(s.Params), strconv.Itoa(run.round))
+	}
+	logger := r.Logger.With("scenario", s.DisplayName(), "round", run.round)
 	if b.DeleteTopics {
 		defer r.cleanup(adm, s, p, logger)
 	}
 	if err := prepareTopic(ctx, adm, b, &p); err != nil {
 		res.Err = err.Error()
-		return res
+		return res, nil
+	}
+	if len(s.Configs) > 0 {
+		defer func() { restoreErr = cc.restore() }() // before the topic is deleted
+		if err := cc.apply(ctx, s.Configs, p.Topic); err != nil {
+			res.Err = "applying the scenario's configurations: " + err.Error()
+			logger.Error("scenario failed", "err", res.Err)
+			return res, nil
+		}
 	}
 
 	var limit uint64 // records to produce, or to read consume-only
@@ -168,7 +202,9 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 	d := &driver{gatherer: r.Gatherer, b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
 		deliveryTimeout: time.Duration(p.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		exited:          exited, runErr: func() error { return runErr }}
-	stopProgress := prog.watch(i, s, b, rec)
+	shown := s
+	shown.Name = runName(s, run.round, b.Rounds)
+	stopProgress := prog.watch(i, shown, b, rec)
 	err := d.run(p.Consumer.Enabled)
 	stopProgress()
 	res.Hosts = host.stop(context.Background())
@@ -191,7 +227,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 		res.Err = err.Error()
 		logger.Error("scenario failed", "err", err)
 	}
-	return res
+	return res, nil
 }
 
 // unreachable logs the hosts that could not be measured; with

@@ -56,6 +56,10 @@ type File struct {
 
 	// Hosts are the machines measured besides the bench's own (hosts.go).
 	Hosts []HostEntry `yaml:"hosts"`
+	// Rounds repeats every scenario, each round in a shuffled order;
+	// Baseline names the scenario the others are compared with (rounds.go).
+	Rounds   int    `yaml:"rounds"`
+	Baseline string `yaml:"baseline"`
 }
 
 // SetDefaults fills what the file does not set.
@@ -63,6 +67,7 @@ func (f *File) SetDefaults() {
 	f.Kafka.SetDefaults()
 	f.DeleteTopics = true
 	f.DrainTimeout = model.Duration(defaultDrainTimeout)
+	f.Rounds = 1
 }
 
 // Validate checks the top-level settings; scenarios are checked as they are
@@ -83,6 +88,8 @@ func (f *File) Validate() error {
 		return fieldError("", "rate", f.Rate, "must be >= 0 (0 = as fast as possible)")
 	case f.DrainTimeout <= 0:
 		return fieldError("", "drain_timeout", f.DrainTimeout, "must be > 0")
+	case f.Rounds < 1 || f.Rounds > maxRounds:
+		return fieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", maxRounds))
 	}
 	for _, b := range f.Kafka.Brokers {
 		if b == "" {
@@ -103,6 +110,10 @@ type Bench struct {
 	DrainTimeout  time.Duration
 	ConsumeOnly   bool
 	Hosts         []HostEntry
+	Rounds        int
+	// Baseline is the Name of the scenario the others are compared with,
+	// set when rounds >= minVerdictRounds.
+	Baseline string
 	// ParamKeys name the parameters that tell scenarios apart, in the order
 	// of the file: "scenario" for explicit scenarios, then the matrix keys.
 	ParamKeys []string
@@ -124,6 +135,9 @@ type Scenario struct {
 	OwnTopic bool
 	// OwnGroup: the group id was generated.
 	OwnGroup bool
+	// Configs are the broker and topic settings applied while the scenario
+	// runs, sorted by key.
+	Configs []ConfigSetting
 	// The runner appends its run id to generated names, so that each run
 	// has a topic and a group of its own.
 }
@@ -195,11 +209,17 @@ func Parse(data []byte) (*Bench, error) {
 
 // base is one explicit scenario (or the defaults alone) before the matrix.
 type base struct {
-	name string
-	node *yaml.Node
+	name     string
+	node     *yaml.Node
+	settings []ConfigSetting
 }
 
 func (f *File) expand() (*Bench, error) {
+	defaults, defaultSettings, err := splitConfigKeys(&f.Defaults, "defaults")
+	if err != nil {
+		return nil, err
+	}
+	f.Defaults = *defaults
 	if err := checkProbeNode(&f.Defaults, "defaults"); err != nil {
 		return nil, err
 	}
@@ -228,6 +248,7 @@ func (f *File) expand() (*Bench, error) {
 		DrainTimeout:  time.Duration(f.DrainTimeout),
 		ConsumeOnly:   f.ConsumeOnly,
 		Hosts:         f.Hosts,
+		Rounds:        f.Rounds,
 	}
 	explicit := bases[0].node != nil
 	if explicit {
@@ -243,8 +264,12 @@ func (f *File) expand() (*Bench, error) {
 			if err != nil {
 				return nil, err
 			}
+			s.Configs = mergeSettings(mergeSettings(defaultSettings, bs.settings), axisSettings(axes, combo))
 			b.Scenarios = append(b.Scenarios, s)
 		}
+	}
+	if err := f.roundsAndBaseline(b); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -270,7 +295,11 @@ func (f *File) bases() ([]base, error) {
 		if name != "" {
 			scope = fmt.Sprintf("scenario %q", name)
 		}
-		if err := checkProbeNode(item, scope); err != nil {
+		probe, settings, err := splitConfigKeys(item, scope)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkProbeNode(probe, scope); err != nil {
 			return nil, err
 		}
 		if name == "" {
@@ -280,7 +309,7 @@ func (f *File) bases() ([]base, error) {
 			return nil, fieldError(scope, "name", name, "duplicate scenario name")
 		}
 		seen[name] = true
-		out = append(out, base{name: name, node: item})
+		out = append(out, base{name: name, node: probe, settings: settings})
 	}
 	return out, nil
 }
@@ -309,7 +338,9 @@ func (f *File) scenario(bs base, axes []axis, combo []int, labels map[string]boo
 	}
 	for i, a := range axes {
 		v := a.values[combo[i]]
-		setPath(merged, a.path, v)
+		if a.setting == nil {
+			setPath(merged, a.path, v)
+		}
 		parts = append(parts, a.key+"="+v.Value)
 		params = append(params, v.Value)
 	}

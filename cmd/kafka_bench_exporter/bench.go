@@ -47,12 +47,13 @@ type benchFlags struct {
 	setNum, setSize, setAcks, setParts bool
 	setListen, setFormat               bool
 	action, resultFile                 string // bench report FILE.json
+	rounds                             roundFlags
 }
 
 func addBenchCommand(app *kingpin.Application) *benchFlags {
 	bf := &benchFlags{}
 	cmd := app.Command(benchCommand, "Run a one-shot benchmark sweep (scenarios or a matrix) with the probe engine and print ProducerPerformance/ConsumerPerformance lines and a table.")
-	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, drain_timeout, consume_only, hosts, scenarios, matrix. Required unless the quick flags below are given.").StringVar(&bf.file)
+	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, drain_timeout, consume_only, hosts, rounds, baseline, scenarios, matrix (probe keys, broker.<name>, broker.<id>.<name>, topic.<name>). Required unless the quick flags below are given.").StringVar(&bf.file)
 	cmd.Flag("bench.num-records", "Quick one-scenario run: records to produce.").IsSetByUser(&bf.setNum).Default("1000000").Int64Var(&bf.numRecords)
 	cmd.Flag("bench.record-size", "Quick one-scenario run: record size in bytes.").IsSetByUser(&bf.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&bf.recordSize)
 	cmd.Flag("bench.acks", "Quick one-scenario run: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)
@@ -62,6 +63,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
 	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
 	addReportArgs(cmd, bf)
+	addRoundFlags(cmd, &bf.rounds)
 	// Serving /metrics is optional in bench mode: only when asked for.
 	app.GetFlag("web.listen-address").IsSetByUser(&bf.setListen)
 	return bf
@@ -103,6 +105,10 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	seed := bf.rounds.pickSeed(b, stderr)
+	if bf.rounds.dryRun {
+		return plan(ctx, &bench.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
+	}
 
 	reg := prometheus.NewRegistry()
 	exp := exporter.New(reg, logger)
@@ -123,7 +129,8 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
-		OnResult:   func(r bench.Result) { printResult(stdout, r) },
+		OnResult:   func(r bench.Result) { printResult(stdout, r, b.Rounds) },
+		Seed:       seed,
 	}
 	runner.HostsRequired = bf.hostsRequired
 	results, runErr := runner.Run(ctx, b)
@@ -133,12 +140,12 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		format = bf.format
 	}
 	fmt.Fprintln(stdout)
-	if err := writeResults(stdout, format, bf, b.ParamKeys, results); err != nil {
+	if err := writeResults(stdout, format, bf, b, seed, results); err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return exitFailed
 	}
 	if bf.output != "" {
-		if err := writeOutput(bf, b.ParamKeys, results); err != nil {
+		if err := writeOutput(bf, b, seed, results); err != nil {
 			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed
 		}
@@ -151,8 +158,8 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		}
 	}
 	if runErr != nil {
-		fmt.Fprintf(stderr, "%s %s: stopped after %d of %d scenarios: %v\n", program, benchCommand, len(results), len(b.Scenarios), runErr)
-		code = exitFailed
+		fmt.Fprintf(stderr, "%s %s: stopped after %d of %d runs: %v\n", program, benchCommand, len(results), len(b.Scenarios)*b.Rounds, runErr)
+		code = max(code, runErrCode(runErr))
 	}
 	return code
 }
@@ -210,8 +217,12 @@ func quickBenchYAML(bf *benchFlags) ([]byte, error) {
 	return yaml.Marshal(file)
 }
 
-func printResult(w io.Writer, r bench.Result) {
-	fmt.Fprintf(w, "scenario %s (topic %s)\n", r.Name(), r.Topic)
+func printResult(w io.Writer, r bench.Result, rounds int) {
+	round := ""
+	if rounds > 1 {
+		round = fmt.Sprintf(", round %d of %d", r.Round, rounds)
+	}
+	fmt.Fprintf(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
 	if r.Produce != nil && r.Produce.Records > 0 {
 		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
 	}
@@ -224,12 +235,12 @@ func printResult(w io.Writer, r bench.Result) {
 	}
 }
 
-func writeOutput(bf *benchFlags, keys []string, results []bench.Result) error {
+func writeOutput(bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
 	fh, err := os.Create(bf.output)
 	if err != nil {
 		return err
 	}
-	if err := writeResults(fh, bf.format, bf, keys, results); err != nil {
+	if err := writeResults(fh, bf.format, bf, b, seed, results); err != nil {
 		fh.Close()
 		return err
 	}

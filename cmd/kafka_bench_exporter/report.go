@@ -67,11 +67,14 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 
 // writeResults writes results in one of bench.Formats; an HTML page also
 // shows the bench file that produced them.
-func writeResults(w io.Writer, format string, bf *benchFlags, keys []string, results []bench.Result) error {
-	if format == bench.FormatHTML {
-		return bench.WriteHTML(w, keys, results, benchFileOf(bf))
+func writeResults(w io.Writer, format string, bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
+	switch {
+	case format == bench.FormatHTML:
+		return bench.WriteHTML(w, b.ParamKeys, results, benchFileOf(bf))
+	case b.Rounds > 1: // the runs and, from minVerdictRounds on, the verdicts
+		return bench.WriteRounds(w, format, b, seed, results)
 	}
-	return bench.Write(w, format, keys, results)
+	return bench.Write(w, format, b.ParamKeys, results)
 }
 
 // benchFileOf is --bench.file's text, or the bench file the quick flags

@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"math"
+)
+
+// VerdictMetric is one metric the rounds are summarised and judged on.
+type VerdictMetric struct {
+	Name           string // as in the table
+	Key            string // as in JSON and CSV
+	HigherIsBetter bool
+	value          func(Result) (float64, bool)
+}
+
+// verdictMetrics are the metrics of the verdict table.
+var verdictMetrics = []VerdictMetric{
+	{"produce records/s", "produce_records_per_sec", true, func(r Result) (float64, bool) {
+		if r.Produce == nil || r.Produce.Records == 0 {
+			return 0, false
+		}
+		return r.Produce.RecordsPerSec(), true
+	}},
+	{"produce p99 (ms)", "produce_p99_ms", false, func(r Result) (float64, bool) {
+		if r.Produce == nil || r.Produce.Records == 0 {
+			return 0, false
+		}
+		return ms(r.Produce.Latency.P99), true
+	}},
+	{"e2e p99 (ms)", "end_to_end_p99_ms", false, func(r Result) (float64, bool) {
+		if r.Consume == nil || r.Consume.EndToEnd == nil || r.Consume.Records == 0 {
+			return 0, false
+		}
+		return ms(r.Consume.EndToEnd.P99), true
+	}},
+	{"consumer records/s", "consumer_records_per_sec", true, func(r Result) (float64, bool) {
+		if r.Consume == nil || r.Consume.Records == 0 {
+			return 0, false
+		}
+		return r.Consume.RecordsPerSec(), true
+	}},
+}
+
+// Summary is one scenario's metric over the rounds.
+type Summary struct {
+	Scenario string // the scenario's display name
+	Metric   VerdictMetric
+	// Values holds each round's value, in round order; NaN where the round
+	// failed or did not run (an interrupted bench).
+	Values []float64
+	Median float64
+	// Baseline marks the baseline's own rows.
+	Baseline bool
+	// Interval and Verdict compare with the baseline; Verdict is empty
+	// when there is none (fewer than minVerdictRounds rounds on a side).
+	Interval Interval
+	Verdict  string
+}
+
+// Summarize gathers each scenario's metrics over the rounds, in the file's
+// scenario order, and judges them against the baseline when the bench has
+// enough rounds.
+func Summarize(b *Bench, results []Result) []Summary {
+	values := func(name string, m VerdictMetric) (all, valid []float64) {
+		all = make([]float64, b.Rounds)
+		for i := range all {
+			all[i] = math.NaN()
+		}
+		for _, r := range results {
+			if r.Scenario != name || r.Failed() || r.Round < 1 || r.Round > b.Rounds {
+				continue
+			}
+			if v, ok := m.value(r); ok && v > 0 {
+				all[r.Round-1] = v
+			}
+		}
+		for _, v := range all {
+			if !math.IsNaN(v) {
+				valid = append(valid, v)
+			}
+		}
+		return all, valid
+	}
+	var out []Summary
+	for _, s := range b.Scenarios {
+		for _, m := range verdictMetrics {
+			all, valid := values(s.Name, m)
+			if len(valid) == 0 {
+				continue
+			}
+			sm := Summary{Scenario: s.DisplayName(), Metric: m, Values: all, Median: medianOf(valid),
+				Baseline: b.Rounds >= minVerdictRounds && s.Name == b.Baseline}
+			if b.Rounds >= minVerdictRounds && !sm.Baseline {
+				_, base := values(b.Baseline, m)
+				if len(valid) >= minVerdictRounds && len(base) >= minVerdictRounds {
+					sm.Interval, _ = ratioInterval(valid, base)
+					sm.Verdict = judge(sm.Interval, m.HigherIsBetter)
+				}
+			}
+			out = append(out, sm)
+		}
+	}
+	return out
+}

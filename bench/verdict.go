@@ -1,0 +1,131 @@
+package bench
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Verdicts of a scenario's metric against the baseline's.
+const (
+	VerdictBetter       = "better"
+	VerdictWorse        = "worse"
+	VerdictNoDifference = "no difference"
+)
+
+// confidenceLevel is the interval's nominal level. The rank method's levels
+// are discrete: the interval is the narrowest whose exact level is at least
+// this, or, with too few rounds for that (3 and 3), the widest there is.
+const confidenceLevel = 0.95
+
+// Interval is the ratio of a scenario's values to the baseline's with a
+// distribution-free confidence interval.
+type Interval struct {
+	// Ratio is the Hodges–Lehmann estimate: the median of all pairwise
+	// ratios scenario round / baseline round.
+	Ratio float64
+	// Low and High bound the ratio; Level is their exact confidence level.
+	Low, High, Level float64
+}
+
+// ratioInterval compares x (a scenario's per-round values) with y (the
+// baseline's) by the Mann–Whitney (Wilcoxon rank-sum) confidence interval
+// for a shift, on the logarithms of the values, so that the shift is a
+// ratio (Bauer 1972; R's wilcox.test(log(x), log(y), conf.int = TRUE)).
+// It assumes only that both samples come from distributions of the same
+// shape, one scaled against the other; its level is exact, not asymptotic.
+// Every value must be > 0; ok is false with fewer than two values a side.
+func ratioInterval(x, y []float64) (Interval, bool) {
+	n, m := len(x), len(y)
+	if n < 2 || m < 2 {
+		return Interval{}, false
+	}
+	d := make([]float64, 0, n*m)
+	for _, a := range x {
+		for _, b := range y {
+			d = append(d, math.Log(a)-math.Log(b))
+		}
+	}
+	sort.Float64s(d)
+	k, level := rankBound(n, m, 1-confidenceLevel)
+	return Interval{
+		Ratio: math.Exp(median(d)),
+		Low:   math.Exp(d[k-1]),
+		High:  math.Exp(d[len(d)-k]),
+		Level: level,
+	}, true
+}
+
+// rankBound returns k, the rank (from 1) of the pairwise difference that is
+// the interval's lower end (the upper end is the k-th from the top), and the
+// interval's exact level: the largest k with P(U <= k-1) <= alpha/2 under
+// the null distribution of the Mann–Whitney U for sizes n and m, at least 1.
+func rankBound(n, m int, alpha float64) (int, float64) {
+	counts := mannWhitneyCounts(n, m)
+	var total float64
+	for _, c := range counts {
+		total += c
+	}
+	k, cum := 1, counts[0]
+	for k < len(counts)/2 && cum+counts[k] <= alpha/2*total {
+		cum += counts[k]
+		k++
+	}
+	return k, 1 - 2*cum/total
+}
+
+// mannWhitneyCounts[u] is how many of the C(n+m, n) orderings of n and m
+// values give U = u (the count of pairs in which the first sample's value is
+// the larger). The recursion adds the largest value: from the first sample
+// it exceeds all m of the second, from the second it exceeds none.
+func mannWhitneyCounts(n, m int) []float64 {
+	// c[i][j] holds the counts for sizes i and j.
+	c := make([][][]float64, n+1)
+	for i := range c {
+		c[i] = make([][]float64, m+1)
+		for j := range c[i] {
+			c[i][j] = make([]float64, i*j+1)
+			switch {
+			case i == 0 || j == 0:
+				c[i][j][0] = 1
+			default:
+				for u := range c[i][j] {
+					if u-j >= 0 && u-j < len(c[i-1][j]) {
+						c[i][j][u] += c[i-1][j][u-j]
+					}
+					if u < len(c[i][j-1]) {
+						c[i][j][u] += c[i][j-1][u]
+					}
+				}
+			}
+		}
+	}
+	return c[n][m]
+}
+
+// judge turns an interval into a verdict: a ratio above 1 is better when
+// higher is better (throughput) and worse when lower is (latency).
+func judge(iv Interval, higherIsBetter bool) string {
+	switch {
+	case iv.Low > 1 && higherIsBetter, iv.High < 1 && !higherIsBetter:
+		return VerdictBetter
+	case iv.Low > 1, iv.High < 1:
+		return VerdictWorse
+	}
+	return VerdictNoDifference
+}
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// medianOf is the median of unsorted values.
+func medianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	return median(s)
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
+)
+
+// roundFlags are the bench flags of rounds and configuration experiments.
+type roundFlags struct {
+	seed    uint64
+	setSeed bool
+	dryRun  bool
+}
+
+func addRoundFlags(cmd *kingpin.CmdClause, rf *roundFlags) {
+	cmd.Flag("seed", "Seed of the shuffled scenario order of each round (rounds > 1); printed at the start, so a run's order can be repeated. Default: random.").IsSetByUser(&rf.setSeed).Uint64Var(&rf.seed)
+	cmd.Flag("dry-run", "Print the plan (runs in order, broker and topic configurations to change and how they are restored) and exit without changing anything.").BoolVar(&rf.dryRun)
+}
+
+// pickSeed returns --seed, or a random seed, printed when it matters.
+func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
+	if !rf.setSeed {
+		rf.seed = rand.Uint64()
+	}
+	if b.Rounds > 1 {
+		fmt.Fprintf(stderr, "%s %s: %d rounds, scenario order shuffled with --seed=%d\n", program, benchCommand, b.Rounds, rf.seed)
+	}
+	return rf.seed
+}
+
+// plan runs --dry-run: exit 0 with the plan on stdout, 2 for a setting the
+// bench refuses, 1 when the cluster cannot be read.
+func plan(ctx context.Context, r *bench.Runner, b *bench.Bench, stdout, stderr io.Writer) int {
+	if err := r.Plan(ctx, b, stdout); err != nil {
+		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+		return runErrCode(err)
+	}
+	return exitOK
+}
+
+// runErrCode is the exit code of an error that stopped the bench: a setting
+// refused before anything ran is bad input.
+func runErrCode(err error) int {
+	var refused *bench.RefusedError
+	if errors.As(err, &refused) {
+		return exitBadInput
+	}
+	return exitFailed
+}
+
