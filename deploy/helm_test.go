@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/dashboards"
@@ -26,31 +25,22 @@ const (
 	secretsPrefix = "/var/run/secrets/kafka-bench-exporter"
 )
 
-var (
-	helmOnce sync.Once
-	helmPath string
-	helmErr  error
-)
+var helmBinary madeOnce
 
 // helmCLI is the Helm CLI of scripts/helm.sh, built from its Go module into
 // the cache when missing (scripts/test.sh builds it before the tests).
 func helmCLI(t testing.TB) string {
 	t.Helper()
-	helmOnce.Do(func() {
+	return helmBinary.get(t, func() (string, error) {
 		var stderr bytes.Buffer
 		cmd := exec.Command(repoPath(t, "scripts/helm.sh"), "path")
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			helmErr = fmt.Errorf("scripts/helm.sh path: %v\n%s", err, stderr.String())
-			return
+			return "", fmt.Errorf("scripts/helm.sh path: %v\n%s", err, stderr.String())
 		}
-		helmPath = strings.TrimSpace(string(out))
+		return strings.TrimSpace(string(out)), nil
 	})
-	if helmErr != nil {
-		t.Fatal(helmErr)
-	}
-	return helmPath
 }
 
 // helm runs the Helm CLI with its state in a temporary directory.

@@ -7,34 +7,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
-var (
-	validatorOnce sync.Once
-	validatorPath string
-	validatorErr  error
-)
+var validatorBinary madeOnce
 
 // validator is the offline schema validator of the nested module
 // deploy/validate, built once.
 func validator(t testing.TB) string {
 	t.Helper()
-	validatorOnce.Do(func() {
+	return validatorBinary.get(t, func() (string, error) {
 		out := filepath.Join(buildDir, "validate")
 		cmd := exec.Command("go", "build", "-C", repoPath(t, "deploy/validate"), "-o", out, ".")
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 		if b, err := cmd.CombinedOutput(); err != nil {
-			validatorErr = fmt.Errorf("go build -C deploy/validate: %v\n%s", err, b)
-			return
+			return "", fmt.Errorf("go build -C deploy/validate: %v\n%s", err, b)
 		}
-		validatorPath = out
+		return out, nil
 	})
-	if validatorErr != nil {
-		t.Fatal(validatorErr)
-	}
-	return validatorPath
 }
 
 // validateManifests runs the validator on YAML documents and fails the test

@@ -164,24 +164,18 @@ func check(obj runtime.Object) field.ErrorList {
 		errs = append(errs, workload(field.NewPath("spec"), o.Spec.Selector, &o.Spec.Template)...)
 	case *monitoringv1.ServiceMonitor:
 		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
-		errs = append(errs, selector(field.NewPath("spec", "selector"), &o.Spec.Selector)...)
-		eps := field.NewPath("spec", "endpoints")
-		if len(o.Spec.Endpoints) == 0 {
-			errs = append(errs, field.Required(eps, ""))
+		var timings [][2]monitoringv1.Duration
+		for _, ep := range o.Spec.Endpoints {
+			timings = append(timings, [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout})
 		}
-		for i, ep := range o.Spec.Endpoints {
-			errs = append(errs, scrapeTiming(eps.Index(i), ep.Interval, ep.ScrapeTimeout)...)
-		}
+		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "endpoints"), timings)...)
 	case *monitoringv1.PodMonitor:
 		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
-		errs = append(errs, selector(field.NewPath("spec", "selector"), &o.Spec.Selector)...)
-		eps := field.NewPath("spec", "podMetricsEndpoints")
-		if len(o.Spec.PodMetricsEndpoints) == 0 {
-			errs = append(errs, field.Required(eps, ""))
+		var timings [][2]monitoringv1.Duration
+		for _, ep := range o.Spec.PodMetricsEndpoints {
+			timings = append(timings, [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout})
 		}
-		for i, ep := range o.Spec.PodMetricsEndpoints {
-			errs = append(errs, scrapeTiming(eps.Index(i), ep.Interval, ep.ScrapeTimeout)...)
-		}
+		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "podMetricsEndpoints"), timings)...)
 	case *monitoringv1.PrometheusRule:
 		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
 		groups := field.NewPath("spec", "groups")
@@ -359,6 +353,19 @@ func portNumber(p *field.Path, n int32) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range validation.IsValidPortNum(int(n)) {
 		errs = append(errs, field.Invalid(p, n, msg))
+	}
+	return errs
+}
+
+// monitor checks a ServiceMonitor's or PodMonitor's selector and the
+// interval and scrape timeout of each of its endpoints.
+func monitor(sel *metav1.LabelSelector, eps *field.Path, timings [][2]monitoringv1.Duration) field.ErrorList {
+	errs := selector(field.NewPath("spec", "selector"), sel)
+	if len(timings) == 0 {
+		errs = append(errs, field.Required(eps, ""))
+	}
+	for i, tm := range timings {
+		errs = append(errs, scrapeTiming(eps.Index(i), tm[0], tm[1])...)
 	}
 	return errs
 }
