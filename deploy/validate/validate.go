@@ -133,7 +133,7 @@ func check(obj runtime.Object) field.ErrorList {
 	var errs field.ErrorList
 	switch o := obj.(type) {
 	case *corev1.ConfigMap:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		size := 0
 		for k, v := range o.Data {
 			for _, msg := range validation.IsConfigMapKey(k) {
@@ -145,7 +145,7 @@ func check(obj runtime.Object) field.ErrorList {
 			errs = append(errs, field.TooLong(field.NewPath("data"), "", corev1.MaxSecretSize))
 		}
 	case *corev1.Service:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNS1035Label, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNS1035Label)...)
 		spec := field.NewPath("spec")
 		if len(o.Spec.Ports) == 0 {
 			errs = append(errs, field.Required(spec.Child("ports"), ""))
@@ -157,27 +157,27 @@ func check(obj runtime.Object) field.ErrorList {
 		}
 		errs = append(errs, labelMap(spec.Child("selector"), o.Spec.Selector)...)
 	case *appsv1.Deployment:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		errs = append(errs, workload(field.NewPath("spec"), o.Spec.Selector, &o.Spec.Template)...)
 	case *appsv1.DaemonSet:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		errs = append(errs, workload(field.NewPath("spec"), o.Spec.Selector, &o.Spec.Template)...)
 	case *monitoringv1.ServiceMonitor:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		var timings [][2]monitoringv1.Duration
 		for _, ep := range o.Spec.Endpoints {
 			timings = append(timings, [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout})
 		}
 		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "endpoints"), timings)...)
 	case *monitoringv1.PodMonitor:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		var timings [][2]monitoringv1.Duration
 		for _, ep := range o.Spec.PodMetricsEndpoints {
 			timings = append(timings, [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout})
 		}
 		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "podMetricsEndpoints"), timings)...)
 	case *monitoringv1.PrometheusRule:
-		errs = append(errs, apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)...)
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		groups := field.NewPath("spec", "groups")
 		for i, g := range o.Spec.Groups {
 			if g.Name == "" {
@@ -199,6 +199,12 @@ func check(obj runtime.Object) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// objectMeta checks the name, labels and annotations. Every kind here is
+// namespaced; a manifest may leave the namespace to kubectl -n.
+func objectMeta(m *metav1.ObjectMeta, name apivalidation.ValidateNameFunc) field.ErrorList {
+	return apivalidation.ValidateObjectMeta(m, m.Namespace != "", name, field.NewPath("metadata"))
 }
 
 // workload checks a Deployment's or DaemonSet's selector against its pod

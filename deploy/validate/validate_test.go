@@ -106,3 +106,16 @@ func TestInvalidMonitoring(t *testing.T) {
 		}
 	}
 }
+
+func TestNamespace(t *testing.T) {
+	for _, ns := range []string{"", "  namespace: monitoring\n"} {
+		in := strings.Replace(deployment, "  name: kbe\n", "  name: kbe\n"+ns, 1)
+		if _, errs := Validate(strings.NewReader(in)); len(errs) > 0 {
+			t.Errorf("namespace %q: %v", ns, errs)
+		}
+	}
+	in := strings.Replace(deployment, "  name: kbe\n", "  name: kbe\n  namespace: Monitoring_1\n", 1)
+	if _, errs := Validate(strings.NewReader(in)); len(errs) != 1 || !strings.Contains(errs[0].Error(), "metadata.namespace") {
+		t.Errorf("invalid namespace: errors %v, want one naming metadata.namespace", errs)
+	}
+}

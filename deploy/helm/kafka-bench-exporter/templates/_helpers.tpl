@@ -26,6 +26,12 @@ app.kubernetes.io/name: {{ include "kbe.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
+{{/* The exporter's pods; the host agent's have component host-agent. */}}
+{{- define "kbe.exporterSelectorLabels" -}}
+{{ include "kbe.selectorLabels" . }}
+app.kubernetes.io/component: exporter
+{{- end }}
+
 {{- define "kbe.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{ include "kbe.selectorLabels" . }}
@@ -39,7 +45,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 
 {{/* Where the exporter reads its files. */}}
 {{- define "kbe.configDir" -}}/etc/kafka_bench_exporter{{- end }}
-{{- define "kbe.webConfigDir" -}}/etc/kafka_bench_exporter/web{{- end }}
+{{- define "kbe.webConfigDir" -}}{{ include "kbe.secretsDir" . }}/web{{- end }}
 {{- define "kbe.secretsDir" -}}/var/run/secrets/kafka-bench-exporter{{- end }}
 
 {{- define "kbe.configMapName" -}}
@@ -89,10 +95,10 @@ and kafkaSASL, pointing at the files their Secrets are mounted as.
 
 {{/* The kubelet's check of the web port: HTTP(S) unless basic auth is on. */}}
 {{- define "kbe.httpCheck" -}}
-{{- if .root.Values.webConfig.basicAuth }}
+{{- if .root.Values.webConfig.basicAuth -}}
 tcpSocket:
   port: http-metrics
-{{- else }}
+{{- else -}}
 httpGet:
   path: {{ .path }}
   port: http-metrics
