@@ -57,14 +57,11 @@ func helm(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	return o.String(), e.String(), err
 }
 
-// helmTemplate renders the chart with the values files and returns its
-// objects, after checking that they are valid Kubernetes objects.
-func helmTemplate(t *testing.T, what string, values ...string) []manifest {
+// helmTemplate renders the chart with extra flags (--values, --set) and
+// returns its objects, after checking that they are valid Kubernetes objects.
+func helmTemplate(t *testing.T, what string, flags ...string) []manifest {
 	t.Helper()
-	args := []string{"template", release, ChartDir, "--namespace", namespace}
-	for _, v := range values {
-		args = append(args, "--values", v)
-	}
+	args := append([]string{"template", release, ChartDir, "--namespace", namespace}, flags...)
 	out, stderr, err := helm(t, args...)
 	if err != nil {
 		t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, stderr)
@@ -122,9 +119,21 @@ func TestHelmDefaults(t *testing.T) {
 	}
 }
 
+// The configuration from a ConfigMap of the user's.
+func TestHelmExistingConfigMap(t *testing.T) {
+	ms := helmTemplate(t, "existingConfigMap", "--set", "existingConfigMap=my-config")
+	if got, want := kinds(ms), []string{"Deployment", "Service"}; !slices.Equal(got, want) {
+		t.Errorf("kinds %v, want %v", got, want)
+	}
+	pod := getMap(one(t, ms, "Deployment", "").doc, "spec", "template", "spec")
+	if v := getString(pod, "volumes", 0, "configMap", "name"); v != "my-config" {
+		t.Errorf("config volume from ConfigMap %q, want my-config", v)
+	}
+}
+
 // With every optional part on.
 func TestHelmAllOn(t *testing.T) {
-	ms := helmTemplate(t, "all on", allOnValues)
+	ms := helmTemplate(t, "all on", "--values", allOnValues)
 	want := []string{"ConfigMap", "DaemonSet", "Deployment", "PodMonitor", "PodMonitor", "PrometheusRule", "Service", "ServiceMonitor"}
 	names, err := dashboards.FileNames()
 	if err != nil {
