@@ -164,18 +164,16 @@ func check(obj runtime.Object) field.ErrorList {
 		errs = append(errs, workload(field.NewPath("spec"), o.Spec.Selector, &o.Spec.Template)...)
 	case *monitoringv1.ServiceMonitor:
 		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
-		var timings [][2]monitoringv1.Duration
-		for _, ep := range o.Spec.Endpoints {
-			timings = append(timings, [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout})
-		}
-		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "endpoints"), timings)...)
+		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "endpoints"), o.Spec.Endpoints,
+			func(ep monitoringv1.Endpoint) [2]monitoringv1.Duration {
+				return [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout}
+			})...)
 	case *monitoringv1.PodMonitor:
 		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
-		var timings [][2]monitoringv1.Duration
-		for _, ep := range o.Spec.PodMetricsEndpoints {
-			timings = append(timings, [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout})
-		}
-		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "podMetricsEndpoints"), timings)...)
+		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "podMetricsEndpoints"), o.Spec.PodMetricsEndpoints,
+			func(ep monitoringv1.PodMetricsEndpoint) [2]monitoringv1.Duration {
+				return [2]monitoringv1.Duration{ep.Interval, ep.ScrapeTimeout}
+			})...)
 	case *monitoringv1.PrometheusRule:
 		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		groups := field.NewPath("spec", "groups")
@@ -364,14 +362,15 @@ func portNumber(p *field.Path, n int32) field.ErrorList {
 }
 
 // monitor checks a ServiceMonitor's or PodMonitor's selector and the
-// interval and scrape timeout of each of its endpoints.
-func monitor(sel *metav1.LabelSelector, eps *field.Path, timings [][2]monitoringv1.Duration) field.ErrorList {
+// interval and scrape timeout (timing) of each of its endpoints.
+func monitor[E any](sel *metav1.LabelSelector, path *field.Path, eps []E, timing func(E) [2]monitoringv1.Duration) field.ErrorList {
 	errs := selector(field.NewPath("spec", "selector"), sel)
-	if len(timings) == 0 {
-		errs = append(errs, field.Required(eps, ""))
+	if len(eps) == 0 {
+		errs = append(errs, field.Required(path, ""))
 	}
-	for i, tm := range timings {
-		errs = append(errs, scrapeTiming(eps.Index(i), tm[0], tm[1])...)
+	for i, ep := range eps {
+		tm := timing(ep)
+		errs = append(errs, scrapeTiming(path.Index(i), tm[0], tm[1])...)
 	}
 	return errs
 }
