@@ -56,30 +56,38 @@ func readFile(t testing.TB, path string) []byte {
 	return b
 }
 
-var (
-	binaryOnce sync.Once
-	binaryPath string
-	binaryErr  error
-)
+// madeOnce is a file that the package's tests share, made by the first one
+// that needs it (a built binary).
+type madeOnce struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func (m *madeOnce) get(t testing.TB, make func() (string, error)) string {
+	t.Helper()
+	m.once.Do(func() { m.path, m.err = make() })
+	if m.err != nil {
+		t.Fatal(m.err)
+	}
+	return m.path
+}
+
+var binary madeOnce
 
 // exporterBinary is the exporter built once by scripts/build.sh with the
 // version taken from git (no version environment).
 func exporterBinary(t testing.TB) string {
 	t.Helper()
-	binaryOnce.Do(func() {
+	return binary.get(t, func() (string, error) {
 		out := filepath.Join(buildDir, "kafka_bench_exporter")
 		cmd := exec.Command(repoPath(t, "scripts/build.sh"), out)
 		cmd.Env = withoutVersionEnv(os.Environ())
 		if b, err := cmd.CombinedOutput(); err != nil {
-			binaryErr = fmt.Errorf("scripts/build.sh: %v\n%s", err, b)
-			return
+			return "", fmt.Errorf("scripts/build.sh: %v\n%s", err, b)
 		}
-		binaryPath = out
+		return out, nil
 	})
-	if binaryErr != nil {
-		t.Fatal(binaryErr)
-	}
-	return binaryPath
 }
 
 func withoutVersionEnv(env []string) []string {

@@ -121,8 +121,22 @@ func TestGeneratedManifestsUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 2 {
-		t.Errorf("Generate returned %d files, want 2", len(files))
+	names, err := dashboards.FileNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 3 + len(names); len(files) != want {
+		t.Errorf("Generate returned %d files, want %d", len(files), want)
+	}
+	// No copy of a dashboard that is gone from dashboards/.
+	copies, err := filepath.Glob(repoPath(t, ChartDashboardsDir+"/*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range copies {
+		if files[ChartDashboardsDir+"/"+filepath.Base(c)] == nil {
+			t.Errorf("%s is not generated from dashboards/: remove it", c)
+		}
 	}
 	for p, want := range files {
 		got, err := os.ReadFile(repoPath(t, p))
@@ -468,16 +482,8 @@ func TestPrometheusRule(t *testing.T) {
 	groups := getList(pr, "spec", "groups")
 
 	// Exactly the groups of the rule files, unchanged.
-	names, err := alerts.FileNames()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []any
-	for _, n := range names {
-		want = append(want, getList(yamlDocs(t, repoPath(t, "alerts/"+n))[0], "groups")...)
-	}
-	if !reflect.DeepEqual(groups, want) {
-		t.Errorf("spec.groups differ from the groups of alerts/%v", names)
+	if !reflect.DeepEqual(groups, alertGroups(t)) {
+		t.Error("spec.groups differ from the groups of alerts/*.yml")
 	}
 	seen := map[string]bool{}
 	for _, g := range groups {
@@ -501,6 +507,20 @@ func TestPrometheusRule(t *testing.T) {
 	if out, err := exec.Command(promtool, "check", "rules", f).CombinedOutput(); err != nil {
 		t.Errorf("promtool check rules on the PrometheusRule's spec: %v\n%s", err, out)
 	}
+}
+
+// alertGroups are the groups of every alerts/*.yml, in file-name order.
+func alertGroups(t *testing.T) []any {
+	t.Helper()
+	names, err := alerts.FileNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []any
+	for _, n := range names {
+		groups = append(groups, getList(yamlDocs(t, repoPath(t, "alerts/"+n))[0], "groups")...)
+	}
+	return groups
 }
 
 func TestDashboardConfigMaps(t *testing.T) {

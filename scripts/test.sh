@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs what the tests need
 # (Prometheus, promtool and node_exporter from Debian, Chromium for the browser
-# tests, Apache Kafka jars from Maven Central),
+# tests, Apache Kafka jars from Maven Central, the Helm CLI built from its Go
+# module),
 # checks formatting and vet, then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
@@ -36,6 +37,9 @@ fi
 echo "== Apache Kafka jars"
 scripts/kafka.sh lib
 
+echo "== Helm CLI (built once from its Go module, then cached)"
+scripts/helm.sh path
+
 echo "== gofmt, go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -43,10 +47,13 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# deploy/validate is a module of its own (k8s.io/api stays out of go.mod).
+go vet -C deploy/validate ./...
 
 echo "== go test"
 # -p 1: the machine has 2 cores and the integration packages start real JVM
 # brokers; running them one package at a time keeps timings honest.
 KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 25m "$@" ./...
+go test -C deploy/validate -count=1 ./...
 
 echo "== suite took $(( $(date +%s) - start )) s"

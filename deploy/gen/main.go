@@ -42,6 +42,9 @@ func run() error {
 		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, files[p]) {
 			continue
 		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
 		if err := os.WriteFile(dst, files[p], 0o644); err != nil {
 			return err
 		}

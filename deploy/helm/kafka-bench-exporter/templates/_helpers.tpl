@@ -1,0 +1,122 @@
+{{/* The chart's name. */}}
+{{- define "kbe.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The name of every object: the release name when it already contains the
+chart's name (release "kafka-bench-exporter" gives kafka-bench-exporter), else
+<release>-<chart>. The Service's name is the Operator's job label.
+*/}}
+{{- define "kbe.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "kbe.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "kbe.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* The exporter's pods; the host agent's have component host-agent. */}}
+{{- define "kbe.exporterSelectorLabels" -}}
+{{ include "kbe.selectorLabels" . }}
+app.kubernetes.io/component: exporter
+{{- end }}
+
+{{- define "kbe.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "kbe.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "kbe.image" -}}
+{{ .Values.image.repository }}:{{ default .Chart.AppVersion .Values.image.tag }}
+{{- end }}
+
+{{/* Where the exporter reads its files. */}}
+{{- define "kbe.configDir" -}}/etc/kafka_bench_exporter{{- end }}
+{{- define "kbe.webConfigDir" -}}{{ include "kbe.secretsDir" . }}/web{{- end }}
+{{- define "kbe.secretsDir" -}}/var/run/secrets/kafka-bench-exporter{{- end }}
+
+{{- define "kbe.configMapName" -}}
+{{- default (printf "%s-config" (include "kbe.fullname" .)) .Values.existingConfigMap }}
+{{- end }}
+
+{{/* The instance label of the scrape configurations. */}}
+{{- define "kbe.instance" -}}
+{{- default .Release.Name .Values.instance }}
+{{- end }}
+
+{{/*
+config.yml: .Values.config with kafka.tls and kafka.sasl added from kafkaTLS
+and kafkaSASL, pointing at the files their Secrets are mounted as.
+*/}}
+{{- define "kbe.config" -}}
+{{- $cfg := deepCopy .Values.config }}
+{{- $kafka := default dict (get $cfg "kafka") }}
+{{- $dir := include "kbe.secretsDir" . }}
+{{- with .Values.kafkaTLS }}
+{{- if .enabled }}
+{{- $tls := dict "enabled" true }}
+{{- if .caSecret.name }}
+{{- $_ := set $tls "ca_file" (printf "%s/ca/%s" $dir .caSecret.key) }}
+{{- end }}
+{{- if .clientCertSecret.name }}
+{{- $_ := set $tls "cert_file" (printf "%s/client/%s" $dir .clientCertSecret.certKey) }}
+{{- $_ := set $tls "key_file" (printf "%s/client/%s" $dir .clientCertSecret.keyKey) }}
+{{- end }}
+{{- if .serverName }}
+{{- $_ := set $tls "server_name" .serverName }}
+{{- end }}
+{{- $_ := set $kafka "tls" $tls }}
+{{- end }}
+{{- end }}
+{{- with .Values.kafkaSASL }}
+{{- if .mechanism }}
+{{- $sasl := dict "mechanism" .mechanism "username" (required "kafkaSASL.username is required with kafkaSASL.mechanism" .username) }}
+{{- $_ := required "kafkaSASL.passwordSecret.name is required with kafkaSASL.mechanism" .passwordSecret.name }}
+{{- $_ := set $sasl "password_file" (printf "%s/sasl/%s" $dir .passwordSecret.key) }}
+{{- $_ := set $kafka "sasl" $sasl }}
+{{- end }}
+{{- end }}
+{{- $_ := set $cfg "kafka" $kafka }}
+{{- toYaml $cfg }}
+{{- end }}
+
+{{/* The kubelet's check of the web port: HTTP(S) unless basic auth is on. */}}
+{{- define "kbe.httpCheck" -}}
+{{- if .root.Values.webConfig.basicAuth -}}
+tcpSocket:
+  port: http-metrics
+{{- else -}}
+httpGet:
+  path: {{ .path }}
+  port: http-metrics
+  scheme: {{ .root.Values.webConfig.tls | ternary "HTTPS" "HTTP" }}
+{{- end }}
+periodSeconds: 10
+timeoutSeconds: 5
+failureThreshold: 3
+{{- end }}
+
+{{/*
+One endpoint of a ServiceMonitor or PodMonitor: the metrics port, the
+instance label set to the cluster's name, then the user's relabelings and
+endpoint fields (scheme, tlsConfig, basicAuth, ...).
+*/}}
+{{- define "kbe.scrapeEndpoint" -}}
+{{- $ep := dict "port" "http-metrics" "path" "/metrics" "interval" .mon.interval "scrapeTimeout" .mon.scrapeTimeout }}
+{{- $relabel := list (dict "action" "replace" "targetLabel" "instance" "replacement" (include "kbe.instance" .root)) }}
+{{- $_ := set $ep "relabelings" (concat $relabel .mon.relabelings) }}
+{{- toYaml (merge (deepCopy .mon.endpoint) $ep) }}
+{{- end }}

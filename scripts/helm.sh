@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The Helm CLI for the chart's tests, built from its Go module (nothing is
+# downloaded but Go modules) once per version. This is the single place where
+# the Helm version is pinned.
+#
+#   scripts/helm.sh path       ensure it is built, print its path
+#   scripts/helm.sh ARGS...    run it
+#
+# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/helm-$HELM_VERSION-k8s1.$K8S_MINOR/helm
+set -euo pipefail
+
+HELM_VERSION=v3.22.0
+# The Kubernetes version of its k8s.io modules (v0.37), which `helm template`
+# and `helm lint` assume, stamped in as Helm's Makefile does; without it Helm
+# assumes 1.20.
+K8S_MINOR=37
+
+CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
+HELM_DIR="$CACHE_ROOT/helm-$HELM_VERSION-k8s1.$K8S_MINOR"
+HELM="$HELM_DIR/helm"
+
+if [ ! -x "$HELM" ]; then
+	mkdir -p "$CACHE_ROOT"
+	tmp=$(mktemp -d "$CACHE_ROOT/helm-build.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	echo "helm.sh: building helm $HELM_VERSION from helm.sh/helm/v3 (once)" >&2
+	# Outside any module, so the exporter's go.mod is not involved.
+	ldflags="-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+	for pkg in pkg/lint/rules pkg/chartutil; do
+		ldflags+=" -X helm.sh/helm/v3/$pkg.k8sVersionMajor=1 -X helm.sh/helm/v3/$pkg.k8sVersionMinor=$K8S_MINOR"
+	done
+	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false GOWORK=off \
+		go install -ldflags="$ldflags" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION")
+	# Renamed into place, so a concurrent run never sees half a binary.
+	mkdir -p "$HELM_DIR"
+	mv "$tmp/helm" "$HELM"
+fi
+
+if [ "${1:-}" = path ]; then
+	echo "$HELM"
+	exit 0
+fi
+exec "$HELM" "$@"
