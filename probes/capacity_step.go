@@ -22,7 +22,7 @@ type stepStats struct {
 	start, end time.Time
 	pool       *payload.Pool
 	ack        func(*kgo.Record, error) // the promise, allocated once per step
-	progress   chan struct{} // signalled when records are consumed
+	progress   chan struct{}            // signalled when records are consumed
 
 	mu        sync.Mutex
 	acked     uint64
