@@ -30,6 +30,9 @@ type Exporter struct {
 	host    atomic.Pointer[collector.Collector] // nil: host metrics off
 	reload  *reloadState
 	watch   *configwatch.Watcher // broker and topic configuration changes
+	// capacity and capacityGate serve every probe's capacity canary.
+	capacity     *probes.CapacityMetrics
+	capacityGate *probes.CapacityGate
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -53,6 +56,9 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
 		running: map[string]*runningProbe{},
+
+		capacity:     probes.NewCapacityMetrics(reg),
+		capacityGate: probes.NewCapacityGate(),
 	}
 	reg.MustRegister(
 		versioncollector.NewCollector("kafka_bench"),
@@ -134,8 +140,10 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 		done:   make(chan struct{}),
 	}
 	e.running[p.Name] = rp
+	capacityDone := e.runCapacity(pctx, k, p)
 	go func() {
 		defer close(rp.done)
+		defer func() { <-capacityDone }()
 		if err := rp.probe.Run(pctx); err != nil {
 			e.logger.Error("probe failed", "probe", p.Name, "err", err)
 		}
