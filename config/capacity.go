@@ -112,9 +112,10 @@ func (c *Capacity) validate(s string, recordSize int) error {
 	if len(steps) > MaxCapacitySteps {
 		return fieldError(s, "capacity.growth", c.Growth, fmt.Sprintf("the ramp from start_rate to the ceiling takes more than %d steps", MaxCapacitySteps))
 	}
-	longest := time.Duration(len(steps)) * time.Duration(c.StepDuration)
+	// Each run starts with a warm-up step at start_rate.
+	longest := time.Duration(len(steps)+1) * time.Duration(c.StepDuration)
 	if float64(c.Interval)*(1-CapacityJitter) <= float64(longest) {
-		return fieldError(s, "capacity.interval", c.Interval, fmt.Sprintf("must exceed the longest run (%d steps × %s = %s) by the 10 %% jitter, so runs never overlap", len(steps), c.StepDuration, model.Duration(longest)))
+		return fieldError(s, "capacity.interval", c.Interval, fmt.Sprintf("must exceed the longest run (a warm-up and %d steps of %s = %s) by the 10 %% jitter, so runs never overlap", len(steps), c.StepDuration, model.Duration(longest)))
 	}
 	return nil
 }

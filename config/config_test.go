@@ -73,7 +73,7 @@ var invalidFiles = map[string]string{
 	"invalid-capacity-start-above-ceiling.yml":       "probe \"p1\": capacity.start_rate = 5000: above the ceiling of max_rate and max_bytes_per_second (1000 records/s)",
 	"invalid-capacity-latency-slo-zero.yml":          "probe \"p1\": capacity.latency_slo = 0s: must be > 0",
 	"invalid-capacity-too-many-steps.yml":            "probe \"p1\": capacity.growth = 1.01: the ramp from start_rate to the ceiling takes more than 100 steps",
-	"invalid-capacity-interval-short.yml":            "probe \"p1\": capacity.interval = 1m: must exceed the longest run (6 steps × 10s = 1m) by the 10 % jitter, so runs never overlap",
+	"invalid-capacity-interval-short.yml":            "probe \"p1\": capacity.interval = 1m: must exceed the longest run (a warm-up and 6 steps of 10s = 1m10s) by the 10 % jitter, so runs never overlap",
 	"invalid-capacity-unknown-key.yml":               "probe \"p1\": capacity.max_rps = 5: unknown key (supported: end_to_end_slo, growth, interval, latency_slo, max_bytes_per_second, max_rate, start_rate, step_duration, topic)",
 	"invalid-capacity-bad-slo.yml":                   "probe \"p1\": capacity.latency_slo = \"fast\": must be a duration such as 500ms, 30s or 5m",
 	"invalid-capacity-topic-taken.yml":               "probe \"p1\": capacity.topic = \"kafka-bench-p1-capacity\": already used by probe \"p2\": the capacity run needs a topic of its own",

@@ -60,7 +60,7 @@ type CapacityOptions struct {
 // CapacityStep is one step of a run.
 type CapacityStep struct {
 	Target   float64 // records/s
-	Achieved float64 // acknowledged records/s, over the step until its last acknowledgement
+	Achieved float64 // records/s acknowledged during the step, from its first acknowledgement
 	P99      time.Duration
 	// EndToEndP99 is measured with end_to_end_slo only.
 	EndToEndP99 time.Duration
@@ -156,6 +156,10 @@ func (c *Capacity) run(ctx context.Context, steps []float64) CapacityResult {
 		}
 		return CapacityResult{Result: CapacityError, Err: err}
 	}
+	// An unjudged warm-up step at start_rate: a cold broker (JIT, page
+	// cache) or new connections would otherwise fail the first step.
+	warm := r.step(ctx, steps[0])
+	c.logger.Info("capacity warm-up", "target", warm.Target, "achieved", warm.Achieved, "p99", warm.P99, "errors", warm.Errors)
 	res := CapacityResult{Result: CapacityOK, Limit: LimitCeiling}
 	for _, rate := range steps {
 		st := r.step(ctx, rate)
@@ -221,9 +225,8 @@ func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 	return r, r.warmUp(ctx)
 }
 
-// warmUp sends one record per partition and waits for them, so that
-// metadata, connections and the producer id do not count against the
-// first step's latency.
+// warmUp sends one record per partition and waits for them: a cluster that
+// takes no records at all is an error of the run, not a limit of a step.
 func (r *capacityRun) warmUp(ctx context.Context) error {
 	st := newStepStats(0, time.Now(), time.Now(), r.pool)
 	for range r.p.partitions.Load() {

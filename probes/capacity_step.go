@@ -24,14 +24,17 @@ type stepStats struct {
 	ack        func(*kgo.Record, error) // the promise, allocated once per step
 	progress   chan struct{}            // signalled when records are consumed
 
-	mu        sync.Mutex
-	acked     uint64
-	lastAck   time.Time
-	errors    uint64
-	firstErr  error
-	produce   *hdrhistogram.Histogram
-	consumedN uint64
-	e2e       *hdrhistogram.Histogram
+	mu    sync.Mutex
+	acked uint64
+	// ackedInStep counts acknowledgements before the step's end, from
+	// firstAck on.
+	ackedInStep uint64
+	firstAck    time.Time
+	errors      uint64
+	firstErr    error
+	produce     *hdrhistogram.Histogram
+	consumedN   uint64
+	e2e         *hdrhistogram.Histogram
 }
 
 func newStepStats(target float64, start, end time.Time, pool *payload.Pool) *stepStats {
@@ -56,7 +59,12 @@ func (st *stepStats) promise(r *kgo.Record, err error) {
 	}
 	st.mu.Lock()
 	st.acked++
-	st.lastAck = now
+	if now.Before(st.end) {
+		if st.ackedInStep == 0 {
+			st.firstAck = now
+		}
+		st.ackedInStep++
+	}
 	_ = st.produce.RecordValue(min(now.Sub(time.Unix(0, h.Intended)).Microseconds(), stepHistMax))
 	st.mu.Unlock()
 }
@@ -106,8 +114,12 @@ func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) CapacityStep
 	defer st.mu.Unlock()
 	s := CapacityStep{Target: st.target, Errors: st.errors,
 		P99: time.Duration(st.produce.ValueAtQuantile(99)) * time.Microsecond}
-	span := max(st.lastAck.Sub(st.start), st.end.Sub(st.start))
-	s.Achieved = float64(st.acked) / span.Seconds()
+	// Acknowledgements from the first one to the step's end: a steady
+	// latency shifts both ends alike, a growing backlog (throttling, a
+	// saturated broker or sender) lowers the rate.
+	if span := st.end.Sub(st.firstAck); st.ackedInStep > 0 && span > 0 {
+		s.Achieved = float64(st.ackedInStep) / span.Seconds()
+	}
 	e2eOn := cfg.EndToEndSLO > 0
 	if e2eOn {
 		s.EndToEndP99 = time.Duration(st.e2e.ValueAtQuantile(99)) * time.Microsecond
