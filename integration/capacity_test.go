@@ -129,4 +129,3 @@ func TestCapacityFollowsClientQuota(t *testing.T) {
 		t.Errorf("capacity after removing the quota = %.0f bytes/s, want it back above %.0f", recovered.BytesPerSecond, 1.15*quota)
 	}
 }
-
