@@ -122,6 +122,9 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, b *Bench, i int
 		res.Err = err.Error()
 		return res
 	}
+	if b.FindMaxRate {
+		return r.findMaxRate(ctx, b, p, res)
+	}
 
 	var limit uint64 // records to produce, or to read consume-only
 	if b.NumRecords > 0 {
