@@ -45,6 +45,17 @@ func capacityProbe(name string, c config.Capacity) config.Probe {
 	return p
 }
 
+// kfakeBrokers starts a one-broker kfake for t.
+func kfakeBrokers(t *testing.T) []string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c.ListenAddrs()
+}
+
 func gather(t *testing.T, reg *prometheus.Registry) scrape.Families {
 	t.Helper()
 	mfs, err := reg.Gather()
@@ -70,18 +81,14 @@ func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) f
 // On kfake (fast, no limits) a ramp passes every step and stops at the
 // ceiling; the result lands in the metrics and the log.
 func TestCapacityRampReachesCeiling(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	brokers := kfakeBrokers(t)
 	reg := prometheus.NewRegistry()
 	logs := &syncBuffer{}
 	cp := NewCapacity(capacityProbe("ramp", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), EndToEndSLO: model.Duration(5 * time.Second),
 		Topic: "kafka-bench-ramp-capacity",
-	}), CapacityOptions{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg),
+	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 
 	if f := gather(t, reg); mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
@@ -130,22 +137,18 @@ func TestCapacityRampReachesCeiling(t *testing.T) {
 // Cancelling the context (reload, SIGTERM) ends a run in the middle of a
 // step that would last an hour: it is aborted, not flushed to the end.
 func TestCapacityRunAbortsOnCancel(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	brokers := kfakeBrokers(t)
 	reg := prometheus.NewRegistry()
 	const topic = "kafka-bench-abort-capacity"
 	cp := NewCapacity(capacityProbe("abort", config.Capacity{
 		Interval: model.Duration(3 * time.Hour), StepDuration: model.Duration(time.Hour), StartRate: 1000, Growth: 2,
 		MaxRate: 2000, LatencySLO: model.Duration(time.Second), Topic: topic,
-	}), CapacityOptions{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg)})
+	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan CapacityResult, 1)
 	go func() { done <- cp.RunOnce(ctx) }()
 
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
 	if err != nil {
 		t.Fatal(err)
 	}
