@@ -39,12 +39,21 @@ probes:
 		return a >= 1 && b >= 1, fmt.Sprintf("ok runs: cap-a=%v cap-b=%v", a, b)
 	})
 	f := x.Scrape(t)
-	for probe, want := range map[string]float64{"cap-a": 400, "cap-b": 200} {
-		if got, ok := f.Value("kafka_bench_capacity_records_per_second", "probe", probe); !ok || got != want {
-			t.Errorf("%s: capacity = %v (present %v), want %v", probe, got, ok, want)
+	// On a loaded machine a step may fail before the ceiling: any capacity
+	// up to it is right, with exactly one limit set (ceiling: at the ceiling).
+	for probe, ceiling := range map[string]float64{"cap-a": 400, "cap-b": 200} {
+		got, ok := f.Value("kafka_bench_capacity_records_per_second", "probe", probe)
+		if !ok || got < 0 || got > ceiling {
+			t.Errorf("%s: capacity = %v (present %v), want one in [0, %v]", probe, got, ok, ceiling)
 		}
-		if got, _ := f.Value("kafka_bench_capacity_limit", "probe", probe, "reason", "ceiling"); got != 1 {
-			t.Errorf("%s: limit{ceiling} = %v, want 1", probe, got)
+		var set []string
+		for _, reason := range []string{"latency", "rate", "errors", "ceiling"} {
+			if v, _ := f.Value("kafka_bench_capacity_limit", "probe", probe, "reason", reason); v == 1 {
+				set = append(set, reason)
+			}
+		}
+		if len(set) != 1 || (set[0] == "ceiling" && got != ceiling) {
+			t.Errorf("%s: limits set %v with capacity %v, want one (ceiling only at %v)", probe, set, got, ceiling)
 		}
 	}
 	// The gate: every run's start follows the end of the run before.

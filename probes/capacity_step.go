@@ -15,6 +15,9 @@ import (
 // stepHistMax bounds the step histograms (µs); slower records count as this.
 const stepHistMax = int64(10 * time.Minute / time.Microsecond)
 
+// ackSlot is the resolution of a step's acknowledgement times.
+const ackSlot = 10 * time.Millisecond
+
 // stepStats collects one capacity step: produce acknowledgements from the
 // client's promises and, with end_to_end_slo, consumption from the reader.
 type stepStats struct {
@@ -26,20 +29,20 @@ type stepStats struct {
 
 	mu    sync.Mutex
 	acked uint64
-	// ackedInStep counts acknowledgements before the step's end, from
-	// firstAck on.
-	ackedInStep uint64
-	firstAck    time.Time
-	errors      uint64
-	firstErr    error
-	produce     *hdrhistogram.Histogram
-	consumedN   uint64
-	e2e         *hdrhistogram.Histogram
+	// ackSlots count acknowledgements by ackSlot since start; the last
+	// slot takes every later one.
+	ackSlots  []uint32
+	errors    uint64
+	firstErr  error
+	produce   *hdrhistogram.Histogram
+	consumedN uint64
+	e2e       *hdrhistogram.Histogram
 }
 
 func newStepStats(target float64, start, end time.Time, pool *payload.Pool) *stepStats {
 	st := &stepStats{target: target, start: start, end: end, pool: pool, progress: make(chan struct{}, 1),
-		produce: hdrhistogram.New(1, stepHistMax, 3), e2e: hdrhistogram.New(1, stepHistMax, 3)}
+		produce: hdrhistogram.New(1, stepHistMax, 3), e2e: hdrhistogram.New(1, stepHistMax, 3),
+		ackSlots: make([]uint32, 2*end.Sub(start)/ackSlot+1)}
 	st.ack = st.promise
 	return st
 }
@@ -59,12 +62,7 @@ func (st *stepStats) promise(r *kgo.Record, err error) {
 	}
 	st.mu.Lock()
 	st.acked++
-	if now.Before(st.end) {
-		if st.ackedInStep == 0 {
-			st.firstAck = now
-		}
-		st.ackedInStep++
-	}
+	st.ackSlots[min(max(int(now.Sub(st.start)/ackSlot), 0), len(st.ackSlots)-1)]++
 	_ = st.produce.RecordValue(min(now.Sub(time.Unix(0, h.Intended)).Microseconds(), stepHistMax))
 	st.mu.Unlock()
 }
@@ -106,6 +104,20 @@ func (st *stepStats) waitConsumed(ctx context.Context) bool {
 	}
 }
 
+// achieved is the acknowledgement rate over the step shifted by its median
+// latency: a steady latency moves both ends alike, while a backlog that
+// grows during the step (throttling, a saturated broker or sender) leaves
+// acknowledgements beyond the window and lowers the rate.
+func (st *stepStats) achieved(median time.Duration) float64 {
+	d := st.end.Sub(st.start)
+	first := int((median + ackSlot/2) / ackSlot)
+	var n uint64
+	for i := first; i < first+int(d/ackSlot) && i < len(st.ackSlots)-1; i++ {
+		n += uint64(st.ackSlots[i])
+	}
+	return float64(n) / d.Seconds()
+}
+
 // judge decides the step: produce (or read) errors first, then latency —
 // records still unacknowledged (flushed false) or unread (read false) when
 // the wait ended are late by definition — then the achieved rate.
@@ -114,12 +126,7 @@ func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) CapacityStep
 	defer st.mu.Unlock()
 	s := CapacityStep{Target: st.target, Errors: st.errors,
 		P99: time.Duration(st.produce.ValueAtQuantile(99)) * time.Microsecond}
-	// Acknowledgements from the first one to the step's end: a steady
-	// latency shifts both ends alike, a growing backlog (throttling, a
-	// saturated broker or sender) lowers the rate.
-	if span := st.end.Sub(st.firstAck); st.ackedInStep > 0 && span > 0 {
-		s.Achieved = float64(st.ackedInStep) / span.Seconds()
-	}
+	s.Achieved = st.achieved(time.Duration(st.produce.ValueAtQuantile(50)) * time.Microsecond)
 	e2eOn := cfg.EndToEndSLO > 0
 	if e2eOn {
 		s.EndToEndP99 = time.Duration(st.e2e.ValueAtQuantile(99)) * time.Microsecond
