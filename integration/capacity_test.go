@@ -37,7 +37,7 @@ func TestCapacityRunOnRealBroker(t *testing.T) {
   - name: cap-real
     record_size: 1024
     create_topic: {partitions: 3, replication_factor: 1}
-    capacity: {interval: 2h, step_duration: 3s, start_rate: 1000, growth: 2, max_rate: 10000000, latency_slo: 1s}
+    capacity: {interval: 2h, step_duration: 3s, start_rate: 250, growth: 2, max_rate: 10000000, latency_slo: 1s}
 `)
 	start := time.Now()
 	res := cp.RunOnce(context.Background())
@@ -62,16 +62,17 @@ func TestCapacityRunOnRealBroker(t *testing.T) {
 func TestCapacityFollowsClientQuota(t *testing.T) {
 	c := cluster(t, 1)
 	ensureRunning(t, c)
-	const probe, quota = "cap-quota", 1_000_000.0
+	const probe, quota = "cap-quota", 500_000.0
 	// One partition and linger.ms 10 keep the request overhead the quota
 	// also counts small against 1000-byte values. The ceiling (1.3 × the
-	// quota) is reached in 8 steps without the quota.
+	// quota) is reached in 8 steps without the quota; the rates are low so
+	// that a loaded test machine keeps up with them.
 	cp, logs := capacityRunner(t, c.Bootstrap(), `
   - name: cap-quota
     record_size: 1000
     create_topic: {partitions: 1, replication_factor: 1}
     producer: {linger.ms: 10}
-    capacity: {interval: 1h, step_duration: 3s, start_rate: 800, growth: 1.08, max_rate: 1300, latency_slo: 1s}
+    capacity: {interval: 1h, step_duration: 3s, start_rate: 400, growth: 1.08, max_rate: 650, latency_slo: 1s}
 `)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
 	if err != nil {
@@ -115,7 +116,7 @@ func TestCapacityFollowsClientQuota(t *testing.T) {
 
 	free := run("unthrottled")
 	setQuota(false)
-	throttled := run("quota 1 MB/s")
+	throttled := run("quota 500 kB/s")
 	setQuota(true)
 	recovered := run("quota removed")
 

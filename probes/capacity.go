@@ -60,7 +60,7 @@ type CapacityOptions struct {
 // CapacityStep is one step of a run.
 type CapacityStep struct {
 	Target   float64 // records/s
-	Achieved float64 // records/s acknowledged over the step shifted by its median latency
+	Achieved float64 // records/s acknowledged by the step's end plus its median latency
 	P99      time.Duration
 	// EndToEndP99 is measured with end_to_end_slo only.
 	EndToEndP99 time.Duration

@@ -104,15 +104,14 @@ func (st *stepStats) waitConsumed(ctx context.Context) bool {
 	}
 }
 
-// achieved is the acknowledgement rate over the step shifted by its median
-// latency: a steady latency moves both ends alike, while a backlog that
-// grows during the step (throttling, a saturated broker or sender) leaves
-// acknowledgements beyond the window and lowers the rate.
+// achieved is the rate of the step's records acknowledged by its end plus
+// its median latency: a steady latency lets every record in, while a
+// backlog that grows during the step (throttling, a saturated broker or
+// sender) leaves the records of its last part out.
 func (st *stepStats) achieved(median time.Duration) float64 {
 	d := st.end.Sub(st.start)
-	first := int((median + ackSlot/2) / ackSlot)
 	var n uint64
-	for i := first; i < first+int(d/ackSlot) && i < len(st.ackSlots)-1; i++ {
+	for i := 0; i < int((d+median)/ackSlot) && i < len(st.ackSlots)-1; i++ {
 		n += uint64(st.ackSlots[i])
 	}
 	return float64(n) / d.Seconds()
