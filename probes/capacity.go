@@ -45,6 +45,8 @@ const (
 	// capacityRetention bounds what a run leaves on its topic, unless the
 	// probe's create_topic.configs say otherwise.
 	capacityRetention = "600000"
+	// capacityTopicTimeout bounds creating and describing the topic.
+	capacityTopicTimeout = 30 * time.Second
 )
 
 // CapacityOptions are what a capacity runner needs besides the probe.
@@ -209,8 +211,11 @@ func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 	}
 	defer adminCl.Close()
 	p.admin = kadm.NewClient(adminCl)
-	if err := p.ensureTopicOnce(ctx); err != nil {
-		return nil, fmt.Errorf("capacity topic: %w", err)
+	// A new topic takes a moment to be described; ensureTopic retries.
+	topicCtx, cancel := context.WithTimeout(ctx, capacityTopicTimeout)
+	defer cancel()
+	if err := p.ensureTopic(topicCtx); err != nil {
+		return nil, fmt.Errorf("capacity topic %q not ready within %s: %w", p.cfg.Topic, capacityTopicTimeout, err)
 	}
 	r := &capacityRun{c: c, p: p, pool: payload.NewPool(c.probe.RecordSize)}
 	if r.client, err = p.newClient(RoleProducer, "0", producerOpts(c.probe)...); err != nil {
