@@ -72,7 +72,7 @@ func TestCapacityFollowsClientQuota(t *testing.T) {
     record_size: 1000
     create_topic: {partitions: 1, replication_factor: 1}
     producer: {linger.ms: 10}
-    capacity: {interval: 1h, step_duration: 3s, start_rate: 400, growth: 1.08, max_rate: 650, latency_slo: 1s}
+    capacity: {interval: 1h, step_duration: 4s, start_rate: 400, growth: 1.08, max_rate: 650, latency_slo: 1s}
 `)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
 	if err != nil {
