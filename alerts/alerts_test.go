@@ -193,6 +193,8 @@ func TestAlertNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
+		"KafkaBenchCapacityRegression",
+		"KafkaBenchCapacityRunFailing",
 		"KafkaBenchConsumerLagGrowing",
 		"KafkaBenchEndToEndLatencySLOBurn",
 		"KafkaBenchExporterDown",

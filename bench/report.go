@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 // ConsumerHeader is ConsumerPerformance's header line.
@@ -39,6 +41,12 @@ func ProducerLine(p *ProduceResult) string {
 		l.P50.Milliseconds(), l.P95.Milliseconds(), l.P99.Milliseconds(), l.P999.Milliseconds())
 }
 
+// CapacityLine sums up a find_max_rate ramp that ran to a limit.
+func CapacityLine(c *probes.CapacityResult) string {
+	return fmt.Sprintf("max rate within the latency SLO: %.0f records/sec (%.2f MB/sec), %.3f ms p99 there, limited by %s after %d steps.",
+		c.RecordsPerSecond, c.BytesPerSecond/mib, ms(c.P99), c.Limit, len(c.Steps))
+}
+
 // ConsumerLine is ConsumerPerformance's result line (see ConsumerHeader),
 // times in the location of c.Start.
 func ConsumerLine(c *ConsumeResult) string {
@@ -67,13 +75,41 @@ var tableColumns = []string{"records", "consumed",
 	"consumer TPS (records/s)", "consumer MB/s",
 	"CPU %", "mem %", "net in (MB/s)", "net out (MB/s)", "status"}
 
+// capacityColumns come before status when a result has a capacity ramp
+// (find_max_rate): the highest step rate within the latency SLO, its p99,
+// and why the ramp stopped.
+var capacityColumns = []string{"max rate at SLO (records/s)", "MB/s at max", "p99 at max (ms)", "limit"}
+
+// hasCapacity reports whether the table needs capacityColumns.
+func hasCapacity(results []Result) bool {
+	for _, r := range results {
+		if r.Capacity != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // header is the table's header row for these parameter keys.
-func header(paramKeys []string) []string {
-	return append(append([]string{}, paramKeys...), tableColumns...)
+func header(paramKeys []string, capacity bool) []string {
+	h := append(append([]string{}, paramKeys...), tableColumns[:len(tableColumns)-1]...)
+	if capacity {
+		h = append(h, capacityColumns...)
+	}
+	return append(h, tableColumns[len(tableColumns)-1])
+}
+
+// capacityCells are a result's capacityColumns.
+func capacityCells(r Result) []string {
+	c := r.Capacity
+	if c == nil || c.Result != probes.CapacityOK {
+		return make([]string, len(capacityColumns))
+	}
+	return []string{f0(c.RecordsPerSecond), f2(c.BytesPerSecond / mib), msf(c.P99), c.Limit}
 }
 
 // cells is one table row; "" where a side did not run.
-func cells(r Result) []string {
+func cells(r Result, capacity bool) []string {
 	var records, consumed string
 	produce, e2e, consumer, host := make([]string, 8), make([]string, 3), make([]string, 2), make([]string, 4)
 	if p := r.Produce; p != nil {
@@ -99,6 +135,9 @@ func cells(r Result) []string {
 	for _, part := range [][]string{produce, e2e, consumer, host} {
 		row = append(row, part...)
 	}
+	if capacity {
+		row = append(row, capacityCells(r)...)
+	}
 	return append(row, status)
 }
 
@@ -106,7 +145,8 @@ func cells(r Result) []string {
 // reasons listed below it.
 func WriteMarkdown(w io.Writer, paramKeys []string, results []Result) error {
 	var b strings.Builder
-	h := header(paramKeys)
+	capacity := hasCapacity(results)
+	h := header(paramKeys, capacity)
 	writeMarkdownRow(&b, h)
 	sep := make([]string, len(h))
 	for i := range sep {
@@ -117,7 +157,7 @@ func WriteMarkdown(w io.Writer, paramKeys []string, results []Result) error {
 	}
 	writeMarkdownRow(&b, sep)
 	for _, r := range results {
-		row := cells(r)
+		row := cells(r, capacity)
 		for i, c := range row {
 			if c == "" {
 				row[i] = "-"
@@ -148,11 +188,12 @@ func writeMarkdownRow(b *strings.Builder, cells []string) {
 func WriteCSV(w io.Writer, paramKeys []string, results []Result) error {
 	cw := csv.NewWriter(w)
 	hosts := hostNames(results)
-	if err := cw.Write(append(append(header(paramKeys), csvHostHeader(hosts)...), "error")); err != nil {
+	capacity := hasCapacity(results)
+	if err := cw.Write(append(append(header(paramKeys, capacity), csvHostHeader(hosts)...), "error")); err != nil {
 		return err
 	}
 	for _, r := range results {
-		if err := cw.Write(append(append(cells(r), csvHostCells(hosts, r)...), r.Err)); err != nil {
+		if err := cw.Write(append(append(cells(r, capacity), csvHostCells(hosts, r)...), r.Err)); err != nil {
 			return err
 		}
 	}
@@ -171,8 +212,24 @@ type (
 		Error    string            `json:"error,omitempty"`
 		Produce  *jsonProduce      `json:"produce,omitempty"`
 		Consume  *jsonConsume      `json:"consume,omitempty"`
+		Capacity *jsonCapacity     `json:"capacity,omitempty"`
 		Host     *jsonHost         `json:"host,omitempty"`
 		Hosts    []jsonHostRow     `json:"hosts,omitempty"`
+	}
+	jsonCapacity struct {
+		Result        string             `json:"result"`
+		Limit         string             `json:"limit,omitempty"`
+		RecordsPerSec float64            `json:"records_per_sec"`
+		MBPerSec      float64            `json:"mb_per_sec"`
+		P99MS         float64            `json:"p99_ms"`
+		Steps         []jsonCapacityStep `json:"steps"`
+	}
+	jsonCapacityStep struct {
+		TargetRecordsPerSec   float64 `json:"target_records_per_sec"`
+		AchievedRecordsPerSec float64 `json:"achieved_records_per_sec"`
+		P99MS                 float64 `json:"p99_ms"`
+		Errors                uint64  `json:"errors"`
+		Limit                 string  `json:"limit,omitempty"`
 	}
 	jsonProduce struct {
 		Records       int64       `json:"records"`
@@ -248,6 +305,9 @@ func jsonResults(paramKeys []string, results []Result) []jsonResult {
 			}
 			jr.Consume = jc
 		}
+		if c := r.Capacity; c != nil {
+			jr.Capacity = capacityJSON(c)
+		}
 		if h := r.Host; !h.Unavailable {
 			jr.Host = &jsonHost{CPUPercent: round(h.CPUPercent, 2), MemoryPercent: round(h.MemPercent, 2),
 				NetInMBPerSec: round(h.NetInMBps, 3), NetOutMBPer: round(h.NetOutMBps, 3)}
@@ -273,6 +333,16 @@ func Write(w io.Writer, format string, paramKeys []string, results []Result) err
 		return WriteHTML(w, paramKeys, results, nil)
 	}
 	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+func capacityJSON(c *probes.CapacityResult) *jsonCapacity {
+	j := &jsonCapacity{Result: c.Result, Limit: c.Limit, RecordsPerSec: round(c.RecordsPerSecond, 3),
+		MBPerSec: round(c.BytesPerSecond/mib, 3), P99MS: round(ms(c.P99), 3), Steps: []jsonCapacityStep{}}
+	for _, st := range c.Steps {
+		j.Steps = append(j.Steps, jsonCapacityStep{TargetRecordsPerSec: round(st.Target, 3),
+			AchievedRecordsPerSec: round(st.Achieved, 3), P99MS: round(ms(st.P99), 3), Errors: st.Errors, Limit: st.Limit})
+	}
+	return j
 }
 
 func latencyJSON(l Latencies) jsonLatency {

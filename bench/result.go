@@ -1,6 +1,10 @@
 package bench
 
-import "time"
+import (
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
 
 // Result is one scenario's outcome.
 type Result struct {
@@ -15,7 +19,9 @@ type Result struct {
 	Produce *ProduceResult
 	// Consume is nil when the scenario has no consumer.
 	Consume *ConsumeResult
-	Host    HostStats
+	// Capacity is the ramp's outcome with find_max_rate, else nil.
+	Capacity *probes.CapacityResult
+	Host     HostStats
 	// Hosts are the machines measured, the bench's own first.
 	Hosts []HostRow
 }

@@ -165,6 +165,9 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 			return res, nil
 		}
 	}
+	if b.FindMaxRate {
+		return r.findMaxRate(ctx, b, p, res, hosts, logger), nil
+	}
 
 	var limit uint64 // records to produce, or to read consume-only
 	if b.NumRecords > 0 {

@@ -49,7 +49,10 @@ type File struct {
 	DrainTimeout model.Duration `yaml:"drain_timeout"`
 	// ConsumeOnly reads an existing, pre-filled topic without producing
 	// (ConsumerPerformance's job); the topic must be named.
-	ConsumeOnly bool      `yaml:"consume_only"`
+	ConsumeOnly bool `yaml:"consume_only"`
+	// FindMaxRate runs each scenario's capacity ramp once instead of a
+	// fixed-rate run: the highest rate within its latency SLO.
+	FindMaxRate bool      `yaml:"find_max_rate"`
 	Defaults    yaml.Node `yaml:"defaults"`
 	Scenarios   yaml.Node `yaml:"scenarios"`
 	Matrix      yaml.Node `yaml:"matrix"`
@@ -74,9 +77,13 @@ func (f *File) SetDefaults() {
 // expanded.
 func (f *File) Validate() error {
 	switch {
+	case f.FindMaxRate && f.ConsumeOnly:
+		return fieldError("", "find_max_rate", true, "consume_only does not produce: set one of them")
+	case f.FindMaxRate && (f.NumRecords != 0 || f.Duration != 0):
+		return fieldError("", "find_max_rate", true, "each scenario runs its capacity ramp (capacity.step_duration per step): remove num_records and duration")
 	case f.NumRecords < 0:
 		return fieldError("", "num_records", f.NumRecords, "must be >= 0")
-	case f.NumRecords == 0 && f.Duration == 0:
+	case f.NumRecords == 0 && f.Duration == 0 && !f.FindMaxRate:
 		return fieldError("", "num_records", f.NumRecords, "set num_records or duration (exactly one)")
 	case f.NumRecords > 0 && f.Duration != 0:
 		return fieldError("", "duration", f.Duration, "num_records is set too: set exactly one")
@@ -113,7 +120,8 @@ type Bench struct {
 	Rounds        int
 	// Baseline is the Name of the scenario the others are compared with,
 	// set when rounds >= minVerdictRounds.
-	Baseline string
+	Baseline    string
+	FindMaxRate bool
 	// ParamKeys name the parameters that tell scenarios apart, in the order
 	// of the file: "scenario" for explicit scenarios, then the matrix keys.
 	ParamKeys []string
@@ -249,6 +257,7 @@ func (f *File) expand() (*Bench, error) {
 		ConsumeOnly:   f.ConsumeOnly,
 		Hosts:         f.Hosts,
 		Rounds:        f.Rounds,
+		FindMaxRate:   f.FindMaxRate,
 	}
 	explicit := bases[0].node != nil
 	if explicit {
@@ -367,6 +376,9 @@ func (f *File) scenario(bs base, axes []axis, combo []int, labels map[string]boo
 	if err := p.Validate(); err != nil {
 		// Validate names the probe label; the user knows the scenario.
 		return Scenario{}, errors.New(scope + ": " + strings.TrimPrefix(err.Error(), fmt.Sprintf("probe %q: ", p.Name)))
+	}
+	if f.FindMaxRate && p.Capacity == nil {
+		return Scenario{}, fieldError(scope, "capacity", rawValue("(none)"), "find_max_rate needs a capacity block: start_rate, growth, max_rate or max_bytes_per_second, latency_slo")
 	}
 	if f.ConsumeOnly {
 		switch {

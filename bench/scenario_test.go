@@ -15,6 +15,9 @@ import (
 // Every testdata/invalid-*.yml must fail with exactly this one line.
 var invalidFiles = map[string]string{
 	"invalid-bad-duration.yml":                  "duration = \"soon\": must be a duration such as 500ms, 30s or 5m",
+	"invalid-find-max-rate-no-capacity.yml":     "defaults: capacity = (none): find_max_rate needs a capacity block: start_rate, growth, max_rate or max_bytes_per_second, latency_slo",
+	"invalid-find-max-rate-consume-only.yml":    "find_max_rate = true: consume_only does not produce: set one of them",
+	"invalid-find-max-rate-num-records.yml":     "find_max_rate = true: each scenario runs its capacity ramp (capacity.step_duration per step): remove num_records and duration",
 	"invalid-bad-yaml.yml":                      "invalid YAML: yaml: line 1: did not find expected ',' or ']'",
 	"invalid-baseline-few-rounds.yml":           "baseline = \"a\": verdicts need rounds >= 3 (rounds = 2)",
 	"invalid-baseline-unknown.yml":              "baseline = \"c\": no such scenario (scenarios: a, b)",
@@ -49,9 +52,9 @@ var invalidFiles = map[string]string{
 	"invalid-scenario-wrong-type.yml":           "scenario \"fast\": rate = \"fast\": must be a number",
 	"invalid-rounds-zero.yml":                   "rounds = 0: must be 1 ... 100",
 	"invalid-scenarios-not-list.yml":            "scenarios = {...}: must be a list",
-	"invalid-unknown-defaults-key.yml":          "defaults: record_sise = 100: unknown key (supported: consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, topic)",
+	"invalid-unknown-defaults-key.yml":          "defaults: record_sise = 100: unknown key (supported: capacity, consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, topic)",
 	"invalid-unknown-scenario-key.yml":          "scenario \"linger-20\": producer.linger.mss = 20: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
-	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: baseline, consume_only, defaults, delete_topics, drain_timeout, duration, hosts, kafka, matrix, num_records, rate, rounds, scenarios, warmup_records)",
+	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: baseline, consume_only, defaults, delete_topics, drain_timeout, duration, find_max_rate, hosts, kafka, matrix, num_records, rate, rounds, scenarios, warmup_records)",
 	"invalid-hosts-no-name.yml":                 "hosts[0]: name = \"\": every host needs a name",
 	"invalid-hosts-bad-url.yml":                 "host \"kafka1\": url = \"kafka1:9100\": must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics",
 	"invalid-hosts-bad-role.yml":                "host \"kafka1\": role = \"database\": must be one of broker, producer, consumer, other",

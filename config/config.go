@@ -67,6 +67,8 @@ type Probe struct {
 	LagInterval model.Duration `yaml:"lag_interval"`
 	Producer    Producer       `yaml:"producer"`
 	Consumer    Consumer       `yaml:"consumer"`
+	// Capacity, when set, runs the capacity canary (see Capacity).
+	Capacity *Capacity `yaml:"capacity,omitempty"`
 }
 
 // CreateTopic says how the probe topic is created when it is missing.
@@ -225,6 +227,9 @@ func (p *Probe) Resolve() {
 		v := p.Producer.Acks == "all" || p.Producer.Acks == "-1"
 		p.Producer.EnableIdempotence = &v
 	}
+	if p.Capacity != nil && p.Capacity.Topic == "" {
+		p.Capacity.Topic = p.Topic + CapacityTopicSuffix
+	}
 }
 
 // HostAgent reports host-agent mode: no probes at all, only the host
@@ -257,6 +262,16 @@ func (c *Config) Validate() error {
 			return fieldError(p.scope(), "topic", p.Topic, fmt.Sprintf("already used by probe %q: each probe needs its own topic, or their sequence numbers collide", other))
 		}
 		topics[p.Topic] = p.Name
+	}
+	for i := range c.Probes {
+		p := &c.Probes[i]
+		if p.Capacity == nil {
+			continue
+		}
+		if other, ok := topics[p.Capacity.Topic]; ok {
+			return fieldError(p.scope(), "capacity.topic", p.Capacity.Topic, fmt.Sprintf("already used by probe %q: the capacity run needs a topic of its own", other))
+		}
+		topics[p.Capacity.Topic] = p.Name
 	}
 	if err := c.Kafka.Validate(); err != nil {
 		return err
@@ -311,6 +326,11 @@ func (p *Probe) Validate() error {
 	}
 	if err := p.Producer.validate(s, p.RecordSize); err != nil {
 		return err
+	}
+	if p.Capacity != nil {
+		if err := p.Capacity.validate(s, p.RecordSize); err != nil {
+			return err
+		}
 	}
 	return p.Consumer.validate(s)
 }

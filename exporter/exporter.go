@@ -32,6 +32,9 @@ type Exporter struct {
 	watch   *configwatch.Watcher // broker and topic configuration changes
 	live    *liveRing            // the landing page's sparklines
 	liveRun liveLoop
+	// capacity and capacityGate serve every probe's capacity canary.
+	capacity     *probes.CapacityMetrics
+	capacityGate *probes.CapacityGate
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -56,6 +59,9 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(reg),
+
+		capacity:     probes.NewCapacityMetrics(reg),
+		capacityGate: probes.NewCapacityGate(),
 	}
 	reg.MustRegister(
 		versioncollector.NewCollector("kafka_bench"),
@@ -138,8 +144,10 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 		done:   make(chan struct{}),
 	}
 	e.running[p.Name] = rp
+	capacityDone := e.runCapacity(pctx, k, p)
 	go func() {
 		defer close(rp.done)
+		defer func() { <-capacityDone }()
 		if err := rp.probe.Run(pctx); err != nil {
 			e.logger.Error("probe failed", "probe", p.Name, "err", err)
 		}

@@ -80,8 +80,8 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 }
 
 var probeTable = template.Must(template.New("probes").Parse(`<h2>Probes</h2>
-<table class="probes"><tr><th>probe</th><th>topic</th><th>rate (records/s)</th><th>record_size</th><th>acks</th><th>linger.ms</th><th>batch.size</th><th>compression.type</th><th>idempotence</th><th>partitions</th><th>consumer group</th><th>consumers</th></tr>
-{{range .}}<tr><td>{{.Name}}</td><td>{{.Topic}}</td><td>{{if .Rate}}{{.Rate}}{{else}}unlimited{{end}}</td><td>{{.RecordSize}}</td><td>{{.Producer.Acks}}</td><td>{{.Producer.LingerMS}}</td><td>{{.Producer.BatchSize}}</td><td>{{.Producer.CompressionType}}</td><td>{{.Producer.Idempotent}}</td><td>{{.CreateTopic.Partitions}}</td><td>{{if .Consumer.Enabled}}{{.Consumer.GroupID}}{{else}}(off){{end}}</td><td>{{.Consumer.Consumers}}</td></tr>
+<table class="probes"><tr><th>probe</th><th>topic</th><th>rate (records/s)</th><th>record_size</th><th>acks</th><th>linger.ms</th><th>batch.size</th><th>compression.type</th><th>idempotence</th><th>partitions</th><th>consumer group</th><th>consumers</th><th>capacity</th></tr>
+{{range .}}<tr><td>{{.Name}}</td><td>{{.Topic}}</td><td>{{if .Rate}}{{.Rate}}{{else}}unlimited{{end}}</td><td>{{.RecordSize}}</td><td>{{.Producer.Acks}}</td><td>{{.Producer.LingerMS}}</td><td>{{.Producer.BatchSize}}</td><td>{{.Producer.CompressionType}}</td><td>{{.Producer.Idempotent}}</td><td>{{.CreateTopic.Partitions}}</td><td>{{if .Consumer.Enabled}}{{.Consumer.GroupID}}{{else}}(off){{end}}</td><td>{{.Consumer.Consumers}}</td><td>{{with .Capacity}}every {{.Interval}} ±10 %, {{.StartRate}}/s ×{{.Growth}} up to {{if .MaxRate}}{{.MaxRate}}/s {{end}}{{if .MaxBytesPerSecond}}{{.MaxBytesPerSecond}} B/s {{end}}while p99 ≤ {{.LatencySLO}}, topic {{.Topic}}{{else}}off{{end}}</td></tr>
 {{end}}</table>`))
 
 // landingPage is rendered per request: probes change on reload, and the page

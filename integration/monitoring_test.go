@@ -29,13 +29,16 @@ import (
 
 // exporterConfig runs two probes with a 1 s lag interval, so probe_up drops
 // to 0 about 2 s after the brokers stop. Host disks and interfaces are not
-// filtered, so the host-row panels have data on any machine.
+// filtered, so the host-row panels have data on any machine. Probe a's
+// capacity canary runs within 4 s of the start and takes about 5 s, so the
+// capacity row has data.
 const exporterConfig = `
 probes:
   - name: a
     rate: 200
     record_size: 200
     lag_interval: 1s
+    capacity: {interval: 40s, step_duration: 1s, start_rate: 100, growth: 2, max_rate: 400, latency_slo: 5s}
   - name: b
     rate: 100
     record_size: 1024
@@ -54,6 +57,7 @@ const probeDownTestAlert = "KafkaBenchProbeDownE2E"
 const (
 	reasonOffset = "compares with $compare_offset (1h) earlier: a fresh Prometheus has no data that old"
 	reasonKprom  = "kprom creates kafka_bench_client_connect_errors_total only after the first failed connection"
+	reasonDays   = "compares with 1 d / 7 d earlier: a fresh Prometheus has no data that old"
 )
 
 // noDataAllowed lists the dashboard queries that cannot return data in a
@@ -70,6 +74,8 @@ var noDataAllowed = []struct {
 	{dashboards.CompareUID, "Lost / duplicated records: now vs $compare_offset earlier", "B", reasonOffset},
 	{dashboards.CompareUID, "Lost / duplicated records: now vs $compare_offset earlier", "D", reasonOffset},
 	{dashboards.OverviewUID, "Connects and connect errors", "B", reasonKprom},
+	{dashboards.OverviewUID, "Capacity at the latency SLO: now vs 1 d and 7 d earlier", "B", reasonDays},
+	{dashboards.OverviewUID, "Capacity at the latency SLO: now vs 1 d and 7 d earlier", "C", reasonDays},
 }
 
 // recordingNoDataAllowed lists recording rules that cannot have data in a

@@ -226,6 +226,9 @@ func printResult(w io.Writer, r bench.Result, rounds int) {
 	if r.Produce != nil && r.Produce.Records > 0 {
 		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
 	}
+	if c := r.Capacity; c != nil && !r.Failed() {
+		fmt.Fprintln(w, bench.CapacityLine(c))
+	}
 	if r.Consume != nil && r.Consume.Records > 0 {
 		fmt.Fprintln(w, bench.ConsumerHeader)
 		fmt.Fprintln(w, bench.ConsumerLine(r.Consume))

@@ -1,0 +1,31 @@
+package bench
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// findMaxRate runs the scenario's capacity ramp once, on the scenario's own
+// topic, with the daemon's capacity runner (find_max_rate).
+func (r *Runner) findMaxRate(ctx context.Context, b *Bench, p config.Probe, res Result, hosts []*hostSource, logger *slog.Logger) Result {
+	c := *p.Capacity
+	c.Topic = p.Topic
+	p.Capacity = &c
+	host := startHostWatch(ctx, hosts, r.HostInterval)
+	cr := probes.NewCapacity(p, probes.CapacityOptions{Kafka: b.Kafka, Logger: r.Logger}).RunOnce(ctx)
+	res.Hosts = host.stop(context.Background())
+	res.Host, res.Capacity = ownStats(res.Hosts[0]), &cr
+	switch cr.Result {
+	case probes.CapacityAborted:
+		res.Err = errInterrupted.Error()
+	case probes.CapacityError:
+		res.Err = cr.Err.Error()
+	}
+	if herr := r.unreachable(res.Hosts, logger); herr != nil && res.Err == "" {
+		res.Err = herr.Error()
+	}
+	return res
+}

@@ -1,0 +1,121 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"gopkg.in/yaml.v3"
+)
+
+// Capacity is a probe's capacity canary (probes/capacity.go): every Interval
+// (±CapacityJitter) it ramps the rate on a topic of its own, step by step,
+// and reports the highest step whose p99 stayed within LatencySLO. Absent
+// (nil) means off.
+type Capacity struct {
+	Interval     model.Duration `yaml:"interval"`
+	StepDuration model.Duration `yaml:"step_duration"`
+	// StartRate is the first step's rate; each next step is Growth times
+	// the last, up to the ceiling set by MaxRate and MaxBytesPerSecond
+	// (0 = that bound is off; at least one is required).
+	StartRate         float64        `yaml:"start_rate"`
+	Growth            float64        `yaml:"growth"`
+	MaxRate           float64        `yaml:"max_rate"`
+	MaxBytesPerSecond float64        `yaml:"max_bytes_per_second"`
+	LatencySLO        model.Duration `yaml:"latency_slo"`
+	// EndToEndSLO, when > 0, also bounds each step's end-to-end p99.
+	EndToEndSLO model.Duration `yaml:"end_to_end_slo"`
+	// Topic defaults to the probe's topic + CapacityTopicSuffix.
+	Topic string `yaml:"topic"`
+}
+
+// Capacity defaults and limits.
+const (
+	CapacityTopicSuffix     = "-capacity"
+	CapacityJitter          = 0.1 // ± fraction of interval
+	DefaultCapacityInterval = time.Hour
+	DefaultCapacityStep     = 10 * time.Second
+	DefaultCapacityStart    = 100
+	DefaultCapacityGrowth   = 1.5
+	DefaultCapacitySLO      = 50 * time.Millisecond
+	MaxCapacitySteps        = 100
+	minCapacityStep         = time.Second
+)
+
+// SetDefaults fills what the capacity block does not set.
+func (c *Capacity) SetDefaults() {
+	c.Interval = model.Duration(DefaultCapacityInterval)
+	c.StepDuration = model.Duration(DefaultCapacityStep)
+	c.StartRate = DefaultCapacityStart
+	c.Growth = DefaultCapacityGrowth
+	c.LatencySLO = model.Duration(DefaultCapacitySLO)
+}
+
+// UnmarshalYAML fills the defaults before the file's keys apply.
+func (c *Capacity) UnmarshalYAML(n *yaml.Node) error {
+	c.SetDefaults()
+	type plain Capacity
+	return n.Decode((*plain)(c))
+}
+
+// Ceiling is the highest rate a run may reach, in records/s.
+func (c *Capacity) Ceiling(recordSize int) float64 {
+	ceiling := math.Inf(1)
+	if c.MaxRate > 0 {
+		ceiling = c.MaxRate
+	}
+	if c.MaxBytesPerSecond > 0 {
+		ceiling = min(ceiling, c.MaxBytesPerSecond/float64(recordSize))
+	}
+	return ceiling
+}
+
+// Steps is the ladder of step rates: StartRate × Growth^k, ending with the
+// ceiling itself. It stops early after MaxCapacitySteps + 1 entries, so a
+// caller can tell a ladder that is too long.
+func (c *Capacity) Steps(recordSize int) []float64 {
+	ceiling := c.Ceiling(recordSize)
+	var steps []float64
+	for r := c.StartRate; len(steps) <= MaxCapacitySteps; r *= c.Growth {
+		if r >= ceiling {
+			steps = append(steps, ceiling)
+			break
+		}
+		steps = append(steps, r)
+	}
+	return steps
+}
+
+func (c *Capacity) validate(s string, recordSize int) error {
+	switch {
+	case c.Interval <= 0:
+		return fieldError(s, "capacity.interval", c.Interval, "must be > 0")
+	case c.StepDuration < model.Duration(minCapacityStep):
+		return fieldError(s, "capacity.step_duration", c.StepDuration, "must be >= 1s, so each step has records enough for a p99")
+	case c.StartRate <= 0:
+		return fieldError(s, "capacity.start_rate", c.StartRate, "must be > 0")
+	case c.Growth <= 1:
+		return fieldError(s, "capacity.growth", c.Growth, "must be > 1 (the rate factor from one step to the next)")
+	case c.MaxRate < 0:
+		return fieldError(s, "capacity.max_rate", c.MaxRate, "must be >= 0 (0 = no ceiling in records/s)")
+	case c.MaxBytesPerSecond < 0:
+		return fieldError(s, "capacity.max_bytes_per_second", c.MaxBytesPerSecond, "must be >= 0 (0 = no ceiling in bytes/s)")
+	case c.MaxRate == 0 && c.MaxBytesPerSecond == 0:
+		return fieldError(s, "capacity.max_rate", c.MaxRate, "set max_rate or max_bytes_per_second: a capacity run needs a hard ceiling")
+	case c.StartRate > c.Ceiling(recordSize):
+		return fieldError(s, "capacity.start_rate", c.StartRate, fmt.Sprintf("above the ceiling of max_rate and max_bytes_per_second (%g records/s)", c.Ceiling(recordSize)))
+	case c.LatencySLO <= 0:
+		return fieldError(s, "capacity.latency_slo", c.LatencySLO, "must be > 0")
+	}
+	steps := c.Steps(recordSize)
+	if len(steps) > MaxCapacitySteps {
+		return fieldError(s, "capacity.growth", c.Growth, fmt.Sprintf("the ramp from start_rate to the ceiling takes more than %d steps", MaxCapacitySteps))
+	}
+	// Each run starts with a warm-up step at start_rate.
+	longest := time.Duration(len(steps)+1) * time.Duration(c.StepDuration)
+	if float64(c.Interval)*(1-CapacityJitter) <= float64(longest) {
+		return fieldError(s, "capacity.interval", c.Interval, fmt.Sprintf("must exceed the longest run (a warm-up and %d steps of %s = %s) by the 10 %% jitter, so runs never overlap", len(steps), c.StepDuration, model.Duration(longest)))
+	}
+	return nil
+}

@@ -1,0 +1,25 @@
+package exporter
+
+import (
+	"context"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// runCapacity schedules p's capacity canary, when it has one, until ctx
+// ends (the probe's reload or shutdown); the channel closes once it stopped.
+// The exporter's one gate keeps runs of different probes from overlapping.
+func (e *Exporter) runCapacity(ctx context.Context, k config.Kafka, p config.Probe) <-chan struct{} {
+	done := make(chan struct{})
+	if p.Capacity == nil {
+		close(done)
+		return done
+	}
+	c := probes.NewCapacity(p, probes.CapacityOptions{Kafka: k, Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate})
+	go func() {
+		defer close(done)
+		c.Schedule(ctx)
+	}()
+	return done
+}

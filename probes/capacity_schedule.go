@@ -1,0 +1,61 @@
+package probes
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// CapacityGate lets one capacity run at a time proceed on an exporter, so
+// that two probes' ramps never load the cluster (or the exporter's CPU)
+// together.
+type CapacityGate struct{ ch chan struct{} }
+
+// NewCapacityGate returns an open gate.
+func NewCapacityGate() *CapacityGate { return &CapacityGate{ch: make(chan struct{}, 1)} }
+
+func (g *CapacityGate) acquire(ctx context.Context) bool {
+	if g == nil {
+		return true
+	}
+	select {
+	case g.ch <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (g *CapacityGate) release() {
+	if g != nil {
+		<-g.ch
+	}
+}
+
+// Schedule runs the capacity canary until ctx ends: the first run within
+// the first tenth of the interval (so a restart does not wait an interval),
+// then one interval ± CapacityJitter after each run ends, so runs of one
+// probe never overlap and several exporters drift apart.
+func (c *Capacity) Schedule(ctx context.Context) {
+	if c.m != nil {
+		defer c.m.delete()
+	}
+	interval := time.Duration(c.cfg.Interval)
+	wait := time.Duration(rand.Float64() * config.CapacityJitter * float64(interval))
+	for {
+		c.logger.Info("next capacity run", "in", wait.Round(time.Second), "at", time.Now().Add(wait).Format(time.RFC3339))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if !c.opts.Gate.acquire(ctx) {
+			return
+		}
+		c.RunOnce(ctx)
+		c.opts.Gate.release()
+		wait = time.Duration(float64(interval) * (1 + config.CapacityJitter*(2*rand.Float64()-1)))
+	}
+}

@@ -1,0 +1,199 @@
+package probes
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/model"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+)
+
+// syncBuffer collects log lines from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func capacityProbe(name string, c config.Capacity) config.Probe {
+	p := config.NewProbe(name)
+	p.RecordSize = 200
+	p.Capacity = &c
+	p.Resolve()
+	return p
+}
+
+// kfakeBrokers starts a one-broker kfake for t.
+func kfakeBrokers(t *testing.T) []string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c.ListenAddrs()
+}
+
+func gather(t *testing.T, reg *prometheus.Registry) scrape.Families {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := scrape.Families{}
+	for _, mf := range mfs {
+		f[mf.GetName()] = mf
+	}
+	return f
+}
+
+func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) float64 {
+	t.Helper()
+	v, ok := f.Value(name, labels...)
+	if !ok {
+		t.Fatalf("%s%v missing", name, labels)
+	}
+	return v
+}
+
+// On kfake a ramp climbs 100, 200, 400 records/s (the byte ceiling) and
+// stops at the ceiling or at the first failing step; the result lands in
+// the metrics and the log. (On an idle machine every step passes; on a
+// loaded one a 1 s step can fail on its rate, which is then the limit.)
+func TestCapacityRamp(t *testing.T) {
+	brokers := kfakeBrokers(t)
+	reg := prometheus.NewRegistry()
+	logs := &syncBuffer{}
+	cp := NewCapacity(capacityProbe("ramp", config.Capacity{
+		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), EndToEndSLO: model.Duration(5 * time.Second),
+		Topic: "kafka-bench-ramp-capacity",
+	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg),
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+
+	if f := gather(t, reg); mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
+		t.Error("runs_total starts above 0")
+	} else if _, ok := f.Value("kafka_bench_capacity_records_per_second", "probe", "ramp"); ok {
+		t.Error("a capacity is exported before any run")
+	}
+	res := cp.RunOnce(context.Background())
+	if res.Result != CapacityOK || len(res.Steps) == 0 {
+		t.Fatalf("result = %+v, want ok", res)
+	}
+	ladder := []float64{100, 200, 400}
+	last := len(res.Steps) - 1
+	for i, st := range res.Steps {
+		if st.Target != ladder[i] || st.EndToEndP99 <= 0 || st.P99 <= 0 {
+			t.Errorf("step %d %+v: want target %v and both p99s measured", i, st, ladder[i])
+		}
+		if passed := st.Limit == ""; passed != (i < last || res.Limit == LimitCeiling) {
+			t.Errorf("step %d %+v: only the last step of a run that stopped below the ceiling fails", i, st)
+		}
+	}
+	want := 0.0
+	switch {
+	case res.Limit == LimitCeiling:
+		want = 400
+	case last > 0:
+		want = res.Steps[last-1].Target
+	}
+	if res.RecordsPerSecond != want || (res.Limit == LimitCeiling) != (len(res.Steps) == 3 && res.Steps[last].Limit == "") {
+		t.Errorf("result %+v: capacity %v, want %v", res, res.RecordsPerSecond, want)
+	}
+	f := gather(t, reg)
+	for name, want := range map[string]float64{
+		"kafka_bench_capacity_records_per_second": want,
+		"kafka_bench_capacity_bytes_per_second":   want * 200,
+		"kafka_bench_capacity_interval_seconds":   3600,
+	} {
+		if got := mustValue(t, f, name, "probe", "ramp"); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	if got := mustValue(t, f, "kafka_bench_capacity_p99_seconds", "probe", "ramp"); got != res.P99.Seconds() {
+		t.Errorf("p99 gauge = %v, want %v", got, res.P99.Seconds())
+	}
+	if got := mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok"); got != 1 {
+		t.Errorf("runs_total{ok} = %v, want 1", got)
+	}
+	for _, l := range CapacityLimits {
+		want := map[bool]float64{true: 1}[l == res.Limit]
+		if got := mustValue(t, f, "kafka_bench_capacity_limit", "probe", "ramp", "reason", l); got != want {
+			t.Errorf("limit{%s} = %v, want %v", l, got, want)
+		}
+	}
+	for _, line := range []string{"capacity run starting", "capacity warm-up", "target=100", "capacity run finished", "limit=" + res.Limit} {
+		if !strings.Contains(logs.String(), line) {
+			t.Errorf("log lacks %q:\n%s", line, logs)
+		}
+	}
+}
+
+// Cancelling the context (reload, SIGTERM) ends a run in the middle of a
+// step that would last an hour: it is aborted, not flushed to the end.
+func TestCapacityRunAbortsOnCancel(t *testing.T) {
+	brokers := kfakeBrokers(t)
+	reg := prometheus.NewRegistry()
+	const topic = "kafka-bench-abort-capacity"
+	cp := NewCapacity(capacityProbe("abort", config.Capacity{
+		Interval: model.Duration(3 * time.Hour), StepDuration: model.Duration(time.Hour), StartRate: 1000, Growth: 2,
+		MaxRate: 2000, LatencySLO: model.Duration(time.Second), Topic: topic,
+	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan CapacityResult, 1)
+	go func() { done <- cp.RunOnce(ctx) }()
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	deadline := time.Now().Add(30 * time.Second)
+	for { // the first step is under way once more than the warm-up records are in
+		ends, _ := adm.ListEndOffsets(context.Background(), topic)
+		var n int64
+		ends.Each(func(o kadm.ListedOffset) { n += o.Offset })
+		if n > 100 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the capacity run produced only %d records", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case res := <-done:
+		if res.Result != CapacityAborted {
+			t.Errorf("result = %+v, want aborted", res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run did not stop after its context was cancelled")
+	}
+	if got := mustValue(t, gather(t, reg), "kafka_bench_capacity_runs_total", "probe", "abort", "result", "aborted"); got != 1 {
+		t.Errorf("runs_total{aborted} = %v, want 1", got)
+	}
+}
