@@ -124,8 +124,8 @@ func metricDriftIsCaught(t *testing.T, fams map[string]readme.Family) {
 	})
 	t.Run("metric added to the exporter", func(t *testing.T) {
 		more := maps.Clone(fams)
-		more["kafka_bench_capacity_records_per_second"] = readme.Family{Type: "gauge", Labels: map[string]bool{"probe": true}}
-		caught(t, readme.CheckMetrics(metricTable(loadReadme(t)), more), "kafka_bench_capacity_records_per_second", "not documented")
+		more["kafka_bench_warmup_records_total"] = readme.Family{Type: "gauge", Labels: map[string]bool{"probe": true}}
+		caught(t, readme.CheckMetrics(metricTable(loadReadme(t)), more), "kafka_bench_warmup_records_total", "not documented")
 	})
 	t.Run("metric type changed in the exporter", func(t *testing.T) {
 		changed := maps.Clone(fams)
@@ -179,9 +179,9 @@ func metricDriftIsCaught(t *testing.T, fams map[string]readme.Family) {
 		caught(t, p, "internal/testcerts/ is in the tree but not in the table")
 	})
 	t.Run("file added to the tree", func(t *testing.T) {
-		files := append(repoFiles(t), "scripts/footprint.sh", "probes/capacity.go")
+		files := append(repoFiles(t), "scripts/warmup.sh", "probes/warmup.go")
 		p := readme.CheckLayout(table(t, loadReadme(t), "Layout", "folder"), files, layoutIgnore)
-		caught(t, p, "scripts/footprint.sh is in the tree")
-		caught(t, p, "probes/ lists its entries but not capacity.go")
+		caught(t, p, "scripts/warmup.sh is in the tree")
+		caught(t, p, "probes/ lists its entries but not warmup.go")
 	})
 }

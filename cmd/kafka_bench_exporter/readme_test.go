@@ -120,13 +120,16 @@ func TestReadmeFlags(t *testing.T) {
 const readmeProbe = "readme"
 
 // configKeys flattens the effective configuration of a file that names one
-// probe and sets nothing else: every key, with its default.
+// probe and sets nothing else: every key, with its default. The optional
+// capacity block is switched on with the one key it requires (a ceiling),
+// which is then read as its documented default, 0 (off).
 func configKeys(t *testing.T) map[string]string {
 	t.Helper()
-	cfg, err := config.Parse([]byte("probes: [{name: " + readmeProbe + "}]\n"))
+	cfg, err := config.Parse([]byte("probes: [{name: " + readmeProbe + ", capacity: {max_rate: 1000}}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Probes[0].Capacity.MaxRate = 0
 	out, err := cfg.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +147,7 @@ func configKeys(t *testing.T) map[string]string {
 			keys[k] = ""
 		}
 	}
+	keys["probes[].capacity"] = "" // a block: present = on
 	return keys
 }
 
@@ -214,7 +218,7 @@ func flatten(n *yaml.Node, prefix string, keys map[string]string) {
 func TestReadmeConfigKeys(t *testing.T) {
 	d := loadReadme(t)
 	report(t, "configuration keys", readme.CheckKeys(table(t, d, "Keys, defaults and ranges", "key"), configKeys(t),
-		map[string]string{"<name>": readmeProbe}))
+		map[string]string{"<name>": readmeProbe, "<topic>": config.DefaultTopicPrefix + readmeProbe}))
 }
 
 // expositionConfig is the exporter whose exposition the Metrics table is
@@ -227,6 +231,7 @@ probes:
     rate: 200
     record_size: 100
     lag_interval: 500ms
+    capacity: {interval: 20s, step_duration: 1s, start_rate: 50, growth: 2, max_rate: 100, latency_slo: 10s}
 `
 
 // exposition runs the exporter on the embedded cluster until every family a
@@ -242,11 +247,12 @@ func exposition(t *testing.T) map[string]readme.Family {
 	// poll and two lag intervals, so families added later by others count.
 	var f scrape.Families
 	last, stable := "", 0
-	exportertest.Eventually(t, 30*time.Second, "a configuration poll, observations by broker, a stable set of families", func() (bool, string) {
+	exportertest.Eventually(t, 60*time.Second, "a configuration poll, observations by broker, a stable set of families", func() (bool, string) {
 		f = x.Scrape(t)
 		poll, _ := f.Value("kafka_bench_config_poll_success")
 		e2e := len(f.Find("kafka_bench_end_to_end_latency_seconds"))
 		topic := len(f.Find("kafka_bench_topic_config_info"))
+		capacity := len(f.Find("kafka_bench_capacity_records_per_second"))
 		names := make([]string, 0, len(f))
 		for n := range f {
 			names = append(names, n)
@@ -256,7 +262,7 @@ func exposition(t *testing.T) map[string]readme.Family {
 			last, stable = set, 0
 		}
 		stable++
-		return poll == 1 && e2e > 0 && topic > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, %d families unchanged for %d scrapes", poll, e2e, topic, len(f), stable)
+		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), %d families unchanged for %d scrapes", poll, e2e, topic, capacity, len(f), stable)
 	})
 	return families(f)
 }
