@@ -54,4 +54,3 @@ func runErrCode(err error) int {
 	}
 	return exitFailed
 }
-
