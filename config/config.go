@@ -58,8 +58,12 @@ type Probe struct {
 	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
 	// LagInterval is how often consumer lag and probe_up are refreshed.
 	LagInterval model.Duration `yaml:"lag_interval"`
-	Producer    Producer       `yaml:"producer"`
-	Consumer    Consumer       `yaml:"consumer"`
+	// RoundInterval is the time between two rounds of records: every
+	// record of a round shares its intended time and one wake-up of the
+	// producer (0 = one record at a time).
+	RoundInterval model.Duration `yaml:"round_interval"`
+	Producer      Producer       `yaml:"producer"`
+	Consumer      Consumer       `yaml:"consumer"`
 }
 
 // CreateTopic says how the probe topic is created when it is missing.
@@ -122,6 +126,8 @@ const (
 	DefaultPartitions   = 3
 	DefaultLossGrace    = 30 * time.Second
 	DefaultLagInterval  = 5 * time.Second
+	DefaultRound        = 200 * time.Millisecond
+	maxRound            = 10 * time.Second
 	DefaultConfigPoll   = 60 * time.Second
 	maxRecordSize       = 100 << 20
 	maxConsumers        = 256
@@ -158,6 +164,7 @@ func (p *Probe) SetDefaults() {
 	p.RecordSize = DefaultRecordSize
 	p.LossGracePeriod = model.Duration(DefaultLossGrace)
 	p.LagInterval = model.Duration(DefaultLagInterval)
+	p.RoundInterval = model.Duration(DefaultRound)
 	p.CreateTopic.SetDefaults()
 	p.Producer.SetDefaults()
 	p.Consumer.SetDefaults()
@@ -283,6 +290,8 @@ func (p *Probe) Validate() error {
 		return fieldError(s, "loss_grace_period", p.LossGracePeriod, "must be > 0")
 	case p.LagInterval <= 0:
 		return fieldError(s, "lag_interval", p.LagInterval, "must be > 0")
+	case time.Duration(p.RoundInterval) > maxRound:
+		return fieldError(s, "round_interval", p.RoundInterval, fmt.Sprintf("must be <= %v", model.Duration(maxRound)))
 	}
 	if err := p.CreateTopic.validate(s); err != nil {
 		return err

@@ -103,15 +103,22 @@ func rateBetween(a, b scrape.Families, probe string, seconds float64) float64 {
 // state: the producer's client holds less than 200 ms of records.
 func steadyRate(t *testing.T, x *exportertest.Exporter, probe string, rate float64, d time.Duration) float64 {
 	t.Helper()
+	waitSteady(t, x, probe, rate)
+	a, t0 := x.Scrape(t), time.Now()
+	time.Sleep(d)
+	b, t1 := x.Scrape(t), time.Now()
+	return rateBetween(a, b, probe, t1.Sub(t0).Seconds())
+}
+
+// waitSteady waits until the producer's client holds less than 200 ms of
+// records (see steadyRate).
+func waitSteady(t *testing.T, x *exportertest.Exporter, probe string, rate float64) {
+	t.Helper()
 	exportertest.Eventually(t, time.Minute, "probe "+probe+" in steady state", func() (bool, string) {
 		f := x.Scrape(t)
 		buffered, ok := f.Value("kafka_bench_client_buffered_produce_records", "probe", probe, "role", "producer")
 		return ok && buffered < rate/5, fmt.Sprintf("buffered produce records=%v", buffered)
 	})
-	a, t0 := x.Scrape(t), time.Now()
-	time.Sleep(d)
-	b, t1 := x.Scrape(t), time.Now()
-	return rateBetween(a, b, probe, t1.Sub(t0).Seconds())
 }
 
 // drain stops the producer and waits until everything produced was consumed

@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/prometheus/common/model"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 func TestFailureReason(t *testing.T) {
@@ -41,5 +45,40 @@ func TestFailureReason(t *testing.T) {
 		if !known[got] {
 			t.Errorf("reason %q is not in FailureReasons: its series would not be pre-created", got)
 		}
+	}
+}
+
+func TestRoundSize(t *testing.T) {
+	probe := func(rate float64, round time.Duration, recordSize int) config.Probe {
+		var p config.Probe
+		p.SetDefaults()
+		p.Rate, p.RoundInterval, p.RecordSize = rate, model.Duration(round), recordSize
+		return p
+	}
+	ms := time.Millisecond
+	cases := []struct {
+		p     config.Probe
+		parts int32
+		want  uint64
+	}{
+		{probe(0, 200*ms, 1024), 3, 1},        // unlimited: the pacer hands out maxBatch itself
+		{probe(1, 200*ms, 1024), 3, 1},        // below one record per round: a round per record
+		{probe(30, 200*ms, 128), 3, 6},        // 200 ms of records
+		{probe(30, 100*ms, 128), 3, 3},        //
+		{probe(30, 0, 128), 3, 1},             // round_interval 0: one record at a time
+		{probe(300, 200*ms, 128), 3, 60},      //
+		{probe(1000, 200*ms, 1024), 3, 48},    // one batch.size (16 records of 1 KiB) per partition
+		{probe(1000, 200*ms, 1024), 1, 16},    //
+		{probe(50, 200*ms, 100000), 3, 3},     // a record larger than batch.size: one per partition
+		{probe(1e6, 200*ms, 36), 3, maxBatch}, // capped at maxBatch
+	}
+	for _, c := range cases {
+		if got := roundSize(c.p, c.parts); got != c.want {
+			t.Errorf("roundSize(rate %v, round_interval %v, record_size %d, %d partitions) = %d, want %d",
+				c.p.Rate, c.p.RoundInterval, c.p.RecordSize, c.parts, got, c.want)
+		}
+	}
+	if got := roundPeriod(probe(30, 200*ms, 128), 3); got != 200*ms {
+		t.Errorf("roundPeriod(30/s, 200ms) = %v, want 200ms", got)
 	}
 }
