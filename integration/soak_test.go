@@ -58,7 +58,8 @@ probes:
 
 	achieved := (mustValue(t, last, "kafka_bench_produced_records_total", "probe", probe) -
 		mustValue(t, first, "kafka_bench_produced_records_total", "probe", probe)) / t1.Sub(t0).Seconds()
-	t.Logf("soak %v at %.0f records/s: achieved %.1f records/s (%.5f of target)", d, rate, achieved, achieved/rate)
+	cpu := (mustValue(t, last, "process_cpu_seconds_total") - mustValue(t, first, "process_cpu_seconds_total")) / t1.Sub(t0).Seconds()
+	t.Logf("soak %v at %.0f records/s: achieved %.1f records/s (%.5f of target), CPU %.3f cores (test process)", d, rate, achieved, achieved/rate, cpu)
 	if achieved/rate < 0.999 {
 		t.Errorf("achieved %.1f records/s, want >= 0.999 of %.0f", achieved, rate)
 	}

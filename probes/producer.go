@@ -26,8 +26,8 @@ const maxBatch = 512
 // every fetch answer costs far more CPU than a record in it, so handing
 // records over in rounds (as kminion sends one record per partition each
 // probe interval) instead of one wake-up per record is what keeps an
-// always-on probe cheap. No record is sent before, nor stamped later than,
-// its intended time, so latency keeps its meaning.
+// always-on probe cheap. No record is handed over before its intended time,
+// and every latency is measured from it, so latency keeps its meaning.
 func roundSize(cfg config.Probe, partitions int32) uint64 {
 	rate := cfg.Rate
 	if rate <= 0 || math.IsInf(rate, 1) || math.IsNaN(rate) {

@@ -16,7 +16,7 @@
 #   PROBE_EXTRA          more probe keys, YAML flow style: 'producer: {linger.ms: 20}'
 #   PEER_CMD, PEER_URL, PEER_RECORDS
 #                        also measure another program side by side, rounds
-#                        alternated: PEER_CMD is run by bash with RATE, BROKERS
+#                        alternated: PEER_CMD is run by bash with RATE, SIZE, BROKERS
 #                        and ROUND set; PEER_URL is its metrics URL; PEER_RECORDS
 #                        the counter (summed over series) of the records it produced.
 set -euo pipefail
@@ -104,7 +104,7 @@ run_ours() { # rate size round
 }
 
 run_peer() { # rate size round
-	RATE=$1 BROKERS=$brokers ROUND=$3 bash -c "$PEER_CMD" >"$work/peer.log" 2>&1 &
+	RATE=$1 SIZE=$2 BROKERS=$brokers ROUND=$3 bash -c "$PEER_CMD" >"$work/peer.log" 2>&1 &
 	local pid=$!
 	pids+=($pid)
 	until curl -sf "$PEER_URL" | grep -q "^$PEER_RECORDS"; do

@@ -3,11 +3,11 @@
 // Records are intended in rounds of a fixed number of records: round r is
 // intended at start + r*round/rate, computed from r rather than by adding up
 // intervals, so the schedule never drifts. Every record of a round shares the
-// round's intended time, so one wake-up hands out a whole round while no
-// record is ever handed out before, or stamped later than, its intended
-// time. The sender measures latency from the intended time, so a stall is
-// charged to every record it delayed instead of being hidden (no coordinated
-// omission). A round of 1 is one record every 1/rate.
+// round's intended time, so one wake-up hands out a whole round and no
+// record is ever handed out before its intended time. The sender measures
+// latency from the intended time, so a stall is charged to every record it
+// delayed instead of being hidden (no coordinated omission). A round of 1 is
+// one record every 1/rate.
 package pacer
 
 import (
