@@ -19,6 +19,11 @@ import (
 // catch-up burst still checks for cancellation regularly.
 const maxBatch = 512
 
+// recordOverhead bounds the bytes a record adds to its value inside a record
+// batch (length, attributes, timestamp and offset deltas, key and value
+// lengths, header count: varints).
+const recordOverhead = 21
+
 // roundSize is how many records share one intended time: round_interval
 // worth at the probe's rate, at least one, and at most one batch.size per
 // partition, so that a round fits one produce request and never queues
@@ -34,7 +39,10 @@ func roundSize(cfg config.Probe, partitions int32) uint64 {
 		return 1
 	}
 	n := math.Floor(rate*time.Duration(cfg.RoundInterval).Seconds() + 1e-9)
-	perBatch := max(cfg.Producer.BatchSize/cfg.RecordSize, 1)
+	// A record adds up to recordOverhead bytes to its value in a batch; a
+	// round that overfills a batch by one record would leave a batch of
+	// one behind and double the produce requests.
+	perBatch := max((cfg.Producer.BatchSize-config.BatchOverhead)/(cfg.RecordSize+recordOverhead), 1)
 	n = min(n, float64(int64(max(partitions, 1))*int64(perBatch)), maxBatch)
 	return uint64(max(n, 1))
 }

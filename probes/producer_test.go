@@ -67,8 +67,8 @@ func TestRoundSize(t *testing.T) {
 		{probe(30, 100*ms, 128), 3, 3},        //
 		{probe(30, 0, 128), 3, 1},             // round_interval 0: one record at a time
 		{probe(300, 200*ms, 128), 3, 60},      //
-		{probe(1000, 200*ms, 1024), 3, 48},    // one batch.size (16 records of 1 KiB) per partition
-		{probe(1000, 200*ms, 1024), 1, 16},    //
+		{probe(1000, 200*ms, 1024), 3, 45},    // one batch.size (15 records of 1 KiB) per partition
+		{probe(1000, 200*ms, 1024), 1, 15},    //
 		{probe(50, 200*ms, 100000), 3, 3},     // a record larger than batch.size: one per partition
 		{probe(1e6, 200*ms, 36), 3, maxBatch}, // capped at maxBatch
 	}
