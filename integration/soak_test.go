@@ -15,10 +15,13 @@ import (
 const soakDefault = 2 * time.Minute
 
 // TestSoak runs 10,000 records/s of 1 KiB for KAFKA_BENCH_SOAK (2 minutes by
-// default, after a warm-up of a quarter of that) and checks that nothing grows: the highest goroutine count, heap
-// in use and RSS of the last tenth of the run are within 10 % of those of the
-// second tenth (the second and the last minute of a 10-minute soak); that the
-// achieved rate is at least 0.999 of the target; and that nothing was lost.
+// default, after a warm-up of a quarter of that) and checks that nothing
+// grows: the highest goroutine count, live heap and RSS of the last tenth of
+// the run are at most 10 % above those of the second tenth (the second and the
+// last minute of a 10-minute soak); that the achieved rate is at least 0.999
+// of the target; and that nothing was lost. The live heap is read as the GC's
+// heap goal (go_memstats_next_gc_bytes: twice the heap live after the last
+// collection); heap in use, a sawtooth between collections, is logged too.
 func TestSoak(t *testing.T) {
 	d := soakDefault
 	if s := os.Getenv("KAFKA_BENCH_SOAK"); s != "" {
@@ -45,10 +48,11 @@ probes:
 	// is a warm-up that is not compared (a soak runs for a time; this is
 	// not a wait for a condition).
 	time.Sleep(d / 4)
-	// Twelve samples per tenth of the run.
-	gauges := []string{"go_goroutines", "go_memstats_heap_inuse_bytes", "process_resident_memory_bytes"}
-	step := d / 120
-	var samples [120][3]float64
+	// Twenty-four samples per tenth of the run.
+	gauges := []string{"go_goroutines", "go_memstats_next_gc_bytes", "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes"}
+	const flat = 3 // the first three gauges must be flat
+	step := d / 240
+	var samples [240][4]float64
 	first, t0 := x.Scrape(t), time.Now()
 	next := t0
 	for i := range samples {
@@ -70,15 +74,17 @@ probes:
 	}
 	for j, g := range gauges {
 		early, late := 0.0, 0.0
-		for i := 12; i < 24; i++ {
+		for i := 24; i < 48; i++ {
 			early = max(early, samples[i][j])
 		}
-		for i := 108; i < 120; i++ {
+		for i := 216; i < 240; i++ {
 			late = max(late, samples[i][j])
 		}
 		t.Logf("%s: highest of the second tenth %.0f, of the last tenth %.0f (%+.1f %%)", g, early, late, 100*(late-early)/early)
-		if late > 1.1*early || late < 0.9*early {
-			t.Errorf("%s not flat: %.0f in the last tenth of the run against %.0f in the second", g, late, early)
+		// Growth is what a soak looks for; a fall is memory of the start-up
+		// backlog still being returned, logged above.
+		if j < flat && late > 1.1*early {
+			t.Errorf("%s grew: %.0f in the last tenth of the run against %.0f in the second", g, late, early)
 		}
 	}
 	f := drain(t, x, probe)

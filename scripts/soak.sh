@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long soak: integration.TestSoak for 10 minutes (10,000 records/s of
-# 1 KiB against a real 1-node broker): goroutines, heap in use and RSS flat,
+# 1 KiB against a real 1-node broker): goroutines, live heap and RSS not growing,
 # nothing lost, achieved/target >= 0.999. The suite (scripts/test.sh) runs the
 # same test for 2 minutes. Usage: scripts/soak.sh [duration, default 10m]
 set -euo pipefail
