@@ -109,17 +109,22 @@ func (pr *producer) run(ctx context.Context) {
 			}
 			n = min(n, left)
 		}
-		for i := first; i < first+n; i++ {
-			// The clock is read per record: a Produce that waited for
-			// buffer space delays the records after it, and that wait is
-			// their send delay (and, unpaced, part of their latency).
-			now := clock.Now()
-			intended := now
-			if !unlimited {
-				intended = pc.Intended(i)
-			}
-			pr.send(intended, now)
+		handOut(clock, pc, first, n, unlimited, pr.send)
+	}
+}
+
+// handOut hands records [first, first+n) to send. The clock is read per
+// record: a Produce that waited for buffer space delays the records after
+// it, and that wait is their send delay (and, unpaced, part of their
+// latency, which is then measured from the hand-off).
+func handOut(clock pacer.Clock, pc *pacer.Pacer, first, n uint64, unlimited bool, send func(intended, now time.Time)) {
+	for i := first; i < first+n; i++ {
+		now := clock.Now()
+		intended := now
+		if !unlimited {
+			intended = pc.Intended(i)
 		}
+		send(intended, now)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 func TestFailureReason(t *testing.T) {
@@ -80,5 +81,53 @@ func TestRoundSize(t *testing.T) {
 	}
 	if got := roundPeriod(probe(30, 200*ms, 128), 3); got != 200*ms {
 		t.Errorf("roundPeriod(30/s, 200ms) = %v, want 200ms", got)
+	}
+}
+
+// stepClock advances by step at every reading, as if each Produce took that
+// long (blocked on a full buffer).
+type stepClock struct {
+	now  time.Time
+	step time.Duration
+}
+
+func (c *stepClock) Now() time.Time {
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func (c *stepClock) SleepUntil(context.Context, time.Time) error { return nil }
+
+// TestHandOutReadsTheClockPerRecord: every record of a round gets its own
+// hand-off time, so time spent blocked in Produce shows in the send delay of
+// the records after it (paced), and in their latency origin (unpaced).
+func TestHandOutReadsTheClockPerRecord(t *testing.T) {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, unlimited := range []bool{false, true} {
+		clk := &stepClock{now: start, step: 10 * time.Millisecond}
+		rate := 100.0
+		if unlimited {
+			rate = 0
+		}
+		pc := pacer.New(clk, start, rate, 5)
+		type handed struct{ intended, now time.Time }
+		var got []handed
+		handOut(clk, pc, 0, 5, unlimited, func(intended, now time.Time) { got = append(got, handed{intended, now}) })
+		for i, h := range got {
+			wantNow := start.Add(time.Duration(i+1) * 10 * time.Millisecond)
+			if !h.now.Equal(wantNow) {
+				t.Fatalf("unlimited=%v: record %d handed over at +%v, want +%v (one clock reading per record)", unlimited, i, h.now.Sub(start), wantNow.Sub(start))
+			}
+			wantIntended := start // the round's intended time
+			if unlimited {
+				wantIntended = h.now // latency from the hand-off
+			}
+			if !h.intended.Equal(wantIntended) {
+				t.Fatalf("unlimited=%v: record %d intended at +%v, want +%v", unlimited, i, h.intended.Sub(start), wantIntended.Sub(start))
+			}
+		}
+		if len(got) != 5 {
+			t.Fatalf("unlimited=%v: %d records handed over, want 5", unlimited, len(got))
+		}
 	}
 }
