@@ -65,8 +65,12 @@ type Probe struct {
 	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
 	// LagInterval is how often consumer lag and probe_up are refreshed.
 	LagInterval model.Duration `yaml:"lag_interval"`
-	Producer    Producer       `yaml:"producer"`
-	Consumer    Consumer       `yaml:"consumer"`
+	// RoundInterval is the time between two rounds of records: every
+	// record of a round shares its intended time and one wake-up of the
+	// producer (0 = one record at a time).
+	RoundInterval model.Duration `yaml:"round_interval"`
+	Producer      Producer       `yaml:"producer"`
+	Consumer      Consumer       `yaml:"consumer"`
 	// Capacity, when set, runs the capacity canary (see Capacity).
 	Capacity *Capacity `yaml:"capacity,omitempty"`
 }
@@ -134,6 +138,8 @@ const (
 	DefaultPartitions   = 3
 	DefaultLossGrace    = 30 * time.Second
 	DefaultLagInterval  = 5 * time.Second
+	DefaultRound        = 200 * time.Millisecond
+	maxRound            = 10 * time.Second
 	DefaultConfigPoll   = 60 * time.Second
 	maxRecordSize       = 100 << 20
 	maxConsumers        = 256
@@ -171,6 +177,7 @@ func (p *Probe) SetDefaults() {
 	p.LossGracePeriod = model.Duration(DefaultLossGrace)
 	p.LagInterval = model.Duration(DefaultLagInterval)
 	p.Payload.SetDefaults()
+	p.RoundInterval = model.Duration(DefaultRound)
 	p.CreateTopic.SetDefaults()
 	p.Producer.SetDefaults()
 	p.Consumer.SetDefaults()
@@ -313,6 +320,8 @@ func (p *Probe) Validate() error {
 		return fieldError(s, "loss_grace_period", p.LossGracePeriod, "must be > 0")
 	case p.LagInterval <= 0:
 		return fieldError(s, "lag_interval", p.LagInterval, "must be > 0")
+	case time.Duration(p.RoundInterval) > maxRound:
+		return fieldError(s, "round_interval", p.RoundInterval, fmt.Sprintf("must be <= %v", model.Duration(maxRound)))
 	}
 	maxRecord, err := p.Payload.validate(s)
 	if err != nil {

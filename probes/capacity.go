@@ -280,7 +280,10 @@ func (r *capacityRun) step(ctx context.Context, rate float64) CapacityStep {
 	r.steps = append(r.steps, st)
 	r.mu.Unlock()
 
-	pc := pacer.New(clock, start, rate)
+	// Rounds as the steady probe paces them at this step's rate.
+	paced := r.p.cfg
+	paced.Rate = rate
+	pc := pacer.New(clock, start, rate, roundSize(paced, r.p.partitions.Load()))
 	stepCtx, cancel := context.WithDeadline(ctx, end)
 	for {
 		first, n, err := pc.Wait(stepCtx, maxBatch)

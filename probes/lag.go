@@ -36,13 +36,9 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 }
 
 // upWindow is how recent the last produced and consumed record must be for
-// probe_up = 1: two lag intervals, or three record intervals at low rates.
+// probe_up = 1: two lag intervals, or three rounds of records at low rates.
 func (p *Probe) upWindow() time.Duration {
-	w := 2 * time.Duration(p.cfg.LagInterval)
-	if p.cfg.Rate > 0 {
-		w = max(w, time.Duration(3*float64(time.Second)/p.cfg.Rate))
-	}
-	return w
+	return max(2*time.Duration(p.cfg.LagInterval), 3*roundPeriod(p.cfg, p.partitions.Load()))
 }
 
 func (p *Probe) updateUp(now time.Time) {

@@ -3,12 +3,14 @@ package probes
 import (
 	"context"
 	"errors"
+	"math"
 	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -16,6 +18,42 @@ import (
 // maxBatch bounds how many due records one pacer wake-up hands out, so a
 // catch-up burst still checks for cancellation regularly.
 const maxBatch = 512
+
+// recordOverhead bounds the bytes a record adds to its value inside a record
+// batch (length, attributes, timestamp and offset deltas, key and value
+// lengths, header count: varints).
+const recordOverhead = 21
+
+// roundSize is how many records share one intended time: round_interval
+// worth at the probe's rate, at least one, and at most one batch.size per
+// partition, so that a round fits one produce request and never queues
+// behind itself. Every wake-up of the producer, every produce request and
+// every fetch answer costs far more CPU than a record in it, so handing
+// records over in rounds (as kminion sends one record per partition each
+// probe interval) instead of one wake-up per record is what keeps an
+// always-on probe cheap. No record is handed over before its intended time,
+// and every latency is measured from it, so latency keeps its meaning.
+func roundSize(cfg config.Probe, partitions int32) uint64 {
+	rate := cfg.Rate
+	if rate <= 0 || math.IsInf(rate, 1) || math.IsNaN(rate) {
+		return 1
+	}
+	n := math.Floor(rate*time.Duration(cfg.RoundInterval).Seconds() + 1e-9)
+	// A record adds up to recordOverhead bytes to its value in a batch; a
+	// round that overfills a batch by one record would leave a batch of
+	// one behind and double the produce requests.
+	perBatch := max((cfg.Producer.BatchSize-config.BatchOverhead)/(cfg.RecordSize+recordOverhead), 1)
+	n = min(n, float64(int64(max(partitions, 1))*int64(perBatch)), maxBatch)
+	return uint64(max(n, 1))
+}
+
+// roundPeriod is the time between two rounds.
+func roundPeriod(cfg config.Probe, partitions int32) time.Duration {
+	if cfg.Rate <= 0 {
+		return 0
+	}
+	return time.Duration(float64(roundSize(cfg, partitions)) / cfg.Rate * float64(time.Second))
+}
 
 // producer paces probe records by intended send time and measures produce
 // latency from that time, so a stall is charged to every record it delayed.
@@ -53,7 +91,7 @@ func newProducer(p *Probe, client *kgo.Client) *producer {
 // run produces until ctx is cancelled or the record limit is reached.
 func (pr *producer) run(ctx context.Context) {
 	clock := pacer.RealClock()
-	pc := pacer.New(clock, clock.Now(), pr.p.cfg.Rate)
+	pc := pacer.New(clock, clock.Now(), pr.p.cfg.Rate, roundSize(pr.p.cfg, pr.p.partitions.Load()))
 	unlimited := pr.p.cfg.Rate <= 0
 	for ctx.Err() == nil {
 		if !unlimited {
@@ -75,21 +113,31 @@ func (pr *producer) run(ctx context.Context) {
 			}
 			n = min(n, left)
 		}
-		now := clock.Now()
-		for i := first; i < first+n; i++ {
-			intended := now
-			if !unlimited {
-				intended = pc.Intended(i)
-			}
-			pr.send(intended, now)
-		}
+		handOut(clock, pc, first, n, unlimited, pr.send)
 	}
 }
 
-// send hands one record to the client. Produce blocks while buffer.memory is
-// full, which is what bounds memory while Kafka is away. It is given no
-// cancellable context: cancelling could fail a record that is already on
-// the wire (and then consumed), so stopping is done by closing the client.
+// handOut hands records [first, first+n) to send. The clock is read per
+// record: a Produce that waited for buffer space delays the records after
+// it, and that wait is their send delay (and, unpaced, part of their
+// latency, which is then measured from the hand-off).
+func handOut(clock pacer.Clock, pc *pacer.Pacer, first, n uint64, unlimited bool, send func(intended, now time.Time)) {
+	for i := first; i < first+n; i++ {
+		now := clock.Now()
+		intended := now
+		if !unlimited {
+			intended = pc.Intended(i)
+		}
+		send(intended, now)
+	}
+}
+
+// send hands one record to the client at now, which also becomes the
+// record's timestamp (franz-go would read the clock again otherwise).
+// Produce blocks while buffer.memory is full, which is what bounds memory
+// while Kafka is away. It is given no cancellable context: cancelling could
+// fail a record that is already on the wire (and then consumed), so stopping
+// is done by closing the client.
 func (pr *producer) send(intended, now time.Time) {
 	parts := pr.p.partitions.Load()
 	if parts < 1 {
@@ -108,7 +156,7 @@ func (pr *producer) send(intended, now time.Time) {
 	value := pr.pool.Get(payload.Header{RunID: pr.p.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()})
 	pr.p.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
 	pr.sent.Add(1)
-	pr.client.Produce(context.Background(), &kgo.Record{Partition: part, Value: value}, pr.promise)
+	pr.client.Produce(context.Background(), &kgo.Record{Partition: part, Value: value, Timestamp: now}, pr.promise)
 }
 
 // promise runs on franz-go's callback goroutine for each record; it reads the

@@ -4,9 +4,14 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/prometheus/common/model"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 func TestFailureReason(t *testing.T) {
@@ -40,6 +45,89 @@ func TestFailureReason(t *testing.T) {
 		}
 		if !known[got] {
 			t.Errorf("reason %q is not in FailureReasons: its series would not be pre-created", got)
+		}
+	}
+}
+
+func TestRoundSize(t *testing.T) {
+	probe := func(rate float64, round time.Duration, recordSize int) config.Probe {
+		var p config.Probe
+		p.SetDefaults()
+		p.Rate, p.RoundInterval, p.RecordSize = rate, model.Duration(round), recordSize
+		return p
+	}
+	ms := time.Millisecond
+	cases := []struct {
+		p     config.Probe
+		parts int32
+		want  uint64
+	}{
+		{probe(0, 200*ms, 1024), 3, 1},        // unlimited: the pacer hands out maxBatch itself
+		{probe(1, 200*ms, 1024), 3, 1},        // below one record per round: a round per record
+		{probe(30, 200*ms, 128), 3, 6},        // 200 ms of records
+		{probe(30, 100*ms, 128), 3, 3},        //
+		{probe(30, 0, 128), 3, 1},             // round_interval 0: one record at a time
+		{probe(300, 200*ms, 128), 3, 60},      //
+		{probe(1000, 200*ms, 1024), 3, 45},    // one batch.size (15 records of 1 KiB) per partition
+		{probe(1000, 200*ms, 1024), 1, 15},    //
+		{probe(50, 200*ms, 100000), 3, 3},     // a record larger than batch.size: one per partition
+		{probe(1e6, 200*ms, 36), 3, maxBatch}, // capped at maxBatch
+	}
+	for _, c := range cases {
+		if got := roundSize(c.p, c.parts); got != c.want {
+			t.Errorf("roundSize(rate %v, round_interval %v, record_size %d, %d partitions) = %d, want %d",
+				c.p.Rate, c.p.RoundInterval, c.p.RecordSize, c.parts, got, c.want)
+		}
+	}
+	if got := roundPeriod(probe(30, 200*ms, 128), 3); got != 200*ms {
+		t.Errorf("roundPeriod(30/s, 200ms) = %v, want 200ms", got)
+	}
+}
+
+// stepClock advances by step at every reading, as if each Produce took that
+// long (blocked on a full buffer).
+type stepClock struct {
+	now  time.Time
+	step time.Duration
+}
+
+func (c *stepClock) Now() time.Time {
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func (c *stepClock) SleepUntil(context.Context, time.Time) error { return nil }
+
+// TestHandOutReadsTheClockPerRecord: every record of a round gets its own
+// hand-off time, so time spent blocked in Produce shows in the send delay of
+// the records after it (paced), and in their latency origin (unpaced).
+func TestHandOutReadsTheClockPerRecord(t *testing.T) {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, unlimited := range []bool{false, true} {
+		clk := &stepClock{now: start, step: 10 * time.Millisecond}
+		rate := 100.0
+		if unlimited {
+			rate = 0
+		}
+		pc := pacer.New(clk, start, rate, 5)
+		type handed struct{ intended, now time.Time }
+		var got []handed
+		handOut(clk, pc, 0, 5, unlimited, func(intended, now time.Time) { got = append(got, handed{intended, now}) })
+		for i, h := range got {
+			wantNow := start.Add(time.Duration(i+1) * 10 * time.Millisecond)
+			if !h.now.Equal(wantNow) {
+				t.Fatalf("unlimited=%v: record %d handed over at +%v, want +%v (one clock reading per record)", unlimited, i, h.now.Sub(start), wantNow.Sub(start))
+			}
+			wantIntended := start // the round's intended time
+			if unlimited {
+				wantIntended = h.now // latency from the hand-off
+			}
+			if !h.intended.Equal(wantIntended) {
+				t.Fatalf("unlimited=%v: record %d intended at +%v, want +%v", unlimited, i, h.intended.Sub(start), wantIntended.Sub(start))
+			}
+		}
+		if len(got) != 5 {
+			t.Fatalf("unlimited=%v: %d records handed over, want 5", unlimited, len(got))
 		}
 	}
 }

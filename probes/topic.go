@@ -21,7 +21,7 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 	// Records due while the cluster rejects the probe's credentials count
 	// as failed with reason auth, so that a wrong password shows in
 	// kafka_bench_produce_failed_total and not only in the log.
-	due := pacer.New(pacer.RealClock(), time.Now(), p.cfg.Rate)
+	due := pacer.New(pacer.RealClock(), time.Now(), p.cfg.Rate, 1)
 	for {
 		err := p.ensureTopicOnce(ctx)
 		if err == nil {

@@ -1,9 +1,13 @@
 // Package pacer schedules probe records by their intended send time.
 //
-// Record i is intended at start + i/rate, computed from i rather than by
-// adding up intervals, so the schedule never drifts. The sender measures
+// Records are intended in rounds of a fixed number of records: round r is
+// intended at start + r*round/rate, computed from r rather than by adding up
+// intervals, so the schedule never drifts. Every record of a round shares the
+// round's intended time, so one wake-up hands out a whole round and no
+// record is ever handed out before its intended time. The sender measures
 // latency from the intended time, so a stall is charged to every record it
-// delayed instead of being hidden (no coordinated omission).
+// delayed instead of being hidden (no coordinated omission). A round of 1 is
+// one record every 1/rate.
 package pacer
 
 import (
@@ -17,33 +21,39 @@ import (
 // called from a single goroutine; Next and Behind may be called concurrently
 // (e.g. from a metrics scrape).
 type Pacer struct {
-	clock    Clock
-	start    time.Time
-	rate     float64 // records per second; <= 0 means unlimited
-	nsPerRec float64 // nanoseconds between intended times
-	next     atomic.Uint64
+	clock      Clock
+	start      time.Time
+	rate       float64 // records per second; <= 0 means unlimited
+	round      uint64  // records per round, >= 1
+	nsPerRound float64 // nanoseconds between the intended times of two rounds
+	next       atomic.Uint64
 }
 
-// New returns a pacer whose record 0 is intended at start. A rate <= 0, NaN
-// or +Inf means unlimited: Wait never blocks.
-func New(clock Clock, start time.Time, rate float64) *Pacer {
-	p := &Pacer{clock: clock, start: start}
+// New returns a pacer whose first round is intended at start, with round
+// records per round (0 is treated as 1). A rate <= 0, NaN or +Inf means
+// unlimited: Wait never blocks.
+func New(clock Clock, start time.Time, rate float64, round uint64) *Pacer {
+	p := &Pacer{clock: clock, start: start, round: max(round, 1)}
 	if rate > 0 && !math.IsInf(rate, 1) {
 		p.rate = rate
-		p.nsPerRec = 1e9 / rate
+		p.nsPerRound = float64(p.round) * 1e9 / rate
 	}
 	return p
 }
 
 func (p *Pacer) unlimited() bool { return p.rate == 0 }
 
-// Intended returns the intended send time of record i. It is start for an
-// unlimited rate, where intended times have no meaning.
+// Intended returns the intended send time of record i: that of its round. It
+// is start for an unlimited rate, where intended times have no meaning.
 func (p *Pacer) Intended(i uint64) time.Time {
 	if p.unlimited() {
 		return p.start
 	}
-	return p.start.Add(time.Duration(float64(i) * p.nsPerRec))
+	return p.roundTime(i / p.round)
+}
+
+func (p *Pacer) roundTime(r uint64) time.Time {
+	return p.start.Add(time.Duration(float64(r) * p.nsPerRound))
 }
 
 // Next returns the index of the next record not yet handed out.
@@ -62,9 +72,9 @@ func (p *Pacer) Behind(now time.Time) time.Duration {
 }
 
 // Wait blocks until at least one record is due and returns the due range
-// [first, first+n) with 1 <= n <= maxBatch (a maxBatch of 0 is treated as 1).
-// After a stall every due record is handed out, maxBatch at a time, each
-// keeping its original intended time. With an unlimited rate it returns
+// [first, first+n) with 1 <= n <= maxBatch (a maxBatch of 0 is treated as 1):
+// on time, that is one whole round. After a stall every due record is handed
+// out, maxBatch at a time, each keeping its original intended time. With an unlimited rate it returns
 // maxBatch records at once. It returns ctx.Err() if ctx is done.
 func (p *Pacer) Wait(ctx context.Context, maxBatch uint64) (first, n uint64, err error) {
 	if err := ctx.Err(); err != nil {
@@ -109,23 +119,23 @@ func (p *Pacer) SkipTo(t time.Time) uint64 {
 
 // dueBefore returns the smallest index whose intended time is after t
 // (inclusive=true) or not before t (inclusive=false): the end of the range of
-// records due by t. The float estimate is corrected against Intended so both
-// always agree despite rounding.
+// records due by t, always the end of a round. The float estimate is
+// corrected against roundTime so both always agree despite rounding.
 func (p *Pacer) dueBefore(t time.Time, inclusive bool) uint64 {
-	in := func(i uint64) bool {
-		it := p.Intended(i)
-		return it.Before(t) || (inclusive && it.Equal(t))
+	in := func(r uint64) bool {
+		rt := p.roundTime(r)
+		return rt.Before(t) || (inclusive && rt.Equal(t))
 	}
 	elapsed := float64(t.Sub(p.start))
 	if elapsed < 0 {
 		elapsed = 0
 	}
-	end := uint64(elapsed/p.nsPerRec) + 1
+	end := uint64(elapsed/p.nsPerRound) + 1 // in rounds
 	for end > 0 && !in(end-1) {
 		end--
 	}
 	for in(end) {
 		end++
 	}
-	return end
+	return end * p.round
 }

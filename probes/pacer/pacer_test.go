@@ -53,7 +53,7 @@ func TestIntendedExact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rate, func(t *testing.T) {
-			p := New(&fakeClock{now: epoch}, epoch, tt.rf)
+			p := New(&fakeClock{now: epoch}, epoch, tt.rf, 1)
 			for _, i := range []uint64{0, 1, 2, 3, 999, 1000, 33333, 123457, 999_999, 1_000_000} {
 				got := p.Intended(i).Sub(epoch)
 				want := exactOffset(i, tt.rate)
@@ -71,7 +71,7 @@ func TestIntendedExact(t *testing.T) {
 func TestNoDrift(t *testing.T) {
 	for _, rate := range []float64{1, 1000, 33333.3} {
 		clk := &fakeClock{now: epoch}
-		p := New(clk, epoch, rate)
+		p := New(clk, epoch, rate, 1)
 		ctx := context.Background()
 		const total = 1_000_000
 		for p.Next() < total {
@@ -95,7 +95,7 @@ func TestNoDrift(t *testing.T) {
 
 func TestCatchUpAfterStall(t *testing.T) {
 	clk := &fakeClock{now: epoch}
-	p := New(clk, epoch, 1000) // 1 ms apart
+	p := New(clk, epoch, 1000, 1) // 1 ms apart
 	ctx := context.Background()
 
 	if first, n, _ := p.Wait(ctx, 100); first != 0 || n != 1 {
@@ -142,7 +142,7 @@ func TestCatchUpAfterStall(t *testing.T) {
 }
 
 func TestBehind(t *testing.T) {
-	p := New(&fakeClock{now: epoch}, epoch, 10) // 100 ms apart
+	p := New(&fakeClock{now: epoch}, epoch, 10, 1) // 100 ms apart
 	tests := []struct {
 		now  time.Duration
 		want time.Duration
@@ -161,7 +161,7 @@ func TestBehind(t *testing.T) {
 
 func TestSkipTo(t *testing.T) {
 	clk := &fakeClock{now: epoch}
-	p := New(clk, epoch, 1000)
+	p := New(clk, epoch, 1000, 1)
 	clk.now = epoch.Add(10 * time.Second) // 10001 records due
 
 	if got := p.SkipTo(epoch.Add(9 * time.Second)); got != 9000 {
@@ -185,7 +185,7 @@ func TestSkipTo(t *testing.T) {
 func TestUnlimited(t *testing.T) {
 	for _, rate := range []float64{0, -5} {
 		clk := &fakeClock{now: epoch}
-		p := New(clk, epoch, rate)
+		p := New(clk, epoch, rate, 1)
 		for i := uint64(0); i < 3; i++ {
 			first, n, err := p.Wait(context.Background(), 64)
 			if err != nil || first != i*64 || n != 64 {
@@ -203,7 +203,7 @@ func TestUnlimited(t *testing.T) {
 
 func TestZeroMaxBatch(t *testing.T) {
 	clk := &fakeClock{now: epoch.Add(time.Second)}
-	p := New(clk, epoch, 1000)
+	p := New(clk, epoch, 1000, 1)
 	if _, n, _ := p.Wait(context.Background(), 0); n != 1 {
 		t.Fatalf("Wait(maxBatch=0) n = %d, want 1", n)
 	}
@@ -214,7 +214,7 @@ func TestCancel(t *testing.T) {
 	cancel()
 	clk := &fakeClock{now: epoch}
 	for _, rate := range []float64{0, 1} {
-		p := New(clk, epoch.Add(time.Hour), rate)
+		p := New(clk, epoch.Add(time.Hour), rate, 1)
 		if _, _, err := p.Wait(ctx, 10); !errors.Is(err, context.Canceled) {
 			t.Fatalf("rate %v: Wait on cancelled ctx = %v", rate, err)
 		}
@@ -228,7 +228,7 @@ func TestRealClockCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	p := New(RealClock(), start.Add(time.Hour), 1)
+	p := New(RealClock(), start.Add(time.Hour), 1, 1)
 	_, _, err := p.Wait(ctx, 1)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Wait = %v, want deadline exceeded", err)
@@ -240,7 +240,7 @@ func TestRealClockCancel(t *testing.T) {
 
 func TestRealClockPaces(t *testing.T) {
 	start := time.Now()
-	p := New(RealClock(), start, 100) // 10 ms apart
+	p := New(RealClock(), start, 100, 1) // 10 ms apart
 	for p.Next() < 6 {
 		first, n, err := p.Wait(context.Background(), 10)
 		if err != nil {
@@ -256,7 +256,7 @@ func TestRealClockPaces(t *testing.T) {
 }
 
 func BenchmarkWaitReal50k(b *testing.B) {
-	p := New(RealClock(), time.Now(), 50_000)
+	p := New(RealClock(), time.Now(), 50_000, 64)
 	ctx := context.Background()
 	var sent uint64
 	for b.Loop() {
@@ -267,4 +267,67 @@ func BenchmarkWaitReal50k(b *testing.B) {
 		sent += n
 	}
 	b.ReportMetric(float64(sent)/float64(b.N), "records/op")
+}
+
+// TestRounds: records of a round share its intended time, rounds are
+// round/rate apart without drift, and one Wait hands out one whole round.
+func TestRounds(t *testing.T) {
+	for _, tt := range []struct {
+		rate  string
+		rf    float64
+		round uint64
+	}{{"30", 30, 3}, {"1000", 1000, 20}, {"33333.3", 33333.3, 667}} {
+		clk := &fakeClock{now: epoch}
+		p := New(clk, epoch, tt.rf, tt.round)
+		ctx := context.Background()
+		const rounds = 100_000
+		for r := uint64(0); r < rounds; r++ {
+			first, n, err := p.Wait(ctx, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first != r*tt.round || n != tt.round {
+				t.Fatalf("rate %s: Wait = (%d, %d), want round %d = (%d, %d)", tt.rate, first, n, r, r*tt.round, tt.round)
+			}
+			it := p.Intended(first)
+			if !it.Equal(clk.now) || !p.Intended(first+n-1).Equal(it) {
+				t.Fatalf("rate %s: round %d handed out at %v, intended %v .. %v", tt.rate, r, clk.now, it, p.Intended(first+n-1))
+			}
+			// Record i of the round is intended at its round's time,
+			// exactly: (first/round)*round/rate, not drifting.
+			if d := it.Sub(epoch) - exactOffset(first, tt.rate); d < -1 || d > 1 {
+				t.Fatalf("rate %s: round %d intended at +%v, want +%v", tt.rate, r, it.Sub(epoch), exactOffset(first, tt.rate))
+			}
+		}
+	}
+}
+
+// TestRoundsCatchUp: after a stall, whole rounds are handed out maxBatch at a
+// time with their own intended times, and SkipTo drops whole rounds.
+func TestRoundsCatchUp(t *testing.T) {
+	clk := &fakeClock{now: epoch}
+	p := New(clk, epoch, 1000, 10) // rounds of 10 records, 10 ms apart
+	ctx := context.Background()
+	if first, n, _ := p.Wait(ctx, 100); first != 0 || n != 10 {
+		t.Fatalf("first Wait = (%d, %d), want (0, 10)", first, n)
+	}
+	clk.now = epoch.Add(45 * time.Millisecond) // rounds 1..4 due
+	if got := p.Behind(clk.now); got != 35*time.Millisecond {
+		t.Fatalf("Behind = %v, want 35ms", got)
+	}
+	first, n, _ := p.Wait(ctx, 25)
+	if first != 10 || n != 25 {
+		t.Fatalf("Wait = (%d, %d), want (10, 25)", first, n)
+	}
+	if got := p.SkipTo(epoch.Add(40 * time.Millisecond)); got != 5 {
+		t.Fatalf("SkipTo(+40ms) dropped %d, want 5 (the rest of round 3)", got)
+	}
+	first, n, _ = p.Wait(ctx, 100)
+	if first != 40 || n != 10 || !p.Intended(49).Equal(epoch.Add(40*time.Millisecond)) {
+		t.Fatalf("Wait = (%d, %d), want round 4 = (40, 10) at +40ms", first, n)
+	}
+	first, n, _ = p.Wait(ctx, 100)
+	if first != 50 || n != 10 || !clk.now.Equal(epoch.Add(50*time.Millisecond)) {
+		t.Fatalf("Wait = (%d, %d) at %v, want (50, 10) at +50ms", first, n, clk.now.Sub(epoch))
+	}
 }
