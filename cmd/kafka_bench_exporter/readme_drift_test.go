@@ -93,7 +93,7 @@ func TestReadmeDriftIsCaught(t *testing.T) {
 		caught(t, readme.CheckKeys(keyTable(d), keys, subst), "documents key host.enabld")
 	})
 	t.Run("link to a heading that moved", func(t *testing.T) {
-		d := edited(t, "(BENCHMARKS.md#always-on-cost)", "(BENCHMARKS.md#always-on-cost-same-run)")
+		d := edited(t, "[Always-on cost](BENCHMARKS.md#always-on-cost):", "[Always-on cost](BENCHMARKS.md#always-on-cost-same-run):")
 		caught(t, d.CheckLinks(repoRoot), "BENCHMARKS.md has no heading with anchor #always-on-cost")
 	})
 	t.Run("failure reason added to the program", func(t *testing.T) {
