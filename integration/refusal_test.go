@@ -34,13 +34,12 @@ probes:
     producer: {acks: all, request.timeout.ms: 2000, delivery.timeout.ms: 5000}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	waitSteady(t, x, probe, rate)
 	const stopped = 2
 	if err := c.Stop(stopped); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { ensureRunning(t, c) }()
-	waitSteady(t, x, probe, rate) // leaders moved; two replicas in sync
+	waitProducing(t, x, probe, rate) // leaders moved; two replicas in sync
 
 	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -75,12 +74,7 @@ probes:
 	})
 	time.Sleep(refusal - time.Since(refused)) // the fault lasts this long
 	setMinISR(kadm.SetConfig, "2")
-	exportertest.Eventually(t, time.Minute, "records acknowledged again", func() (bool, string) {
-		f := x.Scrape(t)
-		up := value(t, f, "kafka_bench_probe_up", probe)
-		return up == 1, fmt.Sprintf("probe_up=%v", up)
-	})
-	waitSteady(t, x, probe, rate)
+	waitProducing(t, x, probe, rate)
 	if err := c.Restart(stopped); err != nil {
 		t.Fatal(err)
 	}
@@ -105,4 +99,14 @@ probes:
 		}
 		time.Sleep(time.Second)
 	}
+}
+
+// waitProducing waits until n more records of probe are acknowledged.
+func waitProducing(t *testing.T, x *exportertest.Exporter, probe string, n float64) {
+	t.Helper()
+	from := value(t, x.Scrape(t), "kafka_bench_produced_records_total", probe)
+	exportertest.Eventually(t, time.Minute, fmt.Sprintf("%v more records of %s acknowledged", n, probe), func() (bool, string) {
+		more := value(t, x.Scrape(t), "kafka_bench_produced_records_total", probe) - from
+		return more >= n, fmt.Sprintf("%v more acknowledged", more)
+	})
 }
