@@ -58,7 +58,9 @@ func cluster(t *testing.T, n int) *kafkatest.Cluster {
 	if err := clusters.errsN[n]; err != nil {
 		t.Fatalf("%d-node Kafka cluster failed to start earlier: %v", n, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// Three JVMs on two shared cores can take minutes to form a quorum: this
+	// deadline is for the harness, not a measurement.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
 	c, err := kafkatest.StartCluster(ctx, kafkatest.Options{Nodes: n}, t.Logf)
