@@ -118,7 +118,11 @@ probes:
 			state += fmt.Sprintf("%s: produced=%v consumed=%v lag=%v lag_s=%v dup=%v ooo=%v failed=%v; ", p.Name, produced, consumed, lag, lagSec,
 				value(final, "kafka_bench_records_duplicated_total", l...), value(final, "kafka_bench_records_out_of_order_total", l...),
 				value(final, "kafka_bench_produce_failed_total", l...))
-			done = done && produced > 0 && produced == consumed && lag == 0 && lagSec == 0
+			// Every record handed to the client is acknowledged: lag from the
+			// consumer's position reaches 0 as soon as it has read what was
+			// acknowledged, possibly before the last records are.
+			sent := float64(e.Probe(p.Name).Sent())
+			done = done && produced > 0 && produced == sent && produced == consumed && lag == 0 && lagSec == 0
 		}
 		return done, state
 	})

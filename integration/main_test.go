@@ -58,7 +58,9 @@ func cluster(t *testing.T, n int) *kafkatest.Cluster {
 	if err := clusters.errsN[n]; err != nil {
 		t.Fatalf("%d-node Kafka cluster failed to start earlier: %v", n, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// Three JVMs on two shared cores can take minutes to form a quorum: this
+	// deadline is for the harness, not a measurement.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
 	c, err := kafkatest.StartCluster(ctx, kafkatest.Options{Nodes: n}, t.Logf)
@@ -164,8 +166,11 @@ func drain(t *testing.T, x *exportertest.Exporter, probe string) scrape.Families
 		p, c := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
 		lag, lagS := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)
 		glag, glagS := value(t, f, "kafka_bench_consumer_group_lag_records", probe), value(t, f, "kafka_bench_consumer_group_lag_seconds", probe)
-		return p > 0 && c >= p && lag == 0 && lagS == 0 && glag == 0 && glagS == 0,
-			fmt.Sprintf("produced=%v consumed=%v lag=%v lag_s=%v group_lag=%v group_lag_s=%v", p, c, lag, lagS, glag, glagS)
+		// Every record handed to the client has its outcome (failed also
+		// counts records skipped behind schedule, which were never sent).
+		sent, failed := float64(x.Probe(probe).Sent()), value(t, f, "kafka_bench_produce_failed_total", probe)
+		return p > 0 && p+failed >= sent && c >= p && lag == 0 && lagS == 0 && glag == 0 && glagS == 0,
+			fmt.Sprintf("sent=%v produced=%v failed=%v consumed=%v lag=%v lag_s=%v group_lag=%v group_lag_s=%v", sent, p, failed, c, lag, lagS, glag, glagS)
 	})
 	return f
 }

@@ -76,7 +76,7 @@ bin=$work/kafka_bench_exporter
 scripts/kafka.sh lib >/dev/null
 
 # Deleted topics' files go at once (not after 60 s, in the middle of a later run).
-"$work/kafka-cluster" -nodes 1 -config file.delete.delay.ms=0 >"$work/cluster.out" 2>"$work/cluster.err" &
+"$work/kafka-cluster" -nodes 1 -start-timeout 10m -config file.delete.delay.ms=0 >"$work/cluster.out" 2>"$work/cluster.err" &
 cluster=$!
 cleanup() {
   [ -z "${daemon:-}" ] || kill -TERM "$daemon" 2>/dev/null || true
@@ -84,7 +84,7 @@ cleanup() {
   wait "$cluster" 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 360); do
+for _ in $(seq 1200); do # up to 10 min: a loaded machine starts a JVM slowly
   grep -q '^BOOTSTRAP=' "$work/cluster.out" 2>/dev/null && break
   kill -0 "$cluster" 2>/dev/null || { cat "$work/cluster.err" >&2; exit 1; }
   sleep 0.5
