@@ -342,3 +342,35 @@ func TestDefaultDisksWholeDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestPayloadPrintsAndLoadsAgain: what --config.check prints for a payload
+// file with its default delimiter (a newline) loads again with the same
+// delimiter, not an empty one.
+func TestPayloadPrintsAndLoadsAgain(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "entries.txt"), []byte("a\nbb\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "probes.yml")
+	if err := os.WriteFile(file, []byte("probes:\n  - name: f\n    payload: {kind: file, file: entries.txt}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(file)
+	if err != nil {
+		t.Fatalf("the printout does not load again: %v\n%s", err, out)
+	}
+	if d := again.Probes[0].Payload.Delimiter; d != "\n" {
+		t.Errorf("delimiter after printing and loading = %q, want %q\n%s", d, "\n", out)
+	}
+}

@@ -3,6 +3,8 @@ package config
 import (
 	"bytes"
 	"fmt"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Payload kinds: what follows the probe header in each record.
@@ -87,4 +89,18 @@ func (p *Payload) validate(s string) (maxRecord int, err error) {
 		return 0, fieldError(s, "payload.file", p.File, fmt.Sprintf("has an entry of %d bytes: a record may be at most %d", maxRecord-HeaderSize, maxRecordSize))
 	}
 	return maxRecord, nil
+}
+
+// MarshalYAML prints the delimiter double-quoted: yaml.v3 would print a
+// lone "\n" as a block scalar that reads back as "", so the printout of
+// --config.check would not load again as the same configuration.
+func (p Payload) MarshalYAML() (any, error) {
+	str := func(v string, style yaml.Style) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Style: style}
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("kind", 0), str(p.Kind, 0),
+		str("file", 0), str(p.File, 0),
+		str("delimiter", 0), str(p.Delimiter, yaml.DoubleQuotedStyle),
+	}}, nil
 }

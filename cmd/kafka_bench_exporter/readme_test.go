@@ -168,7 +168,7 @@ func schemaKeys(t reflect.Type, prefix string) []string {
 			ft = ft.Elem()
 		}
 		switch {
-		case ft.Kind() == reflect.Struct && !ft.Implements(yamlMarshaler):
+		case ft.Kind() == reflect.Struct && (!ft.Implements(yamlMarshaler) || hasYAMLKeys(ft)):
 			out = append(out, schemaKeys(ft, key)...)
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
 			out = append(out, schemaKeys(ft.Elem(), key+"[]")...)
@@ -177,6 +177,17 @@ func schemaKeys(t reflect.Type, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// hasYAMLKeys: a struct with keys of its own is a block of keys even when
+// it prints itself (config.Payload quotes its delimiter).
+func hasYAMLKeys(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			return true
+		}
+	}
+	return false
 }
 
 // flatten records each leaf of a mapping: a scalar, a list of scalars, a
