@@ -27,6 +27,13 @@
     return t;
   }
 
+  // y from just below 0 to above the highest value: a series that holds at
+  // 0 (lag of a caught-up consumer) is still drawn inside the chart.
+  function fromZero(u, min, max) {
+    const hi = max > 0 ? max * 1.1 : 1;
+    return [-hi * 0.05, hi];
+  }
+
   function draw(p, now) {
     let b = blocks[p.name];
     if (!b) {
@@ -50,7 +57,7 @@
           width: 320, height: 110,
           legend: { show: false },
           cursor: { show: false },
-          scales: { x: { time: true, range: xRange }, y: m.range ? { range: function () { return m.range; } } : {} },
+          scales: { x: { time: true, range: xRange }, y: { range: m.range ? function () { return m.range; } : fromZero } },
           series: [{}, { stroke: color, fill: color + '33', width: 1.5, points: { show: false } }],
           axes: [{ show: false }, { show: false }],
         }, data);
