@@ -11,16 +11,15 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 )
 
-// For 15 s the probe topic refuses acks=all writes: with one of three
-// brokers stopped, its min.insync.replicas is raised from 2 to 3, above the
-// brokers left in sync, then lowered again, with Kafka's own dynamic topic
-// configs. (Kafka 4 caps the effective min.insync.replicas at the
-// replication factor, so raising it above the broker count refuses nothing.)
-// The records that time out meanwhile are counted as failed, by reason, and
-// none is counted lost, although the grace period (5 s) is shorter than the
+// For 15 s the probe topic refuses writes: its max.message.bytes is lowered
+// below the size of a record batch, then restored, with Kafka's own dynamic
+// topic configs. (Raising min.insync.replicas above the broker count
+// refuses nothing in Kafka 4, which caps its effect at the replication
+// factor.) The refused records are counted as failed, by reason, and none
+// is counted lost, although the grace period (5 s) is shorter than the
 // refusal and the consumer reads past them.
-func TestMinInsyncRefusalIsFailureNotLoss(t *testing.T) {
-	c := cluster(t, 3)
+func TestTopicRefusalIsFailureNotLoss(t *testing.T) {
+	c := cluster(t, 1)
 	ensureRunning(t, c)
 	const probe, topic, rate, refusal = "refused", "kafka-bench-refused", 200.0, 15 * time.Second
 	x := exportertest.Start(t, `
@@ -30,22 +29,18 @@ probes:
     record_size: 200
     lag_interval: 1s
     loss_grace_period: 5s
-    create_topic: {partitions: 3, replication_factor: 3, configs: {min.insync.replicas: "2"}}
+    create_topic: {partitions: 3, replication_factor: 1}
     producer: {acks: all, request.timeout.ms: 2000, delivery.timeout.ms: 5000}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
-	const stopped = 2
-	if err := c.Stop(stopped); err != nil {
-		t.Fatal(err)
-	}
-	waitProducing(t, x, probe, rate) // leaders moved; two replicas in sync
+	waitProducing(t, x, probe, rate)
 
 	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	setMinISR := func(op kadm.IncrementalOp, v string) {
+	setMaxMessageBytes := func(op kadm.IncrementalOp, v string) {
 		t.Helper()
-		resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: "min.insync.replicas", Value: &v}}, topic)
+		resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: "max.message.bytes", Value: &v}}, topic)
 		var r kadm.AlterConfigsResponse
 		if err == nil {
 			r, err = resp.On(topic, nil)
@@ -54,7 +49,7 @@ probes:
 			err = r.Err
 		}
 		if err != nil {
-			t.Fatalf("min.insync.replicas %v %s: %v %s", op, v, err, r.ErrMessage)
+			t.Fatalf("max.message.bytes %v %s: %v %s", op, v, err, r.ErrMessage)
 		}
 	}
 	failed := func(f map[string]float64) (n float64) {
@@ -65,24 +60,21 @@ probes:
 	}
 
 	before := failed(failuresByReason(x.Scrape(t), probe))
-	setMinISR(kadm.SetConfig, "3")
-	time.Sleep(refusal) // the fault lasts this long
-	setMinISR(kadm.SetConfig, "2")
-	// The refused records fail once delivery.timeout.ms has passed.
+	setMaxMessageBytes(kadm.SetConfig, "100") // a batch of one 200 B record is larger
+	time.Sleep(refusal)                       // the fault lasts this long
+	setMaxMessageBytes(kadm.DeleteConfig, "")
 	exportertest.Eventually(t, time.Minute, "the refused records counted as failed", func() (bool, string) {
 		now := failuresByReason(x.Scrape(t), probe)
 		return failed(now) > before, fmt.Sprintf("failures by reason: %v (before the refusal: %v)", now, before)
 	})
 	waitProducing(t, x, probe, rate)
 
-	// Drained with the broker still stopped (two replicas in sync satisfy
-	// min.insync.replicas 2); the next test's ensureRunning restarts it.
 	f := drain(t, x, probe)
 	reasons := failuresByReason(f, probe)
 	t.Logf("failures by reason: %v, %v of them during the refusal or after", reasons, failed(reasons)-before)
 	for r := range reasons {
-		if r != "timeout" && r != "not_enough_replicas" {
-			t.Errorf("failure reason %q, want timeout or not_enough_replicas", r)
+		if r != "message_too_large" && r != "timeout" {
+			t.Errorf("failure reason %q, want message_too_large (or timeout)", r)
 		}
 	}
 	// Loss would be declared 5 s after the consumer read past a gap: watch
