@@ -1,4 +1,4 @@
-package probes_test
+package exporter_test
 
 import (
 	"context"
