@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
-// failedMetric counts records the probe's producer gave up on.
+// failedMetric counts records the probe's producer gave up on; the error
+// of a scenario with failures names it.
 const failedMetric = "kafka_bench_produce_failed_total"
 
 // stallSlack is added to delivery.timeout.ms: by then every stuck record has
@@ -22,7 +21,6 @@ const stallSlack = 10 * time.Second
 // driver takes one scenario through its phases (warm-up, producing,
 // draining) and decides when each is over.
 type driver struct {
-	gatherer        prometheus.Gatherer
 	b               *Bench
 	probe           *probes.Probe
 	rec             *Recorder
@@ -31,9 +29,6 @@ type driver struct {
 	deliveryTimeout time.Duration
 	exited          <-chan struct{}
 	runErr          func() error // valid once exited is closed
-
-	failed     int64
-	failedRead time.Time
 }
 
 // run returns nil when every record was produced and (with a consumer)
@@ -44,8 +39,8 @@ func (d *driver) run(consume bool) error {
 		if err := d.produce(); err != nil {
 			return err
 		}
-		if d.readFailed(true); d.failed > 0 {
-			produceErr = fmt.Errorf("%d records failed to produce (%s{probe=%q})", d.failed, failedMetric, d.label)
+		if failed := d.rec.FailedTotal(); failed > 0 {
+			produceErr = fmt.Errorf("%d records failed to produce (%s{probe=%q})", failed, failedMetric, d.label)
 		}
 	}
 	if !consume {
@@ -64,7 +59,7 @@ func (d *driver) run(consume bool) error {
 // failed, or duration over and the buffered records flushed.
 func (d *driver) produce() error {
 	stall := d.deliveryTimeout + stallSlack
-	done := func() int64 { return d.rec.Acked() + d.readFailed(false) }
+	done := func() int64 { return d.rec.Acked() + d.rec.FailedTotal() }
 	stalled := func(n int64) error {
 		return fmt.Errorf("producer: %d records acknowledged or failed, then nothing for %s", n, stall)
 	}
@@ -160,36 +155,6 @@ func (d *driver) exitErr() error {
 		return err
 	}
 	return errors.New("the probe stopped before the scenario ended")
-}
-
-// readFailed returns the probe's failed-record count, gathering it from the
-// registry at most once per failedInterval unless forced.
-func (d *driver) readFailed(force bool) int64 {
-	if d.gatherer == nil || (!force && time.Since(d.failedRead) < failedInterval) {
-		return d.failed
-	}
-	d.failedRead = time.Now()
-	d.failed = counterSum(d.gatherer, failedMetric, d.label)
-	return d.failed
-}
-
-// counterSum adds up the series of a counter family that carry probe=label.
-func counterSum(g prometheus.Gatherer, name, label string) int64 {
-	mfs, _ := g.Gather() // a partial gather still holds the probe metrics
-	var sum float64
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "probe" && l.GetValue() == label {
-					sum += m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return int64(sum)
 }
 
 func isClosed(ch <-chan struct{}) bool {

@@ -35,6 +35,7 @@ type Recorder struct {
 
 	pmu     sync.Mutex
 	acked   int64 // including warm-up
+	failed  int64 // including warm-up
 	produce side
 
 	cmu      sync.Mutex
@@ -103,6 +104,13 @@ func (r *Recorder) Produced(latency time.Duration, bytes int) {
 	s.record(now, latency, bytes, true)
 }
 
+// Failed implements probes.Recorder: records the producer gave up on.
+func (r *Recorder) Failed(_ string, n int) {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.failed += int64(n)
+}
+
 // Consumed implements probes.Recorder. Records of other runs are skipped
 // unless the recorder counts every record (consume-only); their end-to-end
 // latency is never recorded, as their send time is not ours.
@@ -153,6 +161,14 @@ func (r *Recorder) Acked() int64 {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	return r.acked
+}
+
+// FailedTotal is the number of records that failed to produce, warm-up
+// included: kafka_bench_produce_failed_total of the scenario's probe.
+func (r *Recorder) FailedTotal() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.failed
 }
 
 // ConsumedTotal is the number of records read and counted, warm-up included.

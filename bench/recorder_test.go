@@ -147,3 +147,15 @@ func TestRecorderConcurrent(t *testing.T) {
 		t.Errorf("acked %d/%d measured, consumed %d/%d measured; want 4000/3990 each", r.Acked(), p.Records, r.ConsumedTotal(), c.Records)
 	}
 }
+
+// TestRecorderFailed: failures of every reason add up, warm-up included,
+// and count neither as acknowledged nor as measured.
+func TestRecorderFailed(t *testing.T) {
+	r := NewRecorder(1, false, 0)
+	r.Failed("timeout", 2)
+	r.Failed("behind_schedule", 5)
+	r.Produced(time.Millisecond, 1)
+	if r.FailedTotal() != 7 || r.Acked() != 1 || r.ProduceSpan().Records != 0 {
+		t.Errorf("failed %d acked %d measured %d; want 7, 1, 0", r.FailedTotal(), r.Acked(), r.ProduceSpan().Records)
+	}
+}

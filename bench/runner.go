@@ -23,10 +23,7 @@ const (
 	// pollInterval is how often the runner looks at the counters; it only
 	// bounds how late the end of a scenario is noticed, never a measurement
 	// (those come from the records' own timestamps).
-	pollInterval = 20 * time.Millisecond
-	// failedInterval is how often the failure counter is gathered from the
-	// registry (a full gather is too costly for every poll).
-	failedInterval = time.Second
+	pollInterval   = 20 * time.Millisecond
 	topicTimeout   = 30 * time.Second
 	cleanupTimeout = 15 * time.Second
 	// DefaultProgressInterval is ProducerPerformance's reporting interval.
@@ -38,10 +35,9 @@ var errInterrupted = errors.New("interrupted")
 
 // Runner runs a bench's scenarios one after another.
 type Runner struct {
-	// Metrics and Gatherer are the probe metrics and the registry they are
-	// registered on (the runner reads kafka_bench_produce_failed_total).
-	Metrics  *probes.Metrics
-	Gatherer prometheus.Gatherer
+	// Metrics are the probe metrics; the runner takes every figure from
+	// its own recorder, never from them.
+	Metrics *probes.Metrics
 	// Registerer receives the Kafka client metrics; nil leaves them out.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
@@ -202,7 +198,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		runErr = probe.Run(runCtx)
 	}()
 
-	d := &driver{gatherer: r.Gatherer, b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
+	d := &driver{b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
 		deliveryTimeout: time.Duration(p.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		exited:          exited, runErr: func() error { return runErr }}
 	shown := s
@@ -220,7 +216,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	res.Host = ownStats(res.Hosts[0])
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
-		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: d.failed,
+		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
 			Elapsed: span.Last.Sub(span.First), Latency: span.Latency}
 	}
 	if p.Consumer.Enabled {

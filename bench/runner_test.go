@@ -46,7 +46,6 @@ func runBench(t *testing.T, brokers []string, file string) (*Bench, []Result, st
 	var progressOut bytes.Buffer
 	r := &Runner{
 		Metrics:          probes.NewMetrics(reg),
-		Gatherer:         reg,
 		Logger:           testLogger(),
 		Progress:         &progressOut,
 		ProgressInterval: 100 * time.Millisecond,

@@ -46,9 +46,13 @@ type Options struct {
 	ConsumeOnly bool
 }
 
-// Recorder receives each acknowledged and each consumed record.
+// Recorder receives each acknowledged, failed and consumed record: the
+// same events the metrics count, so a caller never reads them back out of
+// a registry.
 type Recorder interface {
 	Produced(latency time.Duration, bytes int)
+	// Failed is n records given up on, for a reason of FailureReasons.
+	Failed(reason string, n int)
 	Consumed(endToEnd time.Duration, bytes int, ownRun bool)
 }
 
@@ -287,6 +291,14 @@ func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, e
 		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
 	}
 	return cl, nil
+}
+
+// failed counts n records given up on, in the metrics and the recorder.
+func (p *Probe) failed(reason string, n int) {
+	p.m.failed[reason].Add(float64(n))
+	if rec := p.opts.Recorder; rec != nil {
+		rec.Failed(reason, n)
+	}
 }
 
 // noteProduceError logs produce failures at most once a minute per reason,

@@ -97,7 +97,7 @@ func (pr *producer) run(ctx context.Context) {
 		if !unlimited {
 			if now := clock.Now(); pc.Behind(now) > pr.maxBehind {
 				if n := pc.SkipTo(now.Add(-pr.maxBehind / 2)); n > 0 {
-					pr.p.m.failed[ReasonBehindSchedule].Add(float64(n))
+					pr.p.failed(ReasonBehindSchedule, int(n))
 					pr.p.logger.Warn("producer fell behind schedule by more than delivery.timeout.ms; skipping records", "skipped", n)
 				}
 			}
@@ -169,7 +169,7 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 		return // cannot happen: the value is ours
 	}
 	if err != nil {
-		pr.p.m.failed[failureReason(err)].Inc()
+		pr.p.failed(failureReason(err), 1)
 		if pr.track {
 			pr.p.tracker.Failed(h.Partition, h.Seq, now)
 		}

@@ -32,7 +32,7 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 			if p.cfg.Rate <= 0 {
 				n = 1
 			}
-			p.m.failed[ReasonAuth].Add(float64(n))
+			p.failed(ReasonAuth, int(n))
 			p.noteAuthError("probe topic not ready", err)
 		} else {
 			p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", backoff)

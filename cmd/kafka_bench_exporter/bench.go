@@ -125,7 +125,6 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 
 	runner := &bench.Runner{
 		Metrics:    exp.ProbeMetrics(),
-		Gatherer:   reg,
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
