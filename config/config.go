@@ -12,9 +12,9 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// HeaderSize is the size of the probe record header (see probes/payload);
-// record_size may not be smaller. Kept here as a constant so that config does
-// not depend on the probe engine.
+// HeaderSize is the size of the probe record header, whose layout
+// probes/payload defines (payload.HeaderSize is this constant); record_size
+// may not be smaller. Defined here so that config depends on nothing.
 const HeaderSize = 36
 
 // BatchOverhead bounds the bytes a record batch adds around one record value

@@ -5,9 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// HeaderSize is the encoded header length. Layout, big endian:
+// HeaderSize is the encoded header length, defined in config (which
+// validates record_size against it and depends on nothing). Layout, big
+// endian:
 //
 //	[0:4]   magic "KBX1"
 //	[4:12]  run id (uint64)
@@ -18,7 +22,7 @@ import (
 //
 // Castagnoli is used because it is hardware accelerated on amd64 and arm64
 // and is the checksum Kafka itself uses for record batches.
-const HeaderSize = 36
+const HeaderSize = config.HeaderSize
 
 const (
 	magic     = "KBX1"
@@ -28,8 +32,9 @@ const (
 // castagnoli is read-only after package initialisation.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Decode errors. They are distinct so the consumer can count foreign or
-// corrupted records separately.
+// Decode errors. They say why a value is not a probe record; the probe's
+// consumer counts every one of them as foreign, since a corrupted probe
+// record cannot be told from another producer's.
 var (
 	ErrTooShort = errors.New("payload: record shorter than header")
 	ErrBadMagic = errors.New("payload: bad magic, not a probe record")

@@ -136,3 +136,11 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestHeaderSizeMatchesLayout: config's HeaderSize, which bounds record_size,
+// is where the layout's checksum ends.
+func TestHeaderSizeMatchesLayout(t *testing.T) {
+	if HeaderSize != crcOffset+4 {
+		t.Fatalf("HeaderSize %d, layout ends at %d", HeaderSize, crcOffset+4)
+	}
+}
