@@ -101,7 +101,7 @@ func (c *configChanger) check(ctx context.Context, b *Bench) error {
 				continue
 			}
 			if set.Broker != allBrokers && !slices.Contains(c.brokers, set.Broker) {
-				return &RefusedError{fieldError(scenarioScope(s), set.Key, set.Value, fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
+				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, set.Value, fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
 			}
 			for _, id := range c.targets(set) {
 				if !slices.Contains(names[id], set.Name) {
@@ -136,7 +136,7 @@ func (c *configChanger) check(ctx context.Context, b *Bench) error {
 				default:
 					continue
 				}
-				return &RefusedError{fieldError(scenarioScope(s), set.Key, set.Value, problem)}
+				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, set.Value, problem)}
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // Prefixes of the bench keys that change the cluster rather than the probe.
@@ -48,16 +50,16 @@ func parseConfigKey(scope, key string, v *yaml.Node) (s ConfigSetting, ok bool, 
 		if id, name, found := strings.Cut(rest, "."); found && isDigits(id) {
 			n, perr := strconv.ParseInt(id, 10, 32)
 			if perr != nil {
-				return s, true, fieldError(scope, key, nodeValue(v), "broker id "+id+" is out of range")
+				return s, true, config.FieldError(scope, key, nodeValue(v), "broker id "+id+" is out of range")
 			}
 			s.Broker, s.Name = int32(n), name
 		}
 	}
 	switch {
 	case s.Name == "":
-		return s, true, fieldError(scope, key, nodeValue(v), "names no configuration: write broker.<name>, broker.<id>.<name> or topic.<name>")
+		return s, true, config.FieldError(scope, key, nodeValue(v), "names no configuration: write broker.<name>, broker.<id>.<name> or topic.<name>")
 	case !configNameRE.MatchString(s.Name):
-		return s, true, fieldError(scope, key, nodeValue(v), fmt.Sprintf("%q is not a Kafka configuration name (lower-case letters, digits, '.', '_' and '-')", s.Name))
+		return s, true, config.FieldError(scope, key, nodeValue(v), fmt.Sprintf("%q is not a Kafka configuration name (lower-case letters, digits, '.', '_' and '-')", s.Name))
 	}
 	return s, true, nil
 }
@@ -68,9 +70,9 @@ func configValue(scope, key string, v *yaml.Node) (string, error) {
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 		shown := nodeValue(v)
 		if v.Tag == "!!null" {
-			shown = rawValue("null")
+			shown = config.RawValue("null")
 		}
-		return "", fieldError(scope, key, shown, "must be a single value (a string, number or boolean)")
+		return "", config.FieldError(scope, key, shown, "must be a single value (a string, number or boolean)")
 	}
 	return v.Value, nil
 }

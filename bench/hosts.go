@@ -48,26 +48,26 @@ func validateHosts(hosts []HostEntry) error {
 	for i, h := range hosts {
 		scope := fmt.Sprintf("host %q", h.Name)
 		if h.Name == "" {
-			return fieldError(fmt.Sprintf("hosts[%d]", i), "name", "", "every host needs a name")
+			return config.FieldError(fmt.Sprintf("hosts[%d]", i), "name", "", "every host needs a name")
 		}
 		if strings.EqualFold(h.Name, OwnHostName) {
-			return fieldError(scope, "name", h.Name, "reserved for the bench's own host, which is always measured")
+			return config.FieldError(scope, "name", h.Name, "reserved for the bench's own host, which is always measured")
 		}
 		if seen[h.Name] {
-			return fieldError(scope, "name", h.Name, "duplicate host name")
+			return config.FieldError(scope, "name", h.Name, "duplicate host name")
 		}
 		seen[h.Name] = true
 		if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fieldError(scope, "url", h.URL, "must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics")
+			return config.FieldError(scope, "url", h.URL, "must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics")
 		}
 		if !slices.Contains(hostRoles, h.Role) {
-			return fieldError(scope, "role", h.Role, "must be one of "+strings.Join(hostRoles, ", "))
+			return config.FieldError(scope, "role", h.Role, "must be one of "+strings.Join(hostRoles, ", "))
 		}
 		if _, err := regexp.Compile(h.Disks); err != nil {
-			return fieldError(scope, "disks", h.Disks, "invalid regex: "+err.Error())
+			return config.FieldError(scope, "disks", h.Disks, "invalid regex: "+err.Error())
 		}
 		if _, err := regexp.Compile(h.Interfaces); err != nil {
-			return fieldError(scope, "interfaces", h.Interfaces, "invalid regex: "+err.Error())
+			return config.FieldError(scope, "interfaces", h.Interfaces, "invalid regex: "+err.Error())
 		}
 	}
 	return nil

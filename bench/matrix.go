@@ -58,7 +58,7 @@ func parseMatrix(n *yaml.Node) ([]axis, error) {
 			}
 			full := strings.Join(pk.path, ".")
 			if other, ok := byPath[full]; ok {
-				return nil, fieldError("matrix", k.Value, nodeValue(v), "sets the same probe key as "+other)
+				return nil, config.FieldError("matrix", k.Value, nodeValue(v), "sets the same probe key as "+other)
 			}
 			byPath[full] = k.Value
 			a.path = pk.path
@@ -67,10 +67,10 @@ func parseMatrix(n *yaml.Node) ([]axis, error) {
 			}
 		}
 		if v.Kind != yaml.SequenceNode {
-			return nil, fieldError("matrix", k.Value, nodeValue(v), "must be a list of values")
+			return nil, config.FieldError("matrix", k.Value, nodeValue(v), "must be a list of values")
 		}
 		if len(v.Content) == 0 {
-			return nil, fieldError("matrix", k.Value, nodeValue(v), "must list at least one value")
+			return nil, config.FieldError("matrix", k.Value, nodeValue(v), "must list at least one value")
 		}
 		seen := map[string]bool{}
 		for _, item := range v.Content {
@@ -78,7 +78,7 @@ func parseMatrix(n *yaml.Node) ([]axis, error) {
 				return nil, err
 			}
 			if seen[item.Value] {
-				return nil, fieldError("matrix", k.Value, nodeValue(item), "listed twice")
+				return nil, config.FieldError("matrix", k.Value, nodeValue(item), "listed twice")
 			}
 			seen[item.Value] = true
 		}
@@ -96,7 +96,7 @@ func resolveKey(keys map[string][]probeKey, key string, v *yaml.Node) (probeKey,
 	case 1:
 		return cands[0], nil
 	case 0:
-		return probeKey{}, fieldError("matrix", key, nodeValue(v),
+		return probeKey{}, config.FieldError("matrix", key, nodeValue(v),
 			"unknown key: a matrix key is a probe key (record_size, rate, partitions, replication_factor, acks, linger.ms, batch.size, fetch.max.bytes, consumers, ...) or its full path (producer.acks)")
 	}
 	full := make([]string, len(cands))
@@ -104,7 +104,7 @@ func resolveKey(keys map[string][]probeKey, key string, v *yaml.Node) (probeKey,
 		full[i] = strings.Join(c.path, ".")
 	}
 	sort.Strings(full)
-	return probeKey{}, fieldError("matrix", key, nodeValue(v), "ambiguous: say "+strings.Join(full, " or "))
+	return probeKey{}, config.FieldError("matrix", key, nodeValue(v), "ambiguous: say "+strings.Join(full, " or "))
 }
 
 // probeKeys lists every scalar probe field under its short name (the last
@@ -181,11 +181,11 @@ func cartesian(axes []axis) [][]int {
 func nodeValue(n *yaml.Node) any {
 	switch {
 	case n.Kind == yaml.MappingNode:
-		return rawValue("{...}")
+		return config.RawValue("{...}")
 	case n.Kind == yaml.SequenceNode:
-		return rawValue("[...]")
+		return config.RawValue("[...]")
 	case n.Tag == "!!str":
 		return n.Value
 	}
-	return rawValue(n.Value)
+	return config.RawValue(n.Value)
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 const (
@@ -30,7 +32,7 @@ func (f *File) roundsAndBaseline(b *Bench) error {
 	}
 	if f.Baseline != "" {
 		if f.Rounds < minVerdictRounds {
-			return fieldError("", "baseline", f.Baseline, fmt.Sprintf("verdicts need rounds >= %d (rounds = %d)", minVerdictRounds, f.Rounds))
+			return config.FieldError("", "baseline", f.Baseline, fmt.Sprintf("verdicts need rounds >= %d (rounds = %d)", minVerdictRounds, f.Rounds))
 		}
 		for _, s := range b.Scenarios {
 			if s.DisplayName() == f.Baseline {
@@ -38,7 +40,7 @@ func (f *File) roundsAndBaseline(b *Bench) error {
 				return nil
 			}
 		}
-		return fieldError("", "baseline", f.Baseline, "no such scenario (scenarios: "+strings.Join(names, ", ")+")")
+		return config.FieldError("", "baseline", f.Baseline, "no such scenario (scenarios: "+strings.Join(names, ", ")+")")
 	}
 	if f.Rounds < minVerdictRounds {
 		return nil

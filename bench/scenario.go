@@ -78,29 +78,29 @@ func (f *File) SetDefaults() {
 func (f *File) Validate() error {
 	switch {
 	case f.FindMaxRate && f.ConsumeOnly:
-		return fieldError("", "find_max_rate", true, "consume_only does not produce: set one of them")
+		return config.FieldError("", "find_max_rate", true, "consume_only does not produce: set one of them")
 	case f.FindMaxRate && (f.NumRecords != 0 || f.Duration != 0):
-		return fieldError("", "find_max_rate", true, "each scenario runs its capacity ramp (capacity.step_duration per step): remove num_records and duration")
+		return config.FieldError("", "find_max_rate", true, "each scenario runs its capacity ramp (capacity.step_duration per step): remove num_records and duration")
 	case f.NumRecords < 0:
-		return fieldError("", "num_records", f.NumRecords, "must be >= 0")
+		return config.FieldError("", "num_records", f.NumRecords, "must be >= 0")
 	case f.NumRecords == 0 && f.Duration == 0 && !f.FindMaxRate:
-		return fieldError("", "num_records", f.NumRecords, "set num_records or duration (exactly one)")
+		return config.FieldError("", "num_records", f.NumRecords, "set num_records or duration (exactly one)")
 	case f.NumRecords > 0 && f.Duration != 0:
-		return fieldError("", "duration", f.Duration, "num_records is set too: set exactly one")
+		return config.FieldError("", "duration", f.Duration, "num_records is set too: set exactly one")
 	case f.Duration < 0:
-		return fieldError("", "duration", f.Duration, "must be > 0")
+		return config.FieldError("", "duration", f.Duration, "must be > 0")
 	case f.WarmupRecords < 0:
-		return fieldError("", "warmup_records", f.WarmupRecords, "must be >= 0")
+		return config.FieldError("", "warmup_records", f.WarmupRecords, "must be >= 0")
 	case f.Rate < 0:
-		return fieldError("", "rate", f.Rate, "must be >= 0 (0 = as fast as possible)")
+		return config.FieldError("", "rate", f.Rate, "must be >= 0 (0 = as fast as possible)")
 	case f.DrainTimeout <= 0:
-		return fieldError("", "drain_timeout", f.DrainTimeout, "must be > 0")
+		return config.FieldError("", "drain_timeout", f.DrainTimeout, "must be > 0")
 	case f.Rounds < 1 || f.Rounds > maxRounds:
-		return fieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", maxRounds))
+		return config.FieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", maxRounds))
 	}
 	for _, b := range f.Kafka.Brokers {
 		if b == "" {
-			return fieldError("", "kafka.brokers", b, "empty broker address")
+			return config.FieldError("", "kafka.brokers", b, "empty broker address")
 		}
 	}
 	return validateHosts(f.Hosts)
@@ -243,7 +243,7 @@ func (f *File) expand() (*Bench, error) {
 	for _, a := range axes {
 		total *= len(a.values)
 		if total > maxScenarios {
-			return nil, fieldError("", "matrix", rawValue("{...}"), fmt.Sprintf("expands to more than %d scenarios", maxScenarios))
+			return nil, config.FieldError("", "matrix", config.RawValue("{...}"), fmt.Sprintf("expands to more than %d scenarios", maxScenarios))
 		}
 	}
 
@@ -294,7 +294,7 @@ func (f *File) bases() ([]base, error) {
 		return nil, config.DecodeStrict(n, &[]config.Probe{}, "", "scenarios")
 	}
 	if len(n.Content) == 0 {
-		return nil, fieldError("", "scenarios", rawValue("[]"), "lists no scenario: remove the key to run the defaults alone")
+		return nil, config.FieldError("", "scenarios", config.RawValue("[]"), "lists no scenario: remove the key to run the defaults alone")
 	}
 	seen := map[string]bool{}
 	var out []base
@@ -312,10 +312,10 @@ func (f *File) bases() ([]base, error) {
 			return nil, err
 		}
 		if name == "" {
-			return nil, fieldError(scope, "name", "", "every scenario needs a name")
+			return nil, config.FieldError(scope, "name", "", "every scenario needs a name")
 		}
 		if seen[name] {
-			return nil, fieldError(scope, "name", name, "duplicate scenario name")
+			return nil, config.FieldError(scope, "name", name, "duplicate scenario name")
 		}
 		seen[name] = true
 		out = append(out, base{name: name, node: probe, settings: settings})
@@ -378,14 +378,14 @@ func (f *File) scenario(bs base, axes []axis, combo []int, labels map[string]boo
 		return Scenario{}, errors.New(scope + ": " + strings.TrimPrefix(err.Error(), fmt.Sprintf("probe %q: ", p.Name)))
 	}
 	if f.FindMaxRate && p.Capacity == nil {
-		return Scenario{}, fieldError(scope, "capacity", rawValue("(none)"), "find_max_rate needs a capacity block: start_rate, growth, max_rate or max_bytes_per_second, latency_slo")
+		return Scenario{}, config.FieldError(scope, "capacity", config.RawValue("(none)"), "find_max_rate needs a capacity block: start_rate, growth, max_rate or max_bytes_per_second, latency_slo")
 	}
 	if f.ConsumeOnly {
 		switch {
 		case s.OwnTopic:
-			return Scenario{}, fieldError(scope, "topic", "", "consume_only reads an existing topic: name it in defaults or in the scenario")
+			return Scenario{}, config.FieldError(scope, "topic", "", "consume_only reads an existing topic: name it in defaults or in the scenario")
 		case !p.Consumer.Enabled:
-			return Scenario{}, fieldError(scope, "consumer.enabled", false, "consume_only needs the consumer")
+			return Scenario{}, config.FieldError(scope, "consumer.enabled", false, "consume_only needs the consumer")
 		}
 	}
 	s.Probe = p
@@ -490,27 +490,3 @@ func mappingValue(n *yaml.Node, key string) string {
 	}
 	return ""
 }
-
-// fieldError has the shape of every configuration error:
-// `<scope>: <key> = <value>: <problem>`.
-func fieldError(scope, key string, value any, problem string) error {
-	prefix := ""
-	if scope != "" {
-		prefix = scope + ": "
-	}
-	var v string
-	switch x := value.(type) {
-	case string:
-		v = strconv.Quote(x)
-	case model.Duration:
-		v = x.String()
-	default:
-		v = fmt.Sprint(x)
-	}
-	return fmt.Errorf("%s%s = %s: %s", prefix, key, v, problem)
-}
-
-// rawValue prints as written, without quotes.
-type rawValue string
-
-func (r rawValue) String() string { return string(r) }

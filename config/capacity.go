@@ -90,32 +90,32 @@ func (c *Capacity) Steps(recordSize int) []float64 {
 func (c *Capacity) validate(s string, recordSize int) error {
 	switch {
 	case c.Interval <= 0:
-		return fieldError(s, "capacity.interval", c.Interval, "must be > 0")
+		return FieldError(s, "capacity.interval", c.Interval, "must be > 0")
 	case c.StepDuration < model.Duration(minCapacityStep):
-		return fieldError(s, "capacity.step_duration", c.StepDuration, "must be >= 1s, so each step has records enough for a p99")
+		return FieldError(s, "capacity.step_duration", c.StepDuration, "must be >= 1s, so each step has records enough for a p99")
 	case c.StartRate <= 0:
-		return fieldError(s, "capacity.start_rate", c.StartRate, "must be > 0")
+		return FieldError(s, "capacity.start_rate", c.StartRate, "must be > 0")
 	case c.Growth <= 1:
-		return fieldError(s, "capacity.growth", c.Growth, "must be > 1 (the rate factor from one step to the next)")
+		return FieldError(s, "capacity.growth", c.Growth, "must be > 1 (the rate factor from one step to the next)")
 	case c.MaxRate < 0:
-		return fieldError(s, "capacity.max_rate", c.MaxRate, "must be >= 0 (0 = no ceiling in records/s)")
+		return FieldError(s, "capacity.max_rate", c.MaxRate, "must be >= 0 (0 = no ceiling in records/s)")
 	case c.MaxBytesPerSecond < 0:
-		return fieldError(s, "capacity.max_bytes_per_second", c.MaxBytesPerSecond, "must be >= 0 (0 = no ceiling in bytes/s)")
+		return FieldError(s, "capacity.max_bytes_per_second", c.MaxBytesPerSecond, "must be >= 0 (0 = no ceiling in bytes/s)")
 	case c.MaxRate == 0 && c.MaxBytesPerSecond == 0:
-		return fieldError(s, "capacity.max_rate", c.MaxRate, "set max_rate or max_bytes_per_second: a capacity run needs a hard ceiling")
+		return FieldError(s, "capacity.max_rate", c.MaxRate, "set max_rate or max_bytes_per_second: a capacity run needs a hard ceiling")
 	case c.StartRate > c.Ceiling(recordSize):
-		return fieldError(s, "capacity.start_rate", c.StartRate, fmt.Sprintf("above the ceiling of max_rate and max_bytes_per_second (%g records/s)", c.Ceiling(recordSize)))
+		return FieldError(s, "capacity.start_rate", c.StartRate, fmt.Sprintf("above the ceiling of max_rate and max_bytes_per_second (%g records/s)", c.Ceiling(recordSize)))
 	case c.LatencySLO <= 0:
-		return fieldError(s, "capacity.latency_slo", c.LatencySLO, "must be > 0")
+		return FieldError(s, "capacity.latency_slo", c.LatencySLO, "must be > 0")
 	}
 	steps := c.Steps(recordSize)
 	if len(steps) > MaxCapacitySteps {
-		return fieldError(s, "capacity.growth", c.Growth, fmt.Sprintf("the ramp from start_rate to the ceiling takes more than %d steps", MaxCapacitySteps))
+		return FieldError(s, "capacity.growth", c.Growth, fmt.Sprintf("the ramp from start_rate to the ceiling takes more than %d steps", MaxCapacitySteps))
 	}
 	// Each run starts with a warm-up step at start_rate.
 	longest := time.Duration(len(steps)+1) * time.Duration(c.StepDuration)
 	if float64(c.Interval)*(1-CapacityJitter) <= float64(longest) {
-		return fieldError(s, "capacity.interval", c.Interval, fmt.Sprintf("must exceed the longest run (a warm-up and %d steps of %s = %s) by the 10 %% jitter, so runs never overlap", len(steps), c.StepDuration, model.Duration(longest)))
+		return FieldError(s, "capacity.interval", c.Interval, fmt.Sprintf("must exceed the longest run (a warm-up and %d steps of %s = %s) by the 10 %% jitter, so runs never overlap", len(steps), c.StepDuration, model.Duration(longest)))
 	}
 	return nil
 }

@@ -256,17 +256,17 @@ func (c *Config) Validate() error {
 	for i := range c.Probes {
 		p := &c.Probes[i]
 		if p.Name == "" {
-			return fieldError(fmt.Sprintf("probes[%d]", i), "name", "", "every probe needs a name")
+			return FieldError(fmt.Sprintf("probes[%d]", i), "name", "", "every probe needs a name")
 		}
 		if err := p.Validate(); err != nil {
 			return err
 		}
 		if seen[p.Name] {
-			return fieldError(p.scope(), "name", p.Name, "duplicate probe name")
+			return FieldError(p.scope(), "name", p.Name, "duplicate probe name")
 		}
 		seen[p.Name] = true
 		if other, ok := topics[p.Topic]; ok {
-			return fieldError(p.scope(), "topic", p.Topic, fmt.Sprintf("already used by probe %q: each probe needs its own topic, or their sequence numbers collide", other))
+			return FieldError(p.scope(), "topic", p.Topic, fmt.Sprintf("already used by probe %q: each probe needs its own topic, or their sequence numbers collide", other))
 		}
 		topics[p.Topic] = p.Name
 	}
@@ -276,7 +276,7 @@ func (c *Config) Validate() error {
 			continue
 		}
 		if other, ok := topics[p.Capacity.Topic]; ok {
-			return fieldError(p.scope(), "capacity.topic", p.Capacity.Topic, fmt.Sprintf("already used by probe %q: the capacity run needs a topic of its own", other))
+			return FieldError(p.scope(), "capacity.topic", p.Capacity.Topic, fmt.Sprintf("already used by probe %q: the capacity run needs a topic of its own", other))
 		}
 		topics[p.Capacity.Topic] = p.Name
 	}
@@ -284,7 +284,7 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if c.ConfigPollInterval < 0 { // a file cannot spell one; code can
-		return fieldError("", "config_poll_interval", c.ConfigPollInterval, "must not be negative")
+		return FieldError("", "config_poll_interval", c.ConfigPollInterval, "must not be negative")
 	}
 	return c.Host.Validate()
 }
@@ -292,10 +292,10 @@ func (c *Config) Validate() error {
 // Validate checks the host regexps.
 func (h *Host) Validate() error {
 	if _, err := regexp.Compile(h.Disks); err != nil {
-		return fieldError("", "host.disks", h.Disks, "invalid regex: "+err.Error())
+		return FieldError("", "host.disks", h.Disks, "invalid regex: "+err.Error())
 	}
 	if _, err := regexp.Compile(h.Interfaces); err != nil {
-		return fieldError("", "host.interfaces", h.Interfaces, "invalid regex: "+err.Error())
+		return FieldError("", "host.interfaces", h.Interfaces, "invalid regex: "+err.Error())
 	}
 	return nil
 }
@@ -307,21 +307,21 @@ func (p *Probe) Validate() error {
 	s := p.scope()
 	switch {
 	case len(p.Name) > maxProbeNameLength:
-		return fieldError(s, "name", p.Name, fmt.Sprintf("longer than %d characters", maxProbeNameLength))
+		return FieldError(s, "name", p.Name, fmt.Sprintf("longer than %d characters", maxProbeNameLength))
 	case !probeNameRE.MatchString(p.Name):
-		return fieldError(s, "name", p.Name, "must match [a-z0-9_-]+ (it becomes the probe label)")
+		return FieldError(s, "name", p.Name, "must match [a-z0-9_-]+ (it becomes the probe label)")
 	case p.Rate < 0:
-		return fieldError(s, "rate", p.Rate, "must be >= 0 (0 = as fast as possible)")
+		return FieldError(s, "rate", p.Rate, "must be >= 0 (0 = as fast as possible)")
 	case p.RecordSize < HeaderSize:
-		return fieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be >= %d, the probe header size", HeaderSize))
+		return FieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be >= %d, the probe header size", HeaderSize))
 	case p.RecordSize > maxRecordSize:
-		return fieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be <= %d", maxRecordSize))
+		return FieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be <= %d", maxRecordSize))
 	case p.LossGracePeriod <= 0:
-		return fieldError(s, "loss_grace_period", p.LossGracePeriod, "must be > 0")
+		return FieldError(s, "loss_grace_period", p.LossGracePeriod, "must be > 0")
 	case p.LagInterval <= 0:
-		return fieldError(s, "lag_interval", p.LagInterval, "must be > 0")
+		return FieldError(s, "lag_interval", p.LagInterval, "must be > 0")
 	case time.Duration(p.RoundInterval) > maxRound:
-		return fieldError(s, "round_interval", p.RoundInterval, fmt.Sprintf("must be <= %v", model.Duration(maxRound)))
+		return FieldError(s, "round_interval", p.RoundInterval, fmt.Sprintf("must be <= %v", model.Duration(maxRound)))
 	}
 	maxRecord, err := p.Payload.validate(s)
 	if err != nil {
@@ -347,15 +347,15 @@ func (p *Probe) Validate() error {
 func (t *CreateTopic) validate(s string) error {
 	switch {
 	case t.Partitions < 1:
-		return fieldError(s, "create_topic.partitions", t.Partitions, "must be >= 1")
+		return FieldError(s, "create_topic.partitions", t.Partitions, "must be >= 1")
 	case t.ReplicationFactor == 0 || t.ReplicationFactor < -1:
-		return fieldError(s, "create_topic.replication_factor", t.ReplicationFactor, "must be >= 1, or -1 for the broker default")
+		return FieldError(s, "create_topic.replication_factor", t.ReplicationFactor, "must be >= 1, or -1 for the broker default")
 	case t.LeaderOnEveryBroker && !t.Enabled:
-		return fieldError(s, "create_topic.leader_on_every_broker", true, "requires create_topic.enabled: the probe only rearranges a topic it owns")
+		return FieldError(s, "create_topic.leader_on_every_broker", true, "requires create_topic.enabled: the probe only rearranges a topic it owns")
 	}
 	for k, v := range t.Configs {
 		if k == "" {
-			return fieldError(s, "create_topic.configs", v, "empty config name")
+			return FieldError(s, "create_topic.configs", v, "empty config name")
 		}
 	}
 	return nil
@@ -366,29 +366,29 @@ var compressionTypes = map[string]bool{"none": true, "gzip": true, "snappy": tru
 func (p *Producer) validate(s string, recordSize int) error {
 	switch {
 	case p.Acks != "0" && p.Acks != "1" && p.Acks != "all" && p.Acks != "-1":
-		return fieldError(s, "producer.acks", p.Acks, `must be one of "0", "1", "all" (or "-1")`)
+		return FieldError(s, "producer.acks", p.Acks, `must be one of "0", "1", "all" (or "-1")`)
 	case p.Acks == "0" && p.Idempotent():
-		return fieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "0"`)
+		return FieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "0"`)
 	case p.Acks == "1" && p.Idempotent():
-		return fieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "1"`)
+		return FieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "1"`)
 	case p.LingerMS < 0:
-		return fieldError(s, "producer.linger.ms", p.LingerMS, "must be >= 0")
+		return FieldError(s, "producer.linger.ms", p.LingerMS, "must be >= 0")
 	case p.BatchSize <= 0:
-		return fieldError(s, "producer.batch.size", p.BatchSize, "must be > 0 (franz-go always batches; Kafka's 0 means one record per batch)")
+		return FieldError(s, "producer.batch.size", p.BatchSize, "must be > 0 (franz-go always batches; Kafka's 0 means one record per batch)")
 	case p.BufferMemory < int64(recordSize):
-		return fieldError(s, "producer.buffer.memory", p.BufferMemory, fmt.Sprintf("must be >= record_size (%d)", recordSize))
+		return FieldError(s, "producer.buffer.memory", p.BufferMemory, fmt.Sprintf("must be >= record_size (%d)", recordSize))
 	case !compressionTypes[p.CompressionType]:
-		return fieldError(s, "producer.compression.type", p.CompressionType, "must be one of none, gzip, snappy, lz4, zstd")
+		return FieldError(s, "producer.compression.type", p.CompressionType, "must be one of none, gzip, snappy, lz4, zstd")
 	case p.MaxInFlight < 1:
-		return fieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be >= 1")
+		return FieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be >= 1")
 	case p.Idempotent() && p.MaxInFlight > 5:
-		return fieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be <= 5 with enable.idempotence")
+		return FieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be <= 5 with enable.idempotence")
 	case p.RequestTimeoutMS <= 0:
-		return fieldError(s, "producer.request.timeout.ms", p.RequestTimeoutMS, "must be > 0")
+		return FieldError(s, "producer.request.timeout.ms", p.RequestTimeoutMS, "must be > 0")
 	case p.DeliveryTimeoutMS < p.LingerMS+p.RequestTimeoutMS:
-		return fieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
+		return FieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
 	case p.Retries < 0:
-		return fieldError(s, "producer.retries", p.Retries, "must be >= 0")
+		return FieldError(s, "producer.retries", p.Retries, "must be >= 0")
 	}
 	return nil
 }
@@ -396,34 +396,34 @@ func (p *Producer) validate(s string, recordSize int) error {
 func (c *Consumer) validate(s string) error {
 	switch {
 	case c.GroupID == "":
-		return fieldError(s, "consumer.group.id", c.GroupID, "must not be empty")
+		return FieldError(s, "consumer.group.id", c.GroupID, "must not be empty")
 	case c.FetchMinBytes < 1:
-		return fieldError(s, "consumer.fetch.min.bytes", c.FetchMinBytes, "must be >= 1")
+		return FieldError(s, "consumer.fetch.min.bytes", c.FetchMinBytes, "must be >= 1")
 	case c.FetchMaxBytes < 1:
-		return fieldError(s, "consumer.fetch.max.bytes", c.FetchMaxBytes, "must be >= 1")
+		return FieldError(s, "consumer.fetch.max.bytes", c.FetchMaxBytes, "must be >= 1")
 	case c.MaxPartitionFetchBytes < 1:
-		return fieldError(s, "consumer.max.partition.fetch.bytes", c.MaxPartitionFetchBytes, "must be >= 1")
+		return FieldError(s, "consumer.max.partition.fetch.bytes", c.MaxPartitionFetchBytes, "must be >= 1")
 	case c.FetchMaxWaitMS < 0:
-		return fieldError(s, "consumer.fetch.max.wait.ms", c.FetchMaxWaitMS, "must be >= 0")
+		return FieldError(s, "consumer.fetch.max.wait.ms", c.FetchMaxWaitMS, "must be >= 0")
 	case c.MaxPollRecords < 1:
-		return fieldError(s, "consumer.max.poll.records", c.MaxPollRecords, "must be >= 1")
+		return FieldError(s, "consumer.max.poll.records", c.MaxPollRecords, "must be >= 1")
 	case c.AutoCommitIntervalMS < 1:
-		return fieldError(s, "consumer.auto.commit.interval.ms", c.AutoCommitIntervalMS, "must be >= 1")
+		return FieldError(s, "consumer.auto.commit.interval.ms", c.AutoCommitIntervalMS, "must be >= 1")
 	case c.SessionTimeoutMS < 1:
-		return fieldError(s, "consumer.session.timeout.ms", c.SessionTimeoutMS, "must be >= 1")
+		return FieldError(s, "consumer.session.timeout.ms", c.SessionTimeoutMS, "must be >= 1")
 	case c.HeartbeatIntervalMS < 1 || c.HeartbeatIntervalMS >= c.SessionTimeoutMS:
-		return fieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatIntervalMS, "must be >= 1 and below session.timeout.ms")
+		return FieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatIntervalMS, "must be >= 1 and below session.timeout.ms")
 	case c.AutoOffsetReset != "earliest" && c.AutoOffsetReset != "latest":
-		return fieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, "must be earliest or latest")
+		return FieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, "must be earliest or latest")
 	case c.Consumers < 1 || c.Consumers > maxConsumers:
-		return fieldError(s, "consumer.consumers", c.Consumers, fmt.Sprintf("must be between 1 and %d", maxConsumers))
+		return FieldError(s, "consumer.consumers", c.Consumers, fmt.Sprintf("must be between 1 and %d", maxConsumers))
 	}
 	return nil
 }
 
 // fieldError is the one shape of every configuration error:
 // `<scope>: <key> = <value>: <problem>`.
-func fieldError(scope, key string, value any, problem string) error {
+func FieldError(scope, key string, value any, problem string) error {
 	prefix := ""
 	if scope != "" {
 		prefix = scope + ": "

@@ -62,31 +62,31 @@ func (p *Payload) validate(s string) (maxRecord int, err error) {
 	switch p.Kind {
 	case PayloadRandomLetters, PayloadRandomBytes:
 		if p.File != "" {
-			return 0, fieldError(s, "payload.file", p.File, "is only read with payload.kind: file")
+			return 0, FieldError(s, "payload.file", p.File, "is only read with payload.kind: file")
 		}
 		return 0, nil
 	case PayloadFile:
 	default:
-		return 0, fieldError(s, "payload.kind", p.Kind, "must be one of random_letters, random_bytes, file")
+		return 0, FieldError(s, "payload.kind", p.Kind, "must be one of random_letters, random_bytes, file")
 	}
 	switch {
 	case p.File == "":
-		return 0, fieldError(s, "payload.file", p.File, "payload.kind file needs a file of entries")
+		return 0, FieldError(s, "payload.file", p.File, "payload.kind file needs a file of entries")
 	case p.Delimiter == "":
-		return 0, fieldError(s, "payload.delimiter", p.Delimiter, "must not be empty")
+		return 0, FieldError(s, "payload.delimiter", p.Delimiter, "must not be empty")
 	}
 	entries, err := p.Entries()
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", s, err)
 	}
 	if len(entries) == 0 {
-		return 0, fieldError(s, "payload.file", p.File, fmt.Sprintf("holds no entries (split at payload.delimiter %q)", p.Delimiter))
+		return 0, FieldError(s, "payload.file", p.File, fmt.Sprintf("holds no entries (split at payload.delimiter %q)", p.Delimiter))
 	}
 	for _, e := range entries {
 		maxRecord = max(maxRecord, HeaderSize+len(e))
 	}
 	if maxRecord > maxRecordSize {
-		return 0, fieldError(s, "payload.file", p.File, fmt.Sprintf("has an entry of %d bytes: a record may be at most %d", maxRecord-HeaderSize, maxRecordSize))
+		return 0, FieldError(s, "payload.file", p.File, fmt.Sprintf("has an entry of %d bytes: a record may be at most %d", maxRecord-HeaderSize, maxRecordSize))
 	}
 	return maxRecord, nil
 }

@@ -94,7 +94,7 @@ func (s Secret) Reveal() string { return string(s) }
 func (k *Kafka) Validate() error {
 	for _, b := range k.Brokers {
 		if b == "" {
-			return fieldError("", "kafka.brokers", b, "empty broker address")
+			return FieldError("", "kafka.brokers", b, "empty broker address")
 		}
 	}
 	if err := k.TLS.validate(k.baseDir); err != nil {
@@ -113,9 +113,9 @@ func (k *Kafka) checkEmbedded() error {
 	case len(k.Brokers) > 0:
 		return nil
 	case k.TLS.Enabled:
-		return fieldError("", "kafka.tls.enabled", true, problem+"TLS")
+		return FieldError("", "kafka.tls.enabled", true, problem+"TLS")
 	case k.SASL.Mechanism != "":
-		return fieldError("", "kafka.sasl.mechanism", k.SASL.Mechanism, problem+"SASL")
+		return FieldError("", "kafka.sasl.mechanism", k.SASL.Mechanism, problem+"SASL")
 	}
 	return nil
 }
@@ -148,16 +148,16 @@ func (t *TLS) validate(dir string) error {
 			{"insecure_skip_verify", t.InsecureSkipVerify, t.InsecureSkipVerify},
 		} {
 			if f.set {
-				return fieldError("", "kafka.tls."+f.key, f.val, "kafka.tls.enabled is false: set it to true to use TLS")
+				return FieldError("", "kafka.tls."+f.key, f.val, "kafka.tls.enabled is false: set it to true to use TLS")
 			}
 		}
 		return nil
 	}
 	switch {
 	case t.CertFile != "" && t.KeyFile == "":
-		return fieldError("", "kafka.tls.cert_file", t.CertFile, "needs kafka.tls.key_file, the client certificate's key")
+		return FieldError("", "kafka.tls.cert_file", t.CertFile, "needs kafka.tls.key_file, the client certificate's key")
 	case t.KeyFile != "" && t.CertFile == "":
-		return fieldError("", "kafka.tls.key_file", t.KeyFile, "needs kafka.tls.cert_file, the client certificate")
+		return FieldError("", "kafka.tls.key_file", t.KeyFile, "needs kafka.tls.cert_file, the client certificate")
 	}
 	var f tlsFiles
 	var err error
@@ -166,7 +166,7 @@ func (t *TLS) validate(dir string) error {
 			return err
 		}
 		if !x509.NewCertPool().AppendCertsFromPEM(f.ca) {
-			return fieldError("", "kafka.tls.ca_file", t.CAFile, "no PEM certificate in the file")
+			return FieldError("", "kafka.tls.ca_file", t.CAFile, "no PEM certificate in the file")
 		}
 	}
 	if t.CertFile != "" {
@@ -177,7 +177,7 @@ func (t *TLS) validate(dir string) error {
 			return err
 		}
 		if _, err := tls.X509KeyPair(f.cert, f.key); err != nil {
-			return fieldError("", "kafka.tls.cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
+			return FieldError("", "kafka.tls.cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
 		}
 	}
 	t.loaded = &f
@@ -221,9 +221,9 @@ func (s *SASL) validate(dir string) error {
 	if s.Mechanism == "" {
 		switch {
 		case s.Username != "":
-			return fieldError("", "kafka.sasl.username", s.Username, "kafka.sasl.mechanism is not set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+			return FieldError("", "kafka.sasl.username", s.Username, "kafka.sasl.mechanism is not set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
 		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
-			return fieldError("", "kafka.sasl.mechanism", "", "must be set when a password is (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+			return FieldError("", "kafka.sasl.mechanism", "", "must be set when a password is (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
 		}
 		return nil
 	}
@@ -232,10 +232,10 @@ func (s *SASL) validate(dir string) error {
 		known = known || s.Mechanism == m
 	}
 	if !known {
-		return fieldError("", "kafka.sasl.mechanism", s.Mechanism, "must be one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512")
+		return FieldError("", "kafka.sasl.mechanism", s.Mechanism, "must be one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512")
 	}
 	if s.Username == "" {
-		return fieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism "+s.Mechanism)
+		return FieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism "+s.Mechanism)
 	}
 	var sources []string
 	if s.Password != "" {
@@ -249,9 +249,9 @@ func (s *SASL) validate(dir string) error {
 	}
 	switch {
 	case len(sources) == 0:
-		return fieldError("", "kafka.sasl.password", s.Password, "set exactly one of password, password_file, password_env")
+		return FieldError("", "kafka.sasl.password", s.Password, "set exactly one of password, password_file, password_env")
 	case len(sources) > 1:
-		return fieldError("", "kafka.sasl."+sources[1], s.sourceValue(sources[1]), "set exactly one of password, password_file, password_env (also set: "+sources[0]+")")
+		return FieldError("", "kafka.sasl."+sources[1], s.sourceValue(sources[1]), "set exactly one of password, password_file, password_env (also set: "+sources[0]+")")
 	}
 	var pw Secret
 	switch {
@@ -265,12 +265,12 @@ func (s *SASL) validate(dir string) error {
 		// Files written by editors and `echo` end with a newline that is
 		// not part of the password.
 		if pw = Secret(strings.TrimRight(string(b), "\r\n")); pw == "" {
-			return fieldError("", "kafka.sasl.password_file", s.PasswordFile, "the file is empty")
+			return FieldError("", "kafka.sasl.password_file", s.PasswordFile, "the file is empty")
 		}
 	default:
 		v, ok := os.LookupEnv(s.PasswordEnv)
 		if !ok || v == "" {
-			return fieldError("", "kafka.sasl.password_env", s.PasswordEnv, "environment variable is not set or empty")
+			return FieldError("", "kafka.sasl.password_env", s.PasswordEnv, "environment variable is not set or empty")
 		}
 		pw = Secret(v)
 	}
@@ -310,7 +310,7 @@ func readFile(key, dir, path string) ([]byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fieldError("", key, path, fmt.Sprintf("cannot read: %v", err))
+		return nil, FieldError("", key, path, fmt.Sprintf("cannot read: %v", err))
 	}
 	return b, nil
 }

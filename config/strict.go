@@ -92,7 +92,7 @@ func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
 		if !ok {
 			if holdsSecret(fields) {
 				// Most likely a misspelt password key: its value is one.
-				return fieldError(scope, join(path, k.Value), rawValue(redacted), unknownKeyProblem(path, k.Value, fields))
+				return FieldError(scope, join(path, k.Value), RawValue(redacted), unknownKeyProblem(path, k.Value, fields))
 			}
 			return nodeError(scope, join(path, k.Value), v, unknownKeyProblem(path, k.Value, fields))
 		}
@@ -209,18 +209,18 @@ func nodeError(scope, path string, n *yaml.Node, problem string) error {
 	var value any
 	switch {
 	case n.Kind == yaml.MappingNode:
-		value = rawValue("{...}")
+		value = RawValue("{...}")
 	case n.Kind == yaml.SequenceNode:
-		value = rawValue("[...]")
+		value = RawValue("[...]")
 	case n.Tag == "!!str":
 		value = n.Value
 	default:
-		value = rawValue(n.Value)
+		value = RawValue(n.Value)
 	}
-	return fieldError(scope, path, value, problem)
+	return FieldError(scope, path, value, problem)
 }
 
 // rawValue prints a non-string scalar as written (no quotes).
-type rawValue string
+type RawValue string
 
-func (r rawValue) String() string { return string(r) }
+func (r RawValue) String() string { return string(r) }
