@@ -219,7 +219,7 @@ matrix:
 	reg := prometheus.NewRegistry()
 	w := &describingWriter{describe: func() map[string]configState { return experimentState(t, cl, ids, topic) }, gatherer: reg,
 		seen: map[string][]map[string]configState{}, labels: map[string]map[string]bool{}}
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Gatherer: reg, Logger: exportertest.Logger(),
+	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: exportertest.Logger(),
 		Progress: w, ProgressInterval: 100 * time.Millisecond, Seed: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -297,7 +297,7 @@ scenarios:
   - {name: dirs, broker.log.dirs: /tmp/elsewhere}
 `, topic)
 	reg := prometheus.NewRegistry()
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Gatherer: reg, Logger: exportertest.Logger()}
+	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: exportertest.Logger()}
 	results, err := r.Run(context.Background(), b)
 	const want = `scenario "dirs": broker.log.dirs = "/tmp/elsewhere": static (read-only) broker configuration: it changes only in server.properties and with a restart; the bench changes dynamic configurations only`
 	var refused *bench.RefusedError

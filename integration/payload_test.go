@@ -46,7 +46,7 @@ matrix:
 	}
 	bn.Kafka.Brokers = c.Bootstrap()
 	reg := prometheus.NewRegistry()
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Gatherer: reg, RunID: fmt.Sprint(time.Now().UnixNano())}
+	r := &bench.Runner{Metrics: probes.NewMetrics(reg), RunID: fmt.Sprint(time.Now().UnixNano())}
 	results, err := r.Run(ctx, bn)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // Exporter is a running in-process exporter.
@@ -27,12 +27,20 @@ type Exporter struct {
 	srv    *httptest.Server
 }
 
-// Logger logs to stderr at info under `go test -v`, else discards.
-func Logger() *slog.Logger {
-	if testing.Verbose() {
-		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	}
-	return slog.New(slog.DiscardHandler)
+// Logger, Eventually and CaptureLogger are probetest's, which the engine's
+// own tests use without an exporter.
+func Logger() *slog.Logger { return probetest.Logger() }
+
+// Logs collects log output for assertions (probetest.Logs).
+type Logs = probetest.Logs
+
+// CaptureLogger is probetest.CaptureLogger.
+func CaptureLogger() (*slog.Logger, *Logs) { return probetest.CaptureLogger() }
+
+// Eventually is probetest.Eventually.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	probetest.Eventually(t, timeout, what, cond)
 }
 
 // Embedded starts the in-process cluster; t.Cleanup closes it (Close may
@@ -101,23 +109,4 @@ func (x *Exporter) WaitReady(t testing.TB, timeout time.Duration) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK, resp.Status
 	})
-}
-
-// Eventually polls cond every 200 ms until it holds, failing the test with
-// the last state cond reported when timeout passes.
-func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last := ""
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		last = state
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, last)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }

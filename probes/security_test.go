@@ -1,4 +1,4 @@
-package exporter_test
+package probes_test
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // The probe reaches a cluster over TLS (and mTLS) with each SASL mechanism;
@@ -40,7 +40,7 @@ func TestProbeOverTLSAndSASL(t *testing.T) {
 				clientCert = fmt.Sprintf(", cert_file: %s, key_file: %s", certs.ClientCertFile, certs.ClientKeyFile)
 			}
 			t.Setenv("KAFKA_BENCH_TEST_PASSWORD", password)
-			x := exportertest.Start(t, fmt.Sprintf(`
+			x := probetest.Start(t, fmt.Sprintf(`
 kafka:
   tls: {enabled: true, ca_file: %s%s}
   sasl: {mechanism: %s, username: alice, password_env: KAFKA_BENCH_TEST_PASSWORD}
@@ -49,10 +49,10 @@ probes:
     rate: 200
     lag_interval: 500ms
 `, certs.CAFile, clientCert, tc.mechanism), c.ListenAddrs())
-			exportertest.Eventually(t, 30*time.Second, "records produced and consumed", func() (bool, string) {
-				f := x.Scrape(t)
-				p, _ := f.Value("kafka_bench_produced_records_total", "probe", "secure")
-				c, _ := f.Value("kafka_bench_consumed_records_total", "probe", "secure")
+			probetest.Eventually(t, 30*time.Second, "records produced and consumed", func() (bool, string) {
+				f := x.Gather(t)
+				p := probetest.Value(t, f, "kafka_bench_produced_records_total", "probe", "secure")
+				c := probetest.Value(t, f, "kafka_bench_consumed_records_total", "probe", "secure")
 				return p > 0 && c > 0, fmt.Sprintf("produced=%v consumed=%v", p, c)
 			})
 		})
@@ -72,9 +72,9 @@ func TestUntrustedBrokerIsAuthFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	logger, logs := exportertest.CaptureLogger()
+	logger, logs := probetest.CaptureLogger()
 	// No ca_file: the system roots do not know the test CA.
-	x := exportertest.StartLogged(t, `
+	x := probetest.StartLogged(t, `
 kafka:
   tls: {enabled: true}
 probes:
@@ -82,16 +82,16 @@ probes:
     rate: 100
     lag_interval: 500ms
 `, c.ListenAddrs(), logger)
-	exportertest.Eventually(t, 30*time.Second, "failures with reason auth", func() (bool, string) {
-		f := x.Scrape(t)
-		auth, _ := f.Value("kafka_bench_produce_failed_total", "probe", "untrusted", "reason", "auth")
-		all, _ := f.Value("kafka_bench_produce_failed_total", "probe", "untrusted")
+	probetest.Eventually(t, 30*time.Second, "failures with reason auth", func() (bool, string) {
+		f := x.Gather(t)
+		auth := probetest.Value(t, f, "kafka_bench_produce_failed_total", "probe", "untrusted", "reason", "auth")
+		all := probetest.Value(t, f, "kafka_bench_produce_failed_total", "probe", "untrusted")
 		return auth > 0 && auth == all, fmt.Sprintf("auth=%v all=%v", auth, all)
 	})
 	if got := logs.String(); !strings.Contains(got, "level=ERROR") || !strings.Contains(got, "authentication failed") {
 		t.Errorf("no ERROR line about the failed authentication:\n%s", got)
 	}
-	if x.Probe("untrusted") == nil {
-		t.Error("the probe is gone")
+	if !x.Running(t, "untrusted") {
+		t.Error("the probe stopped")
 	}
 }

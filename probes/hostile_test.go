@@ -1,4 +1,4 @@
-package exporter_test
+package probes_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // Garbage, truncated and foreign records written into the probe topic while
@@ -24,7 +24,7 @@ func TestHostileRecordsInTheProbeTopic(t *testing.T) {
 	}
 	t.Cleanup(c.Close)
 	const probe, topic = "hostile", "kafka-bench-hostile"
-	x := exportertest.Start(t, `
+	x := probetest.Start(t, `
 probes:
   - name: hostile
     rate: 200
@@ -33,7 +33,7 @@ probes:
     loss_grace_period: 2s
     create_topic: {partitions: 3}
 `, c.ListenAddrs())
-	x.WaitReady(t, 30*time.Second)
+	x.WaitReady(t, probe, 30*time.Second)
 
 	random := make([]byte, 4096)
 	_, _ = rand.Read(random)
@@ -70,26 +70,26 @@ probes:
 		t.Fatal(err)
 	}
 
-	exportertest.Eventually(t, 30*time.Second, "the foreign records counted", func() (bool, string) {
-		f := x.Scrape(t)
-		n, _ := f.Value("kafka_bench_records_foreign_total", "probe", probe)
+	probetest.Eventually(t, 30*time.Second, "the foreign records counted", func() (bool, string) {
+		f := x.Gather(t)
+		n := probetest.Value(t, f, "kafka_bench_records_foreign_total", "probe", probe)
 		return n == float64(len(foreign)), fmt.Sprintf("foreign=%v, want %d", n, len(foreign))
 	})
 	time.Sleep(3 * time.Second) // past the loss grace period
-	x.Probe(probe).StopProducing()
-	exportertest.Eventually(t, 30*time.Second, "the probe drained", func() (bool, string) {
-		f := x.Scrape(t)
-		p, _ := f.Value("kafka_bench_produced_records_total", "probe", probe)
-		c, _ := f.Value("kafka_bench_consumed_records_total", "probe", probe)
+	x.Probe(t, probe).StopProducing()
+	probetest.Eventually(t, 30*time.Second, "the probe drained", func() (bool, string) {
+		f := x.Gather(t)
+		p := probetest.Value(t, f, "kafka_bench_produced_records_total", "probe", probe)
+		c := probetest.Value(t, f, "kafka_bench_consumed_records_total", "probe", probe)
 		return c == p+float64(len(foreign))+1, fmt.Sprintf("produced=%v consumed=%v", p, c)
 	})
-	f := x.Scrape(t)
+	f := x.Gather(t)
 	for _, name := range []string{"kafka_bench_records_lost_total", "kafka_bench_records_duplicated_total", "kafka_bench_records_out_of_order_total"} {
-		if v, _ := f.Value(name, "probe", probe); v != 0 {
+		if v := probetest.Value(t, f, name, "probe", probe); v != 0 {
 			t.Errorf("%s = %v after hostile records, want 0", name, v)
 		}
 	}
-	if v, _ := f.Value("kafka_bench_records_foreign_total", "probe", probe); v != float64(len(foreign)) {
+	if v := probetest.Value(t, f, "kafka_bench_records_foreign_total", "probe", probe); v != float64(len(foreign)) {
 		t.Errorf("foreign = %v, want %d", v, len(foreign))
 	}
 }

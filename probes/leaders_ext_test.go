@@ -1,4 +1,4 @@
-package exporter_test
+package probes_test
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kversion"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 func brokersObserved(f scrape.Families, name, probe string) []string {
@@ -40,7 +40,7 @@ func TestBrokerLabelIsTheLeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	x := exportertest.Start(t, `
+	x := probetest.Start(t, `
 probes:
   - name: label
     rate: 300
@@ -53,7 +53,7 @@ probes:
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	exportertest.Eventually(t, 30*time.Second, "latencies labelled with the leaders", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "latencies labelled with the leaders", func() (bool, string) {
 		tds, err := kadm.NewClient(cl).ListTopics(t.Context(), "kafka-bench-label")
 		if err != nil {
 			return false, err.Error()
@@ -67,7 +67,7 @@ probes:
 			want = append(want, l)
 		}
 		sort.Strings(want)
-		f := x.Scrape(t)
+		f := x.Gather(t)
 		p := brokersObserved(f, "kafka_bench_produce_latency_seconds", "label")
 		e := brokersObserved(f, "kafka_bench_end_to_end_latency_seconds", "label")
 		return len(want) > 0 && slices.Equal(p, want) && slices.Equal(e, want), fmt.Sprintf("leaders %v, produce latency brokers %v, end-to-end brokers %v", want, p, e)
@@ -86,12 +86,12 @@ func TestLeaderOnEveryBrokerDenied(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	logger, logs := exportertest.CaptureLogger()
-	x := exportertest.StartLogged(t, spreadConfig, c.ListenAddrs(), logger)
-	exportertest.Eventually(t, 90*time.Second, "records flowing after the refusal", func() (bool, string) {
-		f := x.Scrape(t)
-		p, _ := f.Value("kafka_bench_produced_records_total", "probe", "spread")
-		c, _ := f.Value("kafka_bench_consumed_records_total", "probe", "spread")
+	logger, logs := probetest.CaptureLogger()
+	x := probetest.StartLogged(t, spreadConfig, c.ListenAddrs(), logger)
+	probetest.Eventually(t, 90*time.Second, "records flowing after the refusal", func() (bool, string) {
+		f := x.Gather(t)
+		p := probetest.Value(t, f, "kafka_bench_produced_records_total", "probe", "spread")
+		c := probetest.Value(t, f, "kafka_bench_consumed_records_total", "probe", "spread")
 		return p > 0 && c > 0, fmt.Sprintf("produced=%v consumed=%v", p, c)
 	})
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "could not put a leader on every broker") {

@@ -1,4 +1,4 @@
-package exportertest
+package probetest
 
 import (
 	"bytes"

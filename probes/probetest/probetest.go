@@ -1,0 +1,152 @@
+// Package probetest runs the probes of a config in-process for the engine's
+// own tests: a registry, probes.New for each probe, and a reader of the
+// registry that fails the test on a missing series. It needs no exporter.
+package probetest
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// Run is the running probes of one config.
+type Run struct {
+	Registry *prometheus.Registry
+	probes   map[string]*probes.Probe
+	done     map[string]chan struct{} // closed when the probe's Run returns
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// Logger logs to stderr at info under `go test -v`, else discards.
+func Logger() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Start parses yamlConfig, points it at brokers and runs every probe with
+// the metrics and the Kafka client metrics on one registry; t.Cleanup stops
+// them (flush, commit, leave the group).
+func Start(t testing.TB, yamlConfig string, brokers []string) *Run {
+	t.Helper()
+	return StartLogged(t, yamlConfig, brokers, Logger())
+}
+
+// StartLogged is Start with the probes' logger, for tests that assert on
+// what is logged.
+func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog.Logger) *Run {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yamlConfig))
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	cfg.Kafka.Brokers = brokers
+	reg := prometheus.NewRegistry()
+	metrics := probes.NewMetrics(reg)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Run{Registry: reg, probes: map[string]*probes.Probe{}, done: map[string]chan struct{}{}, cancel: cancel}
+	for _, pc := range cfg.Probes {
+		p := probes.New(pc, probes.Options{Kafka: cfg.Kafka, Metrics: metrics, Registerer: reg, Logger: logger})
+		done := make(chan struct{})
+		r.probes[pc.Name], r.done[pc.Name] = p, done
+		r.wg.Go(func() {
+			defer close(done)
+			if err := p.Run(ctx); err != nil {
+				t.Errorf("probe %s: %v", pc.Name, err)
+			}
+		})
+	}
+	t.Cleanup(r.Stop)
+	return r
+}
+
+// Stop stops every probe and waits for them; safe to call twice.
+func (r *Run) Stop() {
+	r.cancel()
+	r.wg.Wait()
+}
+
+// Probe returns a probe by name, failing the test when there is none.
+func (r *Run) Probe(t testing.TB, name string) *probes.Probe {
+	t.Helper()
+	p, ok := r.probes[name]
+	if !ok {
+		t.Fatalf("no probe %q", name)
+	}
+	return p
+}
+
+// Running reports whether the probe's Run has not returned.
+func (r *Run) Running(t testing.TB, name string) bool {
+	t.Helper()
+	r.Probe(t, name)
+	select {
+	case <-r.done[name]:
+		return false
+	default:
+		return true
+	}
+}
+
+// WaitReady waits until the probe is up (acknowledged and consumed records).
+func (r *Run) WaitReady(t testing.TB, name string, timeout time.Duration) {
+	t.Helper()
+	p := r.Probe(t, name)
+	Eventually(t, timeout, "probe "+name+" ready", func() (bool, string) { return p.Ready(), "not up" })
+}
+
+// Gather reads the registry as a scrape would.
+func (r *Run) Gather(t testing.TB) scrape.Families {
+	t.Helper()
+	mfs, err := r.Registry.Gather()
+	if err != nil {
+		t.Fatalf("gather: %v", err)
+	}
+	f := scrape.Families{}
+	for _, mf := range mfs {
+		f[mf.GetName()] = mf
+	}
+	return f
+}
+
+// Value is the sum of the matching series of name (see scrape.Families.Value);
+// it fails the test when no series matches, so a renamed or missing metric
+// is never read as 0.
+func Value(t testing.TB, f scrape.Families, name string, labels ...string) float64 {
+	t.Helper()
+	v, ok := f.Value(name, labels...)
+	if !ok {
+		t.Fatalf("no series %s%v", name, labels)
+	}
+	return v
+}
+
+// Eventually polls cond every 200 ms until it holds, failing the test with
+// the last state cond reported when timeout passes.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		last = state
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, last)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
