@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,13 +9,12 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/exporter/collector"
+	"github.com/kafka-bench/kafka_bench_exporter/hostinfo"
 )
 
 // hostScrapeTimeout bounds one scrape of a host, so an unreachable host
@@ -36,7 +34,8 @@ type dialect struct {
 }
 
 // The two endpoints a host may serve: Prometheus' node_exporter, and this
-// exporter's host collector (exporter/collector/host.go).
+// exporter's host collector (exporter/collector/host.go); the bench's own
+// host is read directly (package hostinfo) and named like the latter.
 var (
 	nodeExporter = dialect{name: "node_exporter",
 		cpu: "node_cpu_seconds_total", memTotal: "node_memory_MemTotal_bytes", memAvailable: "node_memory_MemAvailable_bytes",
@@ -128,8 +127,11 @@ func label(m *dto.Metric, name string) string {
 type hostSource struct {
 	HostEntry
 	disks, ifaces *regexp.Regexp
-	// scrape returns the machine's metrics.
+	// scrape returns a remote machine's metrics.
 	scrape func(ctx context.Context) (families, error)
+	// local, set instead of scrape, reads this machine's counters.
+	local  hostinfo.Source
+	logger *slog.Logger
 	// now stamps the samples; nil is time.Now (tests step a clock).
 	now func() time.Time
 }
@@ -138,11 +140,12 @@ type hostSource struct {
 func (h *hostSource) read(ctx context.Context) (hostSample, dialect, error) {
 	ctx, cancel := context.WithTimeout(ctx, hostScrapeTimeout)
 	defer cancel()
-	f, err := h.scrape(ctx)
-	at := time.Now()
-	if h.now != nil {
-		at = h.now()
+	if h.local != nil {
+		s, err := h.localSample(ctx)
+		return s, benchExporter, err
 	}
+	f, err := h.scrape(ctx)
+	at := h.stamp()
 	if err != nil {
 		return hostSample{}, dialect{}, err
 	}
@@ -152,6 +155,13 @@ func (h *hostSource) read(ctx context.Context) (hostSample, dialect, error) {
 	}
 	s, err := d.sample(f, at, h.disks, h.ifaces)
 	return s, d, err
+}
+
+func (h *hostSource) stamp() time.Time {
+	if h.now != nil {
+		return h.now()
+	}
+	return time.Now()
 }
 
 // newHostSource reads a remote /metrics endpoint. The entry is validated,
@@ -180,24 +190,57 @@ func scrapeURL(ctx context.Context, client *http.Client, url string) (families, 
 	return p.TextToMetricFamilies(resp.Body)
 }
 
-// ownHostSource reads the bench's own machine through the exporter's host
-// collector, the same reader the daemon exports, with the default filters.
+// ownHostSource reads the bench's own machine through package hostinfo,
+// the reader behind the daemon's host collector, with the default filters;
+// its rows name this exporter as their source.
 func ownHostSource(logger *slog.Logger) *hostSource {
 	e := HostEntry{Name: OwnHostName, Role: "bench", Disks: config.DefaultDisks, Interfaces: config.DefaultInterfaces}
-	disks, ifaces := regexp.MustCompile(e.Disks), regexp.MustCompile(e.Interfaces)
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collector.NewSet(logger, map[string]collector.Collector{
-		"host": collector.NewHost(collector.HostConfig{Disks: disks, Interfaces: ifaces}),
-	}))
-	return &hostSource{HostEntry: e, disks: disks, ifaces: ifaces, scrape: func(context.Context) (families, error) {
-		mfs, err := reg.Gather()
-		f := families{}
-		for _, mf := range mfs {
-			f[mf.GetName()] = mf
+	return &hostSource{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
+		local: hostinfo.Kernel{}, logger: logger}
+}
+
+// localSample reads the counters of this machine directly: the values the
+// host collector exports, without a registry in between. CPU and memory are
+// required; a disk or network section that cannot be read is logged and
+// left at zero, as the collector leaves it out.
+func (h *hostSource) localSample(ctx context.Context) (hostSample, error) {
+	s := hostSample{DiskIOTime: map[string]float64{}}
+	t, err := h.local.CPUTimes(ctx)
+	if err != nil {
+		return s, fmt.Errorf("%s: cpu times: %w", benchExporter.name, err)
+	}
+	for _, m := range hostinfo.Modes(t) {
+		s.CPUTotal += m.Seconds
+		if m.Busy() {
+			s.CPUBusy += m.Seconds
 		}
-		if len(f) == 0 {
-			return nil, errors.Join(errors.New("host collector returned nothing"), err)
+	}
+	mem, err := h.local.Memory(ctx)
+	if err != nil {
+		return s, fmt.Errorf("%s: memory: %w", benchExporter.name, err)
+	}
+	s.MemTotal, s.MemAvailable = float64(mem.Total), float64(mem.Available)
+	if disks, err := h.local.DiskIO(ctx); err != nil {
+		h.logger.Warn("reading the disk counters failed", "host", h.Name, "err", err)
+	} else {
+		for dev, d := range hostinfo.SelectDisks(disks, h.disks) {
+			s.DiskRead += float64(d.ReadBytes)
+			s.DiskWritten += float64(d.WriteBytes)
+			s.DiskIOTime[dev] += hostinfo.IOTimeSeconds(d)
 		}
-		return f, nil
-	}}
+	}
+	if ifaces, err := h.local.NetIO(ctx); err != nil {
+		h.logger.Warn("reading the network counters failed", "host", h.Name, "err", err)
+	} else {
+		for _, n := range hostinfo.SelectInterfaces(ifaces, h.ifaces) {
+			s.NetRecv += float64(n.BytesRecv)
+			s.NetSent += float64(n.BytesSent)
+		}
+	}
+	s.At = h.stamp() // after reading, as a scrape is stamped
+	s.At = h.stamp() // after reading, as a scrape is stamped
+	if s.CPUTotal <= 0 || s.MemTotal <= 0 {
+		return s, fmt.Errorf("%s: no CPU or memory counters in the scrape", benchExporter.name)
+	}
+	return s, nil
 }

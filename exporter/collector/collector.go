@@ -1,6 +1,7 @@
 // Package collector exports host metrics read at scrape time, node_exporter
-// style: each source is a Collector in its own file, and a Set runs them all
-// and reports per-collector duration and success.
+// style: each Collector (today the host one, host.go, reading through
+// package hostinfo) has its own file, and a Set runs them all and reports
+// per-collector duration and success.
 package collector
 
 import (

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/hostinfo"
 )
 
 // HostConfig selects which block devices and network interfaces are
@@ -19,7 +20,7 @@ type HostConfig struct {
 
 type hostCollector struct {
 	cfg HostConfig
-	src hostSource
+	src hostinfo.Source
 
 	cpuSeconds, cpus                                         *prometheus.Desc
 	memTotal, memAvailable                                   *prometheus.Desc
@@ -29,11 +30,11 @@ type hostCollector struct {
 }
 
 // NewHost returns a collector of host CPU, memory, disk and network counters
-// read from the kernel at every scrape. Only raw counters are exported: rate
+// read from the kernel (package hostinfo) at every scrape. Only raw counters are exported: rate
 // them in PromQL.
-func NewHost(cfg HostConfig) Collector { return newHost(cfg, gopsutilSource{}) }
+func NewHost(cfg HostConfig) Collector { return newHost(cfg, hostinfo.Kernel{}) }
 
-func newHost(cfg HostConfig, src hostSource) Collector {
+func newHost(cfg HostConfig, src hostinfo.Source) Collector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc(prometheus.BuildFQName(namespace, "host", name), help, labels, nil)
 	}
@@ -84,20 +85,14 @@ func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64) {
 
 func (c *hostCollector) updateCPU(ctx context.Context, ch chan<- prometheus.Metric) error {
 	var errs []error
-	if t, err := c.src.cpuTimes(ctx); err != nil {
+	if t, err := c.src.CPUTimes(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("cpu times: %w", err))
 	} else {
-		for _, m := range []struct {
-			mode string
-			v    float64
-		}{
-			{"user", t.User}, {"system", t.System}, {"idle", t.Idle}, {"iowait", t.Iowait},
-			{"irq", t.Irq}, {"softirq", t.Softirq}, {"steal", t.Steal}, {"nice", t.Nice},
-		} {
-			counter(ch, c.cpuSeconds, m.v, m.mode)
+		for _, m := range hostinfo.Modes(t) {
+			counter(ch, c.cpuSeconds, m.Seconds, m.Name)
 		}
 	}
-	if n, err := c.src.cpuCount(ctx); err != nil {
+	if n, err := c.src.CPUCount(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("cpu count: %w", err))
 	} else {
 		gauge(ch, c.cpus, float64(n))
@@ -106,7 +101,7 @@ func (c *hostCollector) updateCPU(ctx context.Context, ch chan<- prometheus.Metr
 }
 
 func (c *hostCollector) updateMemory(ctx context.Context, ch chan<- prometheus.Metric) error {
-	m, err := c.src.memory(ctx)
+	m, err := c.src.Memory(ctx)
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
@@ -116,38 +111,26 @@ func (c *hostCollector) updateMemory(ctx context.Context, ch chan<- prometheus.M
 }
 
 func (c *hostCollector) updateDisks(ctx context.Context, ch chan<- prometheus.Metric) error {
-	disks, err := c.src.diskIO(ctx)
+	disks, err := c.src.DiskIO(ctx)
 	if err != nil {
 		return fmt.Errorf("disk io: %w", err)
 	}
-	for name, s := range disks {
-		if c.cfg.Disks != nil && !c.cfg.Disks.MatchString(name) {
-			continue
-		}
+	for name, s := range hostinfo.SelectDisks(disks, c.cfg.Disks) {
 		counter(ch, c.diskRead, float64(s.ReadBytes), name)
 		counter(ch, c.diskWritten, float64(s.WriteBytes), name)
 		counter(ch, c.diskReads, float64(s.ReadCount), name)
 		counter(ch, c.diskWrites, float64(s.WriteCount), name)
-		counter(ch, c.diskIOTime, float64(s.IoTime)/1000, name) // gopsutil reports ms
+		counter(ch, c.diskIOTime, hostinfo.IOTimeSeconds(s), name)
 	}
 	return nil
 }
 
 func (c *hostCollector) updateNetwork(ctx context.Context, ch chan<- prometheus.Metric) error {
-	ifaces, err := c.src.netIO(ctx)
+	ifaces, err := c.src.NetIO(ctx)
 	if err != nil {
 		return fmt.Errorf("network io: %w", err)
 	}
-	seen := make([]string, 0, len(ifaces))
-	for _, s := range ifaces {
-		if c.cfg.Interfaces != nil && !c.cfg.Interfaces.MatchString(s.Name) {
-			continue
-		}
-		// A repeated name would make the whole scrape fail; keep the first.
-		if slices.Contains(seen, s.Name) {
-			continue
-		}
-		seen = append(seen, s.Name)
+	for _, s := range hostinfo.SelectInterfaces(ifaces, c.cfg.Interfaces) {
 		counter(ch, c.netRxBytes, float64(s.BytesRecv), s.Name)
 		counter(ch, c.netTxBytes, float64(s.BytesSent), s.Name)
 		counter(ch, c.netRxPkts, float64(s.PacketsRecv), s.Name)

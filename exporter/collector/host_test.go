@@ -31,21 +31,21 @@ type fakeSource struct {
 	cpuErr, memErr, diskErr, netErr error
 }
 
-func (f fakeSource) cpuTimes(context.Context) (cpu.TimesStat, error) {
+func (f fakeSource) CPUTimes(context.Context) (cpu.TimesStat, error) {
 	return cpu.TimesStat{CPU: "cpu-total", User: 1000.5, System: 200.25, Idle: 50000, Nice: 3,
 		Iowait: 40.5, Irq: 1.5, Softirq: 12, Steal: 0.75, Guest: 99}, f.cpuErr
 }
 
-func (f fakeSource) cpuCount(context.Context) (int, error) { return 8, f.cpuErr }
+func (f fakeSource) CPUCount(context.Context) (int, error) { return 8, f.cpuErr }
 
-func (f fakeSource) memory(context.Context) (*mem.VirtualMemoryStat, error) {
+func (f fakeSource) Memory(context.Context) (*mem.VirtualMemoryStat, error) {
 	if f.memErr != nil {
 		return nil, f.memErr
 	}
 	return &mem.VirtualMemoryStat{Total: 16 << 30, Available: 10 << 30, Used: 6 << 30}, nil
 }
 
-func (f fakeSource) diskIO(context.Context) (map[string]disk.IOCountersStat, error) {
+func (f fakeSource) DiskIO(context.Context) (map[string]disk.IOCountersStat, error) {
 	if f.diskErr != nil {
 		return nil, f.diskErr
 	}
@@ -56,7 +56,7 @@ func (f fakeSource) diskIO(context.Context) (map[string]disk.IOCountersStat, err
 	}, nil
 }
 
-func (f fakeSource) netIO(context.Context) ([]net.IOCountersStat, error) {
+func (f fakeSource) NetIO(context.Context) ([]net.IOCountersStat, error) {
 	if f.netErr != nil {
 		return nil, f.netErr
 	}
@@ -207,7 +207,7 @@ func TestHostDuplicateInterface(t *testing.T) {
 
 type dupNetSource struct{ fakeSource }
 
-func (dupNetSource) netIO(context.Context) ([]net.IOCountersStat, error) {
+func (dupNetSource) NetIO(context.Context) ([]net.IOCountersStat, error) {
 	return []net.IOCountersStat{{Name: "eth0", BytesRecv: 1}, {Name: "eth0", BytesRecv: 2}}, nil
 }
 
