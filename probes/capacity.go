@@ -217,7 +217,7 @@ func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 	if err := p.ensureTopic(topicCtx); err != nil {
 		return nil, fmt.Errorf("capacity topic %q not ready within %s: %w", p.cfg.Topic, capacityTopicTimeout, err)
 	}
-	r := &capacityRun{c: c, p: p, pool: p.newPool()}
+	r := &capacityRun{c: c, p: p, pool: newPool(p.cfg, p.logger)}
 	if r.client, err = p.newClient(RoleProducer, "0", producerOpts(c.probe)...); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // consumer is one member of the probe's consumer group. It has its own
 // client, so a fetch wait never inflates produce latency.
 type consumer struct {
-	p          *Probe
+	runDeps
 	client     *kgo.Client
 	interval   time.Duration
 	lastCommit time.Time
@@ -23,9 +23,9 @@ type consumer struct {
 // run polls until ctx is cancelled, then commits what it processed; the
 // caller closes the client, which leaves the group.
 func (c *consumer) run(ctx context.Context) {
-	maxPoll := c.p.cfg.Consumer.MaxPollRecords
+	maxPoll := c.cfg.Consumer.MaxPollRecords
 	for {
-		if c.p.held.Load() {
+		if c.held.Load() {
 			select {
 			case <-ctx.Done():
 			case <-time.After(50 * time.Millisecond):
@@ -45,7 +45,7 @@ func (c *consumer) run(ctx context.Context) {
 		}
 		fetches.EachError(func(topic string, partition int32, err error) {
 			if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-				c.p.noteFetchError(partition, err)
+				c.errs.fetch(partition, err)
 			}
 		})
 		c.process(fetches, time.Now())
@@ -64,7 +64,7 @@ func (c *consumer) run(ctx context.Context) {
 
 // process accounts one poll's records; now is when they were received.
 func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
-	p, m, rec := c.p, c.p.m, c.p.opts.Recorder
+	m, rec := c.m, c.rec
 	n := 0
 	fetches.EachRecord(func(r *kgo.Record) {
 		n++
@@ -77,16 +77,16 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 			}
 			return
 		}
-		own := h.RunID == p.runID
+		own := h.RunID == c.runID
 		var e2e time.Duration
 		if own {
 			e2e = now.Sub(time.Unix(0, h.Intended))
-			p.e2eLatency(r.Partition).Observe(e2e.Seconds())
+			c.latency.e2e(r.Partition).Observe(e2e.Seconds())
 		}
 		if rec != nil {
 			rec.Consumed(e2e, len(r.Value), own)
 		}
-		switch p.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
+		switch c.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
 		case tracker.Duplicate:
 			m.duplicated.Inc()
 		case tracker.OutOfOrder:
@@ -95,12 +95,10 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 	})
 	if n > 0 {
 		m.consumed.Add(float64(n))
-		if p.lastConsumed.Swap(now.UnixNano()) == 0 {
-			p.updateUp(now) // the first record: up (and ready) at once
-		}
+		c.live.consumed(now)
 		fetches.EachPartition(func(fp kgo.FetchTopicPartition) {
 			if k := len(fp.Records); k > 0 {
-				p.positions.set(fp.Partition, fp.Records[k-1].Offset+1)
+				c.positions.set(fp.Partition, fp.Records[k-1].Offset+1)
 			}
 		})
 	}
@@ -115,18 +113,18 @@ func (c *consumer) commit(ctx context.Context) {
 	}
 	if err := c.client.CommitUncommittedOffsets(ctx); err != nil {
 		if !errors.Is(err, context.Canceled) {
-			c.p.m.commitFailed.Inc()
-			c.p.logger.Debug("offset commit failed", "err", err)
+			c.m.commitFailed.Inc()
+			c.logger.Debug("offset commit failed", "err", err)
 		}
 		return
 	}
-	c.p.m.commitLatency.Observe(time.Since(start).Seconds())
+	c.m.commitLatency.Observe(time.Since(start).Seconds())
 }
 
 // onRevoked commits before partitions move to another member, so the next
 // owner neither re-reads (duplicates) nor skips records.
 func (c *consumer) onRevoked(ctx context.Context, cl *kgo.Client, _ map[string][]int32) {
 	if err := cl.CommitUncommittedOffsets(ctx); err != nil {
-		c.p.m.commitFailed.Inc()
+		c.m.commitFailed.Inc()
 	}
 }

@@ -28,38 +28,9 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 		}
 		p.m.lost.Add(float64(p.tracker.Expire(now)))
 		p.updateLag(ctx, now)
-		p.updateUp(now)
+		p.live.update(now)
 		if pr := p.producer.Load(); pr != nil {
 			pr.pool.Trim() // memory taken while Kafka was away goes back
-		}
-	}
-}
-
-// upWindow is how recent the last produced and consumed record must be for
-// probe_up = 1: two lag intervals, or three rounds of records at low rates.
-func (p *Probe) upWindow() time.Duration {
-	return max(2*time.Duration(p.cfg.LagInterval), 3*roundPeriod(p.cfg, p.partitions.Load()))
-}
-
-func (p *Probe) updateUp(now time.Time) {
-	p.upMu.Lock()
-	defer p.upMu.Unlock()
-	w := p.upWindow().Nanoseconds()
-	up := now.UnixNano()-p.lastProduced.Load() < w
-	if p.cfg.Consumer.Enabled {
-		up = up && now.UnixNano()-p.lastConsumed.Load() < w
-	}
-	was := p.up.Swap(up)
-	switch {
-	case up:
-		p.m.up.Set(1)
-		if !was {
-			p.logger.Info("probe is up: records are produced and consumed")
-		}
-	default:
-		p.m.up.Set(0)
-		if was {
-			p.logger.Warn("probe is down: no records produced or consumed within the window", "window", p.upWindow())
 		}
 	}
 }

@@ -61,7 +61,7 @@ func TestPositions(t *testing.T) {
 // position past its last record, probe record or not.
 func TestConsumerSetsPosition(t *testing.T) {
 	p := newIdleProbe(t)
-	c := &consumer{p: p}
+	c := &consumer{runDeps: p.runDeps()}
 	rec := func(part int32, off int64) *kgo.Record {
 		return &kgo.Record{Partition: part, Offset: off, Value: header(payload.Header{RunID: p.runID, Partition: part, Seq: uint64(off)}, 64)}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,20 +19,27 @@ import (
 const brokerUnknown = "unknown"
 
 // leaderObservers are, per partition, the latency histograms labelled with
-// the partition's leader. They are replaced when metadata shows a new
-// leader (at start and each lag tick), so the hot path indexes a slice and
-// never hashes labels.
+// the partition's leader.
 type leaderObservers struct {
 	leaders []int32
 	produce []prometheus.Observer
 	e2e     []prometheus.Observer
 }
 
-// setLeaders refreshes the per-partition observers from a topic
-// description. A partition without a leader (an election in progress)
-// keeps its previous one: its records most likely went there.
-func (p *Probe) setLeaders(parts kadm.PartitionDetails) {
-	old := p.leaders.Load()
+// leaderLatency picks a probe's latency histograms by partition leader. The
+// observers are replaced when metadata shows a new leader (at start and
+// each lag tick), so the hot path indexes a slice and never hashes labels.
+type leaderLatency struct {
+	probe   string
+	metrics *Metrics
+	cur     atomic.Pointer[leaderObservers]
+}
+
+// set refreshes the per-partition observers from a topic description. A
+// partition without a leader (an election in progress) keeps its previous
+// one: its records most likely went there.
+func (ll *leaderLatency) set(parts kadm.PartitionDetails) {
+	old := ll.cur.Load()
 	n := 0
 	for part := range parts {
 		n = max(n, int(part)+1)
@@ -55,26 +63,26 @@ func (p *Probe) setLeaders(parts kadm.PartitionDetails) {
 		if l >= 0 {
 			broker = strconv.Itoa(int(l))
 		}
-		lo.produce[i] = p.metrics.produceLatency.WithLabelValues(p.cfg.Name, broker)
-		lo.e2e[i] = p.metrics.e2eLatency.WithLabelValues(p.cfg.Name, broker)
+		lo.produce[i] = ll.metrics.produceLatency.WithLabelValues(ll.probe, broker)
+		lo.e2e[i] = ll.metrics.e2eLatency.WithLabelValues(ll.probe, broker)
 	}
-	p.leaders.Store(lo)
+	ll.cur.Store(lo)
 }
 
-// produceLatency is the produce latency histogram of partition's leader.
-func (p *Probe) produceLatency(partition int32) prometheus.Observer {
-	if lo := p.leaders.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.produce) {
+// produce is the produce latency histogram of partition's leader.
+func (ll *leaderLatency) produce(partition int32) prometheus.Observer {
+	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.produce) {
 		return lo.produce[partition]
 	}
-	return p.metrics.produceLatency.WithLabelValues(p.cfg.Name, brokerUnknown)
+	return ll.metrics.produceLatency.WithLabelValues(ll.probe, brokerUnknown)
 }
 
-// e2eLatency is the end-to-end latency histogram of partition's leader.
-func (p *Probe) e2eLatency(partition int32) prometheus.Observer {
-	if lo := p.leaders.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.e2e) {
+// e2e is the end-to-end latency histogram of partition's leader.
+func (ll *leaderLatency) e2e(partition int32) prometheus.Observer {
+	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.e2e) {
 		return lo.e2e[partition]
 	}
-	return p.metrics.e2eLatency.WithLabelValues(p.cfg.Name, brokerUnknown)
+	return ll.metrics.e2eLatency.WithLabelValues(ll.probe, brokerUnknown)
 }
 
 // spreadTimeout bounds putting a leader on every broker: reassigning the

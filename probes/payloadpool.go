@@ -1,6 +1,8 @@
 package probes
 
 import (
+	"log/slog"
+
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -10,15 +12,15 @@ import (
 // a producer started later sends what the file holds then. A file that has
 // become unreadable or empty since falls back to random letters of the
 // validated record size, with a warning.
-func (p *Probe) newPool() *payload.Pool {
-	pl := p.cfg.Payload
+func newPool(cfg config.Probe, logger *slog.Logger) *payload.Pool {
+	pl := cfg.Payload
 	if pl.Kind != config.PayloadFile {
-		return payload.NewPool(payload.Body{Kind: pl.Kind, Size: p.cfg.RecordSize})
+		return payload.NewPool(payload.Body{Kind: pl.Kind, Size: cfg.RecordSize})
 	}
 	entries, err := pl.Entries()
 	if err == nil && len(entries) > 0 {
 		return payload.NewPool(payload.Body{Kind: payload.File, Entries: entries})
 	}
-	p.logger.Warn("payload file unreadable or empty; sending random letters instead", "file", pl.File, "err", err)
-	return payload.NewPool(payload.Body{Kind: payload.RandomLetters, Size: p.cfg.RecordSize})
+	logger.Warn("payload file unreadable or empty; sending random letters instead", "file", pl.File, "err", err)
+	return payload.NewPool(payload.Body{Kind: payload.RandomLetters, Size: cfg.RecordSize})
 }

@@ -6,7 +6,6 @@ package probes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -71,19 +70,15 @@ type Probe struct {
 	positions    *positions
 	partitions   atomic.Int32
 	topicID      [16]byte // of the topic the clients were started on
-	leaders      atomic.Pointer[leaderObservers]
+	latency      *leaderLatency
+	live         *liveness
+	fails        failCounter
+	errs         *errLog
 
-	lastProduced atomic.Int64 // unix ns of the last acknowledged record
-	lastConsumed atomic.Int64 // unix ns of the last consumed record
-	up           atomic.Bool
-	upMu         sync.Mutex  // one updateUp at a time: the gauge follows up
-	held         atomic.Bool // consumers hold off polling (HoldConsumers)
-	stopProduce  chan struct{}
-	stopOnce     sync.Once
-	producer     atomic.Pointer[producer]
-
-	errMu       sync.Mutex
-	lastErrLogs map[string]time.Time
+	held        atomic.Bool // consumers hold off polling (HoldConsumers)
+	stopProduce chan struct{}
+	stopOnce    sync.Once
+	producer    atomic.Pointer[producer]
 }
 
 // New prepares a probe; Run starts it.
@@ -92,20 +87,26 @@ func New(cfg config.Probe, opts Options) *Probe {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	logger = logger.With("probe", cfg.Name)
 	runID := payload.NewRunID()
-	return &Probe{
+	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
+	p := &Probe{
 		cfg:          cfg,
 		opts:         opts,
 		metrics:      opts.Metrics,
-		m:            opts.Metrics.forProbe(cfg.Name, cfg.Rate),
-		logger:       logger.With("probe", cfg.Name),
+		m:            m,
+		logger:       logger,
 		runID:        runID,
 		tracker:      tracker.New(runID, tracker.Config{GracePeriod: time.Duration(cfg.LossGracePeriod)}),
 		produceTimes: newProduceTimes(),
 		positions:    newPositions(),
+		latency:      &leaderLatency{probe: cfg.Name, metrics: opts.Metrics},
+		fails:        failCounter{counters: m.failed, rec: opts.Recorder},
+		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
-		lastErrLogs:  map[string]time.Time{},
 	}
+	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
+	return p
 }
 
 // Name is the probe's name, its `probe` label.
@@ -117,7 +118,7 @@ func (p *Probe) Config() config.Probe { return p.cfg }
 // Ready is kafka_bench_probe_up: a record was acknowledged and (with a
 // consumer) consumed within the up window. It turns true with the first
 // such records, not at the next lag tick, so /-/ready and probe_up agree.
-func (p *Probe) Ready() bool { return p.up.Load() }
+func (p *Probe) Ready() bool { return p.live.up.Load() }
 
 // StopProducing ends the producer while the consumer goes on draining: used
 // by bench mode and by tests that check consumed = produced.
@@ -202,7 +203,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	}
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
-			c := &consumer{p: p, interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
+			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
 			cl, err := p.newClient(RoleConsumer, strconv.Itoa(i), consumerOpts(p.cfg, c.onRevoked)...)
 			if err != nil {
 				return false, err
@@ -269,7 +270,7 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	pr := newProducer(p, cl)
+	pr := newProducer(p.runDeps(), cl, p.opts.NumRecords)
 	p.producer.Store(pr)
 	produceCtx, stopPacing := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -291,57 +292,4 @@ func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, e
 		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
 	}
 	return cl, nil
-}
-
-// failed counts n records given up on, in the metrics and the recorder.
-func (p *Probe) failed(reason string, n int) {
-	p.m.failed[reason].Add(float64(n))
-	if rec := p.opts.Recorder; rec != nil {
-		rec.Failed(reason, n)
-	}
-}
-
-// noteProduceError logs produce failures at most once a minute per reason,
-// so an outage gives a line, not a flood.
-func (p *Probe) noteProduceError(err error) {
-	if errors.Is(err, context.Canceled) || errors.Is(err, kgo.ErrClientClosed) {
-		return
-	}
-	if isAuthError(err) {
-		p.noteAuthError("produce failed", err)
-		return
-	}
-	p.rateLimitedWarn("produce:"+failureReason(err), "produce failed", "reason", failureReason(err), "err", err)
-}
-
-// noteAuthError logs, at most once a minute, that Kafka rejected the
-// probe's credentials or certificate: a configuration problem that does
-// not heal by itself, so it is an error, not a warning.
-func (p *Probe) noteAuthError(msg string, err error) {
-	p.rateLimited(slog.LevelError, "auth", msg+": authentication failed: check kafka.sasl and kafka.tls (retrying)", "reason", ReasonAuth, "err", err)
-}
-
-func (p *Probe) noteFetchError(partition int32, err error) {
-	if isAuthError(err) {
-		p.noteAuthError("fetch failed", err)
-		return
-	}
-	p.rateLimitedWarn("fetch", "fetch failed", "partition", partition, "err", err)
-}
-
-func (p *Probe) rateLimitedWarn(key, msg string, args ...any) {
-	p.rateLimited(slog.LevelWarn, key, msg, args...)
-}
-
-func (p *Probe) rateLimited(level slog.Level, key, msg string, args ...any) {
-	p.errMu.Lock()
-	last := p.lastErrLogs[key]
-	now := time.Now()
-	if now.Sub(last) < time.Minute {
-		p.errMu.Unlock()
-		return
-	}
-	p.lastErrLogs[key] = now
-	p.errMu.Unlock()
-	p.logger.Log(context.Background(), level, msg, args...)
 }

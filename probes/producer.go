@@ -58,7 +58,7 @@ func roundPeriod(cfg config.Probe, partitions int32) time.Duration {
 // producer paces probe records by intended send time and measures produce
 // latency from that time, so a stall is charged to every record it delayed.
 type producer struct {
-	p      *Probe
+	runDeps
 	client *kgo.Client
 	pool   *payload.Pool
 	// seqs holds the next sequence number of each partition; only the
@@ -77,28 +77,30 @@ type producer struct {
 	sent  atomic.Uint64
 }
 
-func newProducer(p *Probe, client *kgo.Client) *producer {
+// newProducer makes a producer on client; limit > 0 stops it after that
+// many records.
+func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 	return &producer{
-		p:         p,
+		runDeps:   d,
 		client:    client,
-		pool:      p.newPool(),
-		maxBehind: time.Duration(p.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
-		limit:     p.opts.NumRecords,
-		track:     p.cfg.Consumer.Enabled,
+		pool:      newPool(d.cfg, d.logger),
+		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
+		limit:     limit,
+		track:     d.cfg.Consumer.Enabled,
 	}
 }
 
 // run produces until ctx is cancelled or the record limit is reached.
 func (pr *producer) run(ctx context.Context) {
 	clock := pacer.RealClock()
-	pc := pacer.New(clock, clock.Now(), pr.p.cfg.Rate, roundSize(pr.p.cfg, pr.p.partitions.Load()))
-	unlimited := pr.p.cfg.Rate <= 0
+	pc := pacer.New(clock, clock.Now(), pr.cfg.Rate, roundSize(pr.cfg, pr.partitions.Load()))
+	unlimited := pr.cfg.Rate <= 0
 	for ctx.Err() == nil {
 		if !unlimited {
 			if now := clock.Now(); pc.Behind(now) > pr.maxBehind {
 				if n := pc.SkipTo(now.Add(-pr.maxBehind / 2)); n > 0 {
-					pr.p.failed(ReasonBehindSchedule, int(n))
-					pr.p.logger.Warn("producer fell behind schedule by more than delivery.timeout.ms; skipping records", "skipped", n)
+					pr.fails.add(ReasonBehindSchedule, int(n))
+					pr.logger.Warn("producer fell behind schedule by more than delivery.timeout.ms; skipping records", "skipped", n)
 				}
 			}
 		}
@@ -139,7 +141,7 @@ func handOut(clock pacer.Clock, pc *pacer.Pacer, first, n uint64, unlimited bool
 // fail a record that is already on the wire (and then consumed), so stopping
 // is done by closing the client.
 func (pr *producer) send(intended, now time.Time) {
-	parts := pr.p.partitions.Load()
+	parts := pr.partitions.Load()
 	if parts < 1 {
 		parts = 1
 	}
@@ -153,8 +155,8 @@ func (pr *producer) send(intended, now time.Time) {
 	}
 	seq := pr.seqs[part]
 	pr.seqs[part]++
-	value := pr.pool.Get(payload.Header{RunID: pr.p.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()})
-	pr.p.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
+	value := pr.pool.Get(payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()})
+	pr.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
 	pr.sent.Add(1)
 	pr.client.Produce(context.Background(), &kgo.Record{Partition: part, Value: value, Timestamp: now}, pr.promise)
 }
@@ -169,27 +171,25 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 		return // cannot happen: the value is ours
 	}
 	if err != nil {
-		pr.p.failed(failureReason(err), 1)
+		pr.fails.add(failureReason(err), 1)
 		if pr.track {
-			pr.p.tracker.Failed(h.Partition, h.Seq, now)
+			pr.tracker.Failed(h.Partition, h.Seq, now)
 		}
-		pr.p.noteProduceError(err)
+		pr.errs.produce(err)
 		return
 	}
 	latency := now.Sub(time.Unix(0, h.Intended))
-	pr.p.produceLatency(r.Partition).Observe(latency.Seconds())
-	if rec := pr.p.opts.Recorder; rec != nil {
-		rec.Produced(latency, len(r.Value))
+	pr.latency.produce(r.Partition).Observe(latency.Seconds())
+	if pr.rec != nil {
+		pr.rec.Produced(latency, len(r.Value))
 	}
 	if pr.track {
-		pr.p.tracker.Acked(h.Partition, h.Seq, now)
+		pr.tracker.Acked(h.Partition, h.Seq, now)
 	}
-	pr.p.m.produced.Inc()
-	pr.p.m.producedBytes.Add(float64(len(r.Value)))
-	if pr.p.lastProduced.Swap(now.UnixNano()) == 0 {
-		pr.p.updateUp(now) // the first record: up (and ready) at once
-	}
-	pr.p.produceTimes.add(r.Partition, r.Offset, h.Intended)
+	pr.m.produced.Inc()
+	pr.m.producedBytes.Add(float64(len(r.Value)))
+	pr.live.produced(now)
+	pr.produceTimes.add(r.Partition, r.Offset, h.Intended)
 }
 
 // stop ends pacing, waits for buffered records until the deadline, then

@@ -32,8 +32,8 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 			if p.cfg.Rate <= 0 {
 				n = 1
 			}
-			p.failed(ReasonAuth, int(n))
-			p.noteAuthError("probe topic not ready", err)
+			p.fails.add(ReasonAuth, int(n))
+			p.errs.auth("probe topic not ready", err)
 		} else {
 			p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", backoff)
 		}
@@ -77,7 +77,7 @@ func (p *Probe) ensureTopicOnce(ctx context.Context) error {
 	}
 	p.partitions.Store(parts)
 	p.topicID = td.ID
-	p.setLeaders(td.Partitions)
+	p.latency.set(td.Partitions)
 	p.metrics.setInfo(p.cfg, parts, rf)
 	return nil
 }
@@ -130,7 +130,7 @@ func (p *Probe) topicRecreated(ctx context.Context) bool {
 	switch {
 	case errors.Is(err, kerr.UnknownTopicOrPartition) || errors.Is(err, kerr.UnknownTopicID):
 		if !p.cfg.CreateTopic.Enabled {
-			p.rateLimitedWarn("topic-missing", "probe topic is missing and create_topic is off", "topic", p.cfg.Topic)
+			p.errs.warn("topic-missing", "probe topic is missing and create_topic is off", "topic", p.cfg.Topic)
 			return false
 		}
 		p.logger.Warn("probe topic is missing; creating it again", "topic", p.cfg.Topic)
@@ -149,7 +149,7 @@ func (p *Probe) topicRecreated(ctx context.Context) bool {
 		p.logger.Info("probe topic gained partitions", "partitions", n)
 		p.partitions.Store(n)
 	}
-	p.setLeaders(td.Partitions) // the broker label of the latency histograms
+	p.latency.set(td.Partitions) // the broker label of the latency histograms
 	return false
 }
 
