@@ -29,8 +29,14 @@ func NewCapacityMetrics(reg prometheus.Registerer) *CapacityMetrics {
 		runs:     counter("kafka_bench_capacity_runs_total", "Capacity runs by result: ok, aborted (reload or shutdown), error (could not ramp).", "result"),
 		limit:    gauge("kafka_bench_capacity_limit", "1 for the reason the last capacity run stopped (latency, rate, errors, ceiling), else 0.", "reason"),
 	}
-	reg.MustRegister(m.records, m.bytes, m.p99, m.lastRun, m.interval, m.runs, m.limit)
+	for _, f := range m.families() {
+		reg.MustRegister(f)
+	}
 	return m
+}
+
+func (m *CapacityMetrics) families() []family {
+	return []family{m.records, m.bytes, m.p99, m.lastRun, m.interval, m.runs, m.limit}
 }
 
 // capacitySeries are one probe's children.
@@ -78,9 +84,7 @@ func (s *capacitySeries) record(res CapacityResult, now time.Time) {
 // delete removes a stopped probe's series.
 func (s *capacitySeries) delete() {
 	l := prometheus.Labels{"probe": s.name}
-	for _, v := range []interface {
-		DeletePartialMatch(prometheus.Labels) int
-	}{s.m.records, s.m.bytes, s.m.p99, s.m.lastRun, s.m.interval, s.m.runs, s.m.limit} {
-		v.DeletePartialMatch(l)
+	for _, f := range s.m.families() {
+		f.DeletePartialMatch(l)
 	}
 }

@@ -32,10 +32,6 @@ const (
 var FailureReasons = []string{ReasonTimeout, ReasonRetriesExhausted, ReasonNotLeader, ReasonNotEnoughReplicas,
 	ReasonTopicMissing, ReasonAuth, ReasonMessageTooLarge, ReasonBehindSchedule, ReasonClientClosed, ReasonOther}
 
-// infoLabels are the labels of kafka_bench_probe_info, in order.
-var infoLabels = []string{"probe", "topic", "acks", "compression", "record_size_bytes", "batch_size_bytes",
-	"linger_ms", "partitions", "replication_factor", "group"}
-
 // Metrics defines every probe metric once. One Metrics serves all probes;
 // each probe takes its own children with ForProbe and removes them on stop.
 type Metrics struct {
@@ -62,6 +58,8 @@ type Metrics struct {
 	groupLagSeconds *prometheus.GaugeVec
 }
 
+// Every probe family is declared with one of histogram, counter and gauge:
+// the probe label first, then labels.
 func histogram(name, help string, labels ...string) *prometheus.HistogramVec {
 	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:                            name,
@@ -84,7 +82,8 @@ func gauge(name, help string, labels ...string) *prometheus.GaugeVec {
 // NewMetrics creates and registers the probe metrics on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
-		info:            prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kafka_bench_probe_info", Help: "Settings of a probe, as labels; always 1."}, infoLabels),
+		info: gauge("kafka_bench_probe_info", "Settings of a probe, as labels; always 1.", "topic", "acks", "compression",
+			"record_size_bytes", "batch_size_bytes", "linger_ms", "partitions", "replication_factor", "group"),
 		targetRate:      gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
 		up:              gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window, else 0."),
 		produced:        counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
@@ -106,10 +105,23 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		groupLagRecords: gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
 		groupLagSeconds: gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
 	}
-	reg.MustRegister(m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
-		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
-		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
+	for _, f := range m.families() {
+		reg.MustRegister(f)
+	}
 	return m
+}
+
+// family is a metric vector: registered once, a probe's series deleted.
+type family interface {
+	prometheus.Collector
+	DeletePartialMatch(prometheus.Labels) int
+}
+
+// families lists every probe family.
+func (m *Metrics) families() []family {
+	return []family{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
+		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
+		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds}
 }
 
 // probeMetrics are one probe's children, looked up once so the hot path does
@@ -184,11 +196,7 @@ func consumerGroup(p config.Probe) string {
 // deleteProbe removes every series of a stopped probe.
 func (m *Metrics) deleteProbe(name string) {
 	l := prometheus.Labels{"probe": name}
-	for _, c := range []interface {
-		DeletePartialMatch(prometheus.Labels) int
-	}{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency, m.sendDelay,
-		m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost, m.duplicated,
-		m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds} {
-		c.DeletePartialMatch(l)
+	for _, f := range m.families() {
+		f.DeletePartialMatch(l)
 	}
 }
