@@ -17,11 +17,11 @@ import (
 	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
-	"gopkg.in/yaml.v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 const benchCommand = "bench"
@@ -110,21 +110,22 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		return plan(ctx, &bench.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
 	}
 
-	reg := prometheus.NewRegistry()
-	exp := exporter.New(reg, logger)
+	// Unwatched, the probes' metrics go to a registry nobody reads; with
+	// --web.listen-address, to the exporter that serves them.
+	metrics := probes.NewMetrics(prometheus.NewRegistry())
 	var clientMetrics prometheus.Registerer
 	if bf.setListen {
-		clientMetrics = reg
-		shutdown, err := serveMetrics(ctx, cancel, f, exp, logger)
+		exp, reg, shutdown, err := serveMetrics(ctx, cancel, f, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitBadInput
 		}
 		defer shutdown()
+		metrics, clientMetrics = exp.ProbeMetrics(), reg
 	}
 
 	runner := &bench.Runner{
-		Metrics:    exp.ProbeMetrics(),
+		Metrics:    metrics,
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
@@ -176,7 +177,7 @@ func loadBench(f *flags) (*bench.Bench, error) {
 	case bf.file != "":
 		b, err = bench.Load(bf.file)
 	case quick:
-		b, err = quickBench(bf)
+		b, err = quickBench(bf).Bench()
 		if err != nil {
 			err = fmt.Errorf("command line: %w", err)
 		}
@@ -192,28 +193,9 @@ func loadBench(f *flags) (*bench.Bench, error) {
 	return b, nil
 }
 
-// quickBench is the bench file the quick flags stand for: one scenario
-// whose name and columns are its record size, partitions and acks.
-func quickBench(bf *benchFlags) (*bench.Bench, error) {
-	data, err := quickBenchYAML(bf)
-	if err != nil {
-		return nil, err
-	}
-	return bench.Parse(data)
-}
-
-// quickBenchYAML is quickBench's bench file.
-func quickBenchYAML(bf *benchFlags) ([]byte, error) {
-	type matrix struct {
-		RecordSize []int    `yaml:"record_size"`
-		Partitions []int32  `yaml:"partitions"`
-		Acks       []string `yaml:"acks"`
-	}
-	file := struct {
-		NumRecords int64  `yaml:"num_records"`
-		Matrix     matrix `yaml:"matrix"`
-	}{bf.numRecords, matrix{[]int{bf.recordSize}, []int32{bf.partitions}, []string{bf.acks}}}
-	return yaml.Marshal(file)
+// quickBench is the bench the quick flags stand for.
+func quickBench(bf *benchFlags) bench.Quick {
+	return bench.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
 }
 
 func printResult(w io.Writer, r bench.Result, rounds int) {
@@ -249,14 +231,17 @@ func writeOutput(bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Re
 	return fh.Close()
 }
 
-// serveMetrics serves the exporter's endpoints (probe metrics of the sweep,
-// host metrics) while the bench runs. A listener that fails stops the bench:
-// a sweep meant to be watched should not run unwatched.
-func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, exp *exporter.Exporter, logger *slog.Logger) (shutdown func(), err error) {
+// serveMetrics starts the exporter as a host agent (no probes of its own)
+// and serves its endpoints while the bench runs: the runner's probes publish
+// on its probe metrics and its registry. A listener that fails stops the
+// bench: a sweep meant to be watched should not run unwatched.
+func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (exp *exporter.Exporter, reg *prometheus.Registry, shutdown func(), err error) {
 	cfg, err := config.Parse(nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
+	reg = prometheus.NewRegistry()
+	exp = exporter.New(reg, logger)
 	if f.setHostFlag {
 		cfg.Host.Enabled = f.hostEnabled
 	}
@@ -272,7 +257,7 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, exp 
 			cancel()
 		}
 	}()
-	return func() {
+	return exp, reg, func() {
 		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
 		defer scancel()
 		_ = server.Shutdown(sctx)

@@ -87,7 +87,7 @@ func benchFileOf(bf *benchFlags) *bench.BenchFile {
 		}
 		return &bench.BenchFile{Name: bf.file, Text: string(data)}
 	}
-	data, err := quickBenchYAML(bf)
+	data, err := quickBench(bf).YAML()
 	if err != nil {
 		return nil
 	}
