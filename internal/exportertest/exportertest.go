@@ -13,7 +13,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -66,11 +65,7 @@ func Start(t testing.TB, yamlConfig string, brokers []string) *Exporter {
 // what is logged.
 func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog.Logger) *Exporter {
 	t.Helper()
-	cfg, err := config.Parse([]byte(yamlConfig))
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	cfg.Kafka.Brokers = brokers
+	cfg := probetest.Config(t, yamlConfig, brokers)
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -47,11 +47,7 @@ func Start(t testing.TB, yamlConfig string, brokers []string) *Run {
 // what is logged.
 func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog.Logger) *Run {
 	t.Helper()
-	cfg, err := config.Parse([]byte(yamlConfig))
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	cfg.Kafka.Brokers = brokers
+	cfg := Config(t, yamlConfig, brokers)
 	reg := prometheus.NewRegistry()
 	metrics := probes.NewMetrics(reg)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -69,6 +65,18 @@ func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog
 	}
 	t.Cleanup(r.Stop)
 	return r
+}
+
+// Config parses yamlConfig, failing the test when it is invalid, and points
+// it at brokers.
+func Config(t testing.TB, yamlConfig string, brokers []string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yamlConfig))
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	cfg.Kafka.Brokers = brokers
+	return cfg
 }
 
 // Stop stops every probe and waits for them; safe to call twice.
