@@ -47,13 +47,20 @@ func Start(t testing.TB, yamlConfig string, brokers []string) *Run {
 // what is logged.
 func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog.Logger) *Run {
 	t.Helper()
+	return StartWith(t, yamlConfig, brokers, probes.Options{Logger: logger})
+}
+
+// StartWith is Start with the probes' options (a logger, a recorder, ...);
+// the harness sets Kafka, Metrics and Registerer.
+func StartWith(t testing.TB, yamlConfig string, brokers []string, opts probes.Options) *Run {
+	t.Helper()
 	cfg := Config(t, yamlConfig, brokers)
 	reg := prometheus.NewRegistry()
-	metrics := probes.NewMetrics(reg)
+	opts.Kafka, opts.Metrics, opts.Registerer = cfg.Kafka, probes.NewMetrics(reg), reg
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Run{Registry: reg, probes: map[string]*probes.Probe{}, done: map[string]chan struct{}{}, cancel: cancel}
 	for _, pc := range cfg.Probes {
-		p := probes.New(pc, probes.Options{Kafka: cfg.Kafka, Metrics: metrics, Registerer: reg, Logger: logger})
+		p := probes.New(pc, opts)
 		done := make(chan struct{})
 		r.probes[pc.Name], r.done[pc.Name] = p, done
 		r.wg.Go(func() {
