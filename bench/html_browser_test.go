@@ -86,3 +86,59 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLRoundsReportInBrowser opens the report of a saved rounds result
+// (record size in 4 rounds on real Kafka) in headless Chromium: no console
+// errors; the summary table; per metric, each round's values and the ratio
+// to the baseline with its interval; and the usual charts from the runs.
+func TestHTMLRoundsReportInBrowser(t *testing.T) {
+	browser := browsertest.Start(t)
+	result, err := os.ReadFile(filepath.Join("testdata", "report-rounds.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchFile, err := os.ReadFile(filepath.Join("testdata", "valid-report-rounds.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse(benchFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := RenderHTML(&page, result, b.ParamKeys, &BenchFile{Name: "bench/testdata/valid-report-rounds.yml", Text: string(benchFile)}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "report-rounds.html")
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// 4 metrics × (per round + ratio); sweeps of record_size and round
+	// (4 + 4); 2 spectra; load generator CPU/memory and network, CPU per
+	// machine.
+	const charts = 4*2 + 4*2 + 2 + 3
+	p := browser.Open(t, "file://"+path, 1280, 900, nil)
+	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 21")
+	p.CheckCharts(t, charts, 20)
+	p.SaveScreenshot(t, "report-rounds.png")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	var titles []string
+	if err := p.Eval(`KB.charts.map(function (u) { return u.root.querySelector(".u-title").textContent; })`, &titles); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"produce records/s per round", "e2e p99 (ms): ratio to the baseline"} {
+		if !slices.Contains(titles, want) {
+			t.Errorf("no chart %q among %q", want, titles)
+		}
+	}
+	var verdicts []string
+	if err := p.Eval(`Array.from(document.querySelectorAll("table.results tr")).map(function (r) { return r.lastChild.textContent; }).filter(function (v) { return v === "worse" || v === "baseline"; })`, &verdicts); err != nil {
+		t.Fatal(err)
+	}
+	if len(verdicts) != 8 {
+		t.Errorf("summary table shows %d baseline/worse verdicts %q, want the 4 metrics of each of record_size=100 and 10000", len(verdicts), verdicts)
+	}
+}
