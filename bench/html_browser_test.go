@@ -121,7 +121,7 @@ func TestHTMLRoundsReportInBrowser(t *testing.T) {
 	p := browser.Open(t, "file://"+path, 1280, 900, nil)
 	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 21")
 	p.CheckCharts(t, charts, 20)
-	p.SaveScreenshot(t, "report-rounds.png")
+	p.SaveScreenshotOf(t, "report-rounds.png", "#rounds")
 	if errs := p.Errors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}

@@ -17,8 +17,9 @@
   }
   function param(r, k) { return r.params ? r.params[k] : undefined; }
   function fixed(d) { return function (v) { return typeof v === 'number' ? v.toFixed(d) : String(v); }; }
-  function section(title) {
+  function section(title, id) {
     const s = el('section');
+    if (id) s.id = id;
     s.appendChild(el('h2', title));
     root.appendChild(s);
     return s;
@@ -338,7 +339,7 @@
     const rd = data.rounds;
     if (!rd) return;
     const sums = rd.summary || [];
-    const s = section('Rounds and verdicts');
+    const s = section('Rounds and verdicts', 'rounds');
     const verdicts = sums.some(function (x) { return x.verdict || x.baseline; });
     s.appendChild(el('p', rd.rounds + ' rounds, the scenarios in a shuffled order each round (--seed=' + rd.seed + ')' +
       (verdicts ? '; ratio to the baseline "' + rd.baseline + '" with its interval (' + rd.interval_method +
