@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +57,8 @@ func TestHTMLReportInBrowser(t *testing.T) {
 
 	// Shapes the page has to survive: a consume-only row, a failed row, no
 	// host counters, no spectra (an older file), and fields it does not
-	// know (per-machine rows, rounds, a nested object).
+	// know (per-machine rows, rounds, a nested object, a worker's origin and
+	// encoded histogram).
 	shapes, err := os.ReadFile(filepath.Join("testdata", "report-shapes.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +82,15 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if err := p.Eval(`Array.from(document.querySelectorAll("table.results th")).map(function (h) { return h.textContent; })`, &headers); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"find_max_rate.max_rate", "find_max_rate.limit", "role", "round"} {
+	for _, want := range []string{"find_max_rate.max_rate", "find_max_rate.limit", "role", "round", "worker.index", "worker.late"} {
 		if !slices.Contains(headers, want) {
 			t.Errorf("no column %q among %q", want, headers)
+		}
+	}
+	// A worker's encoded histograms are for merging, not for reading.
+	for _, h := range headers {
+		if strings.Contains(h, "histogram") || strings.Contains(h, "sum_ns") || h == "produce.start" {
+			t.Errorf("column %q shown", h)
 		}
 	}
 }

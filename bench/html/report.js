@@ -49,8 +49,11 @@
     { label: 'status', path: ['status'] },
   ]);
   // Fields the table leaves out on purpose (the JSON file has them).
+  // A worker's result (bench --workers) carries each latency's encoded
+  // histogram and exact sum, for "bench merge" only.
   const omitted = ['scenario', 'topic', 'error', 'params', 'produce.bytes', 'produce.failed', 'produce.seconds',
-    'produce.latency_ms.percentiles', 'consume.start', 'consume.end', 'consume.bytes', 'consume.seconds',
+    'produce.start', 'produce.end', 'produce.latency_ms.percentiles', 'produce.latency_ms.histogram',
+    'produce.latency_ms.sum_ns', 'consume.start', 'consume.end', 'consume.bytes', 'consume.seconds',
     'consume.rebalance_ms', 'consume.end_to_end_ms'];
   const shown = {};
   columns.forEach(function (c) { shown[c.path.join('.')] = true; });
