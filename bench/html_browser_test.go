@@ -13,31 +13,12 @@ import (
 )
 
 // TestHTMLReportInBrowser opens the report of a saved sweep (record size ×
-// acks on the embedded cluster) in headless Chromium: no console errors,
+// acks on real Kafka) in headless Chromium: no console errors,
 // and every chart — 4 per swept parameter, 2 spectra, 2 host charts — has
 // drawn data.
 func TestHTMLReportInBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
-	result, err := os.ReadFile(filepath.Join("testdata", "report-sweep.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	benchFile, err := os.ReadFile(filepath.Join("testdata", "valid-report-sweep.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Parse(benchFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page bytes.Buffer
-	if err := RenderHTML(&page, result, b.ParamKeys, &BenchFile{Name: "bench/testdata/valid-report-sweep.yml", Text: string(benchFile)}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := savedReport(t, "report-sweep.json", "valid-report-sweep.yml")
 
 	const charts = 4*2 + 2 + 2
 	p := browser.Open(t, "file://"+path, 1280, 900, nil)
@@ -63,7 +44,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.Reset()
+	var page bytes.Buffer
 	if err := RenderHTML(&page, shapes, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -101,26 +82,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 // to the baseline with its interval; and the usual charts from the runs.
 func TestHTMLRoundsReportInBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
-	result, err := os.ReadFile(filepath.Join("testdata", "report-rounds.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	benchFile, err := os.ReadFile(filepath.Join("testdata", "valid-report-rounds.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Parse(benchFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page bytes.Buffer
-	if err := RenderHTML(&page, result, b.ParamKeys, &BenchFile{Name: "bench/testdata/valid-report-rounds.yml", Text: string(benchFile)}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "report-rounds.html")
-	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := savedReport(t, "report-rounds.json", "valid-report-rounds.yml")
 
 	// 4 metrics × (per round + ratio); sweeps of record_size and round
 	// (4 + 4); 2 spectra; load generator CPU/memory and network, CPU per
@@ -149,4 +111,31 @@ func TestHTMLRoundsReportInBrowser(t *testing.T) {
 	if len(verdicts) != 8 {
 		t.Errorf("summary table shows %d baseline/worse verdicts %q, want the 4 metrics of each of record_size=100 and 10000", len(verdicts), verdicts)
 	}
+}
+
+// savedReport writes the page of testdata's saved result with its bench
+// file, as "bench report" makes it, and returns its path.
+func savedReport(t *testing.T, result, benchFile string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", result))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join("testdata", benchFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := RenderHTML(&page, data, b.ParamKeys, &BenchFile{Name: "bench/testdata/" + benchFile, Text: string(text)}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
