@@ -111,6 +111,31 @@ func TestHTMLRoundsReportInBrowser(t *testing.T) {
 	if len(verdicts) != 8 {
 		t.Errorf("summary table shows %d baseline/worse verdicts %q, want the 4 metrics of each of record_size=100 and 10000", len(verdicts), verdicts)
 	}
+
+	// Two rounds, one of them failed: medians and no verdicts, so each
+	// round's values but no ratio charts.
+	b, results := roundsBench(t)
+	b.Rounds, b.Baseline = 2, ""
+	var page bytes.Buffer
+	if err := WriteRoundsHTML(&page, b, 7, results[:4], nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = browser.Open(t, "file://"+path, 1280, 900, nil)
+	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 4")
+	p.CheckCharts(t, 4, 20)
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	var ratios int
+	if err := p.Eval(`KB.charts.filter(function (u) { return /ratio to the baseline/.test(u.root.textContent); }).length`, &ratios); err != nil {
+		t.Fatal(err)
+	}
+	if ratios != 0 {
+		t.Errorf("%d ratio charts without a baseline", ratios)
+	}
 }
 
 // savedReport writes the page of testdata's saved result with its bench
