@@ -337,6 +337,23 @@
     };
   }
   function noLine() { return null; }
+  // niceLog rounds a log scale's ends out to 1, 2 or 5 × 10^k, so the axis
+  // starts and ends on a label people read at once.
+  function niceLog(lo, hi) {
+    const steps = [1, 2, 5, 10];
+    const down = function (v) {
+      const p = Math.pow(10, Math.floor(Math.log10(v)));
+      let r = p;
+      steps.forEach(function (m) { if (m * p <= v) r = m * p; });
+      return r;
+    };
+    const up = function (v) {
+      const p = Math.pow(10, Math.floor(Math.log10(v)));
+      for (let i = 0; i < steps.length; i++) if (steps[i] * p >= v) return steps[i] * p;
+      return 10 * p;
+    };
+    return [down(lo / 1.1), up(hi * 1.1)];
+  }
 
   function roundsSection() {
     const rd = data.rounds;
@@ -371,8 +388,11 @@
     const cat = KB.category(scenarios);
     const grid = el('div', null, 'grid');
     s.appendChild(grid);
+    // The legend names the rounds and verdicts; a hover value would be one
+    // of several points at a scenario.
     const opts = function (ylabel) {
-      return { width: 540, height: 300, scales: { x: cat.scale }, axes: [Object.assign({ label: 'scenario' }, cat.axis), { label: ylabel }] };
+      return { width: 540, height: 300, legend: { live: false }, scales: { x: cat.scale },
+        axes: [Object.assign({ label: 'scenario' }, cat.axis), { label: ylabel }] };
     };
     metrics.forEach(function (k) {
       const rows = sums.filter(function (x) { return x.metric === k; });
@@ -436,7 +456,7 @@
       });
       const used = names.filter(function (n, i) { return cols[i].some(function (v) { return v !== null; }); });
       KB.chart(grid, metricLabel(k) + ': ratio to the baseline', Object.assign(opts('ratio, log'), {
-        scales: { x: cat.scale, y: { distr: 3, log: 10, range: function () { return [lo / 1.25, hi * 1.25]; } } },
+        scales: { x: cat.scale, y: { distr: 3, log: 10, range: function () { return niceLog(lo, hi); } } },
         series: [{ label: 'scenario' }].concat(used.map(function (n) {
           return { label: n, stroke: verdictColors[n], fill: verdictColors[n], paths: noLine, points: { show: true, size: 10, fill: verdictColors[n] } };
         })),
