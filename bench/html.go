@@ -36,12 +36,23 @@ var (
 )
 
 // reportData is the page's data section (<script id="report-data">): the
-// JSON result as WriteJSON wrote it, and what the page needs besides.
+// JSON result as WriteJSON wrote it (with rounds, WriteRounds' runs as the
+// results and the rest as rounds), and what the page needs besides.
 type reportData struct {
 	Title     string          `json:"title"`
 	ParamKeys []string        `json:"param_keys"`
 	BenchFile *BenchFile      `json:"bench_file,omitempty"`
+	Rounds    *reportRounds   `json:"rounds,omitempty"`
 	Results   json.RawMessage `json:"results"`
+}
+
+// reportRounds is a rounds result (jsonRounds) but its runs.
+type reportRounds struct {
+	Rounds         int             `json:"rounds"`
+	Seed           uint64          `json:"seed,string"` // a string: JavaScript's numbers hold 53 bits
+	Baseline       string          `json:"baseline,omitempty"`
+	IntervalMethod string          `json:"interval_method"`
+	Summary        json.RawMessage `json:"summary"`
 }
 
 // WriteHTML writes the results as one self-contained HTML page: the seeds'
@@ -56,9 +67,20 @@ func WriteHTML(w io.Writer, paramKeys []string, results []Result, file *BenchFil
 	return RenderHTML(w, js.Bytes(), paramKeys, file)
 }
 
-// RenderHTML turns a JSON result (WriteJSON's array, perhaps saved long ago
-// or merged from several runs) into the page WriteHTML writes. With nil
-// paramKeys the parameters are read from the results.
+// WriteRoundsHTML is WriteHTML for a bench with rounds: the page also
+// shows each round's value and the verdicts with their intervals.
+func WriteRoundsHTML(w io.Writer, b *Bench, seed uint64, results []Result, file *BenchFile) error {
+	var js bytes.Buffer
+	if err := WriteRounds(&js, FormatJSON, b, seed, results); err != nil {
+		return err
+	}
+	return RenderHTML(w, js.Bytes(), b.ParamKeys, file)
+}
+
+// RenderHTML turns a JSON result (WriteJSON's array or WriteRounds' object,
+// perhaps saved long ago or merged from several runs) into the page
+// WriteHTML or WriteRoundsHTML writes. With nil paramKeys the parameters are
+// read from the results.
 func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *BenchFile) error {
 	data, err := reportDataOf(resultsJSON, paramKeys, file)
 	if err != nil {
@@ -70,9 +92,14 @@ func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *Bench
 	}
 	var results []json.RawMessage
 	_ = json.Unmarshal(data.Results, &results) // checked by reportDataOf
+	rounds := 0
+	if data.Rounds != nil {
+		rounds = data.Rounds.Rounds
+	}
 	return reportPage.Execute(w, map[string]any{
 		"Title":        data.Title,
-		"Scenarios":    len(results),
+		"Runs":         len(results),
+		"Rounds":       rounds,
 		"BenchFile":    file,
 		"UPlotVersion": webassets.UPlotVersion,
 		"UPlotCSS":     template.CSS(webassets.UPlotCSS),
@@ -99,13 +126,20 @@ func ReportDataSection(page []byte) ([]byte, error) {
 	return section, nil
 }
 
-func reportDataOf(resultsJSON []byte, paramKeys []string, file *BenchFile) (*reportData, error) {
+// notAResult says what a JSON result looks like.
+const notAResult = "not a bench JSON result (an array of scenario objects, or with rounds an object with runs and summary, as --format json writes)"
+
+func reportDataOf(resultJSON []byte, paramKeys []string, file *BenchFile) (*reportData, error) {
+	resultsJSON, rounds, err := splitRounds(resultJSON)
+	if err != nil {
+		return nil, err
+	}
 	var results []struct {
 		Scenario string            `json:"scenario"`
 		Params   map[string]string `json:"params"`
 	}
 	if err := json.Unmarshal(resultsJSON, &results); err != nil {
-		return nil, fmt.Errorf("not a bench JSON result (an array of scenario objects, as --format json writes): %w", err)
+		return nil, fmt.Errorf("%s: %w", notAResult, err)
 	}
 	if paramKeys == nil {
 		// The order of the scenario names ("record_size=100,acks=1"): JSON
@@ -147,5 +181,29 @@ func reportDataOf(resultsJSON []byte, paramKeys []string, file *BenchFile) (*rep
 	if paramKeys == nil {
 		paramKeys = []string{}
 	}
-	return &reportData{Title: title, ParamKeys: paramKeys, BenchFile: file, Results: json.RawMessage(resultsJSON)}, nil
+	return &reportData{Title: title, ParamKeys: paramKeys, BenchFile: file, Rounds: rounds, Results: json.RawMessage(resultsJSON)}, nil
+}
+
+// splitRounds returns the runs and the rest of a rounds result, or a plain
+// result and nil.
+func splitRounds(resultJSON []byte) (json.RawMessage, *reportRounds, error) {
+	if t := bytes.TrimSpace(resultJSON); len(t) == 0 || t[0] != '{' {
+		return resultJSON, nil, nil
+	}
+	var doc struct {
+		Rounds         int             `json:"rounds"`
+		Seed           uint64          `json:"seed"`
+		Baseline       string          `json:"baseline"`
+		IntervalMethod string          `json:"interval_method"`
+		Runs           json.RawMessage `json:"runs"`
+		Summary        json.RawMessage `json:"summary"`
+	}
+	if err := json.Unmarshal(resultJSON, &doc); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", notAResult, err)
+	}
+	if doc.Runs == nil || doc.Summary == nil {
+		return nil, nil, fmt.Errorf("%s: an object without runs and summary", notAResult)
+	}
+	return doc.Runs, &reportRounds{Rounds: doc.Rounds, Seed: doc.Seed, Baseline: doc.Baseline,
+		IntervalMethod: doc.IntervalMethod, Summary: doc.Summary}, nil
 }

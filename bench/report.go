@@ -186,19 +186,18 @@ func writeMarkdownRow(b *strings.Builder, cells []string) {
 // WriteCSV writes the table as CSV, with each machine's columns (hostreport.go)
 // and an "error" column last.
 func WriteCSV(w io.Writer, paramKeys []string, results []Result) error {
-	cw := csv.NewWriter(w)
 	hosts := hostNames(results)
 	capacity := hasCapacity(results)
-	if err := cw.Write(append(append(header(paramKeys, capacity), csvHostHeader(hosts)...), "error")); err != nil {
-		return err
-	}
+	rows := [][]string{append(append(header(paramKeys, capacity), csvHostHeader(hosts)...), "error")}
 	for _, r := range results {
-		if err := cw.Write(append(append(cells(r, capacity), csvHostCells(hosts, r)...), r.Err)); err != nil {
-			return err
-		}
+		rows = append(rows, append(append(cells(r, capacity), csvHostCells(hosts, r)...), r.Err))
 	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSVRows(w, rows)
+}
+
+// writeCSVRows writes a header and its rows, flushed.
+func writeCSVRows(w io.Writer, rows [][]string) error {
+	return csv.NewWriter(w).WriteAll(rows) // WriteAll flushes and returns the writer's error
 }
 
 // JSON shapes: units in the names, milliseconds to the microsecond.

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -87,15 +86,12 @@ func summaryVerdictCells(s Summary) []string {
 }
 
 func writeSummaryCSV(w io.Writer, b *Bench, sums []Summary) error {
-	cw := csv.NewWriter(w)
 	h := []string{"scenario", "metric"}
 	for i := 1; i <= b.Rounds; i++ {
 		h = append(h, "round_"+strconv.Itoa(i))
 	}
 	h = append(h, "median", "ratio", "ci_low", "ci_high", "confidence", "verdict")
-	if err := cw.Write(h); err != nil {
-		return err
-	}
+	rows := [][]string{h}
 	for _, s := range sums {
 		row := []string{s.Scenario, s.Metric.Key}
 		for _, v := range s.Values {
@@ -111,12 +107,9 @@ func writeSummaryCSV(w io.Writer, b *Bench, sums []Summary) error {
 			iv := s.Interval
 			row = append(row, csvNumber(iv.Ratio), csvNumber(iv.Low), csvNumber(iv.High), csvNumber(iv.Level), s.Verdict)
 		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+		rows = append(rows, row)
 	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSVRows(w, rows)
 }
 
 type (

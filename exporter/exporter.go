@@ -51,14 +51,17 @@ type runningProbe struct {
 // New registers the exporter's collectors on reg: probe metrics, host
 // metrics (switchable on reload), build info, Go and process collectors.
 func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
+	// The ring reads the probe metrics alone, not the Go, process and host
+	// collectors: a registry of its own that they are registered on as well.
+	probeReg := prometheus.NewRegistry()
 	e := &Exporter{
 		reg:     reg,
 		logger:  logger,
-		metrics: probes.NewMetrics(reg),
+		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
 		running: map[string]*runningProbe{},
-		live:    newLiveRing(reg),
+		live:    newLiveRing(probeReg),
 
 		capacity:     probes.NewCapacityMetrics(reg),
 		capacityGate: probes.NewCapacityGate(),

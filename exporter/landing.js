@@ -3,12 +3,14 @@
 (function () {
   'use strict';
   const root = document.getElementById('live');
+  // Every title names its unit.
   const metrics = [
-    { key: 'records_per_sec', title: 'records/s', digits: 0 },
+    { key: 'records_per_sec', title: 'produced (records/s)', digits: 0 },
     { key: 'produce_p99_ms', title: 'produce p99 (ms)', digits: 2 },
     { key: 'end_to_end_p99_ms', title: 'e2e p99 (ms)', digits: 2 },
     { key: 'lag_records', title: 'lag (records)', digits: 0 },
-    { key: 'up', title: 'probe_up', digits: 0, range: [0, 1.1] },
+    { key: 'lag_seconds', title: 'lag (s)', digits: 2 },
+    { key: 'up', title: 'probe_up (0/1)', digits: 0, range: [0, 1.1] },
   ];
   const blocks = {}; // probe name → { div, charts: { key: uPlot } }
   let interval = 5;

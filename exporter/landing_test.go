@@ -1,17 +1,21 @@
 package exporter_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 )
 
 // TestLandingLiveEndpoints: the landing page loads its scripts from the
@@ -55,5 +59,61 @@ func TestLandingLiveEndpoints(t *testing.T) {
 	}
 	if resp, _ := get("/favicon.ico"); resp.StatusCode != http.StatusNoContent {
 		t.Errorf("/favicon.ico: %d, want 204", resp.StatusCode)
+	}
+}
+
+// TestLiveJSONOfRunningProbe: the ring reads a running probe's metrics (its
+// own registry of them) while /metrics still serves them.
+func TestLiveJSONOfRunningProbe(t *testing.T) {
+	emb := exportertest.Embedded(t)
+	cfg, err := config.Parse([]byte("probes: [{name: p, rate: 200, lag_interval: 500ms}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Kafka.Brokers = emb.Brokers()
+	e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e.Apply(ctx, cfg)
+	defer e.Stop()
+	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
+	defer srv.Close()
+
+	exportertest.Eventually(t, 60*time.Second, "a sample of probe p with a rate, lag in seconds and probe_up", func() (bool, string) {
+		resp, err := http.Get(srv.URL + "/live.json")
+		if err != nil {
+			return false, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		var live struct {
+			Probes []struct {
+				Name          string     `json:"name"`
+				RecordsPerSec []*float64 `json:"records_per_sec"`
+				LagSeconds    []*float64 `json:"lag_seconds"`
+				Up            []*float64 `json:"up"`
+			} `json:"probes"`
+		}
+		if err := json.Unmarshal(body, &live); err != nil || len(live.Probes) != 1 || live.Probes[0].Name != "p" {
+			return false, string(body)
+		}
+		last := func(vs []*float64) *float64 {
+			if len(vs) == 0 {
+				return nil
+			}
+			return vs[len(vs)-1]
+		}
+		p := live.Probes[0]
+		if r := last(p.RecordsPerSec); r == nil || *r <= 0 || last(p.LagSeconds) == nil || last(p.Up) == nil {
+			return false, string(body)
+		}
+		return true, ""
+	})
+	f, err := scrape.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := f.Value("kafka_bench_produced_records_total", "probe", "p"); !ok || v <= 0 {
+		t.Errorf("/metrics: kafka_bench_produced_records_total{probe=\"p\"} = %v (found %v), want > 0", v, ok)
 	}
 }

@@ -200,3 +200,32 @@ func finite(v, scale float64) *float64 {
 	v *= scale
 	return &v
 }
+
+// bothRegisterers registers collectors on two registries: the exporter's,
+// served on /metrics, and the ring's, which it gathers every liveInterval
+// without the collectors it does not read.
+type bothRegisterers [2]prometheus.Registerer
+
+func (b bothRegisterers) Register(c prometheus.Collector) error {
+	if err := b[0].Register(c); err != nil {
+		return err
+	}
+	if err := b[1].Register(c); err != nil {
+		b[0].Unregister(c)
+		return err
+	}
+	return nil
+}
+
+func (b bothRegisterers) MustRegister(cs ...prometheus.Collector) {
+	for _, c := range cs {
+		if err := b.Register(c); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func (b bothRegisterers) Unregister(c prometheus.Collector) bool {
+	ok := b[0].Unregister(c)
+	return b[1].Unregister(c) && ok
+}

@@ -1,5 +1,6 @@
-// The bench report: a table in the seeds' shape, sweep charts, latency
-// spectra and host charts, all drawn from the JSON result in #report-data.
+// The bench report: a table in the seeds' shape, each round's values and the
+// verdicts (with rounds), sweep charts, latency spectra and host charts, all
+// drawn from the JSON result in #report-data.
 // It renders whatever the result holds: fields it does not know become
 // extra columns, and lists of objects (per-machine rows, rounds) tables.
 (function () {
@@ -16,8 +17,9 @@
   }
   function param(r, k) { return r.params ? r.params[k] : undefined; }
   function fixed(d) { return function (v) { return typeof v === 'number' ? v.toFixed(d) : String(v); }; }
-  function section(title) {
+  function section(title, id) {
     const s = el('section');
+    if (id) s.id = id;
     s.appendChild(el('h2', title));
     root.appendChild(s);
     return s;
@@ -47,13 +49,17 @@
     { label: 'status', path: ['status'] },
   ]);
   // Fields the table leaves out on purpose (the JSON file has them).
+  // A worker's result (bench --workers) carries each latency's encoded
+  // histogram and exact sum, for "bench merge" only.
   const omitted = ['scenario', 'topic', 'error', 'params', 'produce.bytes', 'produce.failed', 'produce.seconds',
-    'produce.latency_ms.percentiles', 'consume.start', 'consume.end', 'consume.bytes', 'consume.seconds',
+    'produce.start', 'produce.end', 'produce.latency_ms.percentiles', 'produce.latency_ms.histogram',
+    'produce.latency_ms.sum_ns', 'consume.start', 'consume.end', 'consume.bytes', 'consume.seconds',
     'consume.rebalance_ms', 'consume.end_to_end_ms'];
   const shown = {};
   columns.forEach(function (c) { shown[c.path.join('.')] = true; });
   function known(path) {
     const p = path.join('.');
+    if (p === 'round' && keys.indexOf('round') >= 0) return true; // a run's round, a column already
     return shown[p] || omitted.some(function (o) { return p === o || p.indexOf(o + '.') === 0; });
   }
 
@@ -297,7 +303,181 @@
     }
   }
 
+  // Rounds (data.rounds: the rest of a rounds result, whose runs are the
+  // results): per metric, each round's value per scenario, and the ratio to
+  // the baseline with its interval as a whisker, coloured by verdict.
+  const metricLabels = {
+    produce_records_per_sec: 'produce records/s', produce_p99_ms: 'produce p99 (ms)',
+    end_to_end_p99_ms: 'e2e p99 (ms)', consumer_records_per_sec: 'consumer records/s',
+  };
+  const verdictColors = { better: '#2ca02c', worse: '#d62728', 'no difference': '#7f7f7f', baseline: '#1f77b4' };
+  function metricLabel(k) { return metricLabels[k] || k; }
+  function metricValue(k, v) { return v === null || v === undefined ? '-' : v.toFixed(/_ms$/.test(k) ? 3 : 0); }
+
+  // whiskers draws, for each item, a vertical line from lo to hi at x with
+  // caps, in canvas pixels.
+  function whiskers(items) {
+    return function (u) {
+      const ctx = u.ctx;
+      const cap = 5 * devicePixelRatio;
+      ctx.save();
+      ctx.lineWidth = 2 * devicePixelRatio;
+      items.forEach(function (w) {
+        const x = u.valToPos(w.x, 'x', true);
+        const y0 = u.valToPos(w.lo, 'y', true);
+        const y1 = u.valToPos(w.hi, 'y', true);
+        ctx.strokeStyle = w.color;
+        ctx.beginPath();
+        ctx.moveTo(x, y0); ctx.lineTo(x, y1);
+        ctx.moveTo(x - cap, y0); ctx.lineTo(x + cap, y0);
+        ctx.moveTo(x - cap, y1); ctx.lineTo(x + cap, y1);
+        ctx.stroke();
+      });
+      ctx.restore();
+    };
+  }
+  function noLine() { return null; }
+  // niceLog rounds a log scale's ends out to 1, 2 or 5 × 10^k, so the axis
+  // starts and ends on a label people read at once.
+  function niceLog(lo, hi) {
+    const steps = [1, 2, 5, 10];
+    const down = function (v) {
+      const p = Math.pow(10, Math.floor(Math.log10(v)));
+      let r = p;
+      steps.forEach(function (m) { if (m * p <= v) r = m * p; });
+      return r;
+    };
+    const up = function (v) {
+      const p = Math.pow(10, Math.floor(Math.log10(v)));
+      for (let i = 0; i < steps.length; i++) if (steps[i] * p >= v) return steps[i] * p;
+      return 10 * p;
+    };
+    return [down(lo / 1.1), up(hi * 1.1)];
+  }
+
+  function roundsSection() {
+    const rd = data.rounds;
+    if (!rd) return;
+    const sums = rd.summary || [];
+    const s = section('Rounds and verdicts', 'rounds');
+    const verdicts = sums.some(function (x) { return x.verdict || x.baseline; });
+    s.appendChild(el('p', rd.rounds + ' rounds, the scenarios in a shuffled order each round (--seed=' + rd.seed + ')' +
+      (verdicts ? '; ratio to the baseline "' + rd.baseline + '" with its interval (' + rd.interval_method +
+        '; level: the interval\'s exact confidence). The verdict is "no difference" when the interval holds 1.' : '.') +
+      ' Failed rounds are left out. Charts: each round\'s value (the black bar is the median); the ratio with its interval.', 'note'));
+    const cols = [
+      { label: 'scenario', path: ['scenario'] },
+      { label: 'metric', value: function (x) { return metricLabel(x.metric); } },
+      { label: 'per round', value: function (x) { return (x.values || []).map(function (v) { return metricValue(x.metric, v); }).join(', '); } },
+      { label: 'median', value: function (x) { return metricValue(x.metric, x.median); } },
+    ];
+    if (verdicts) {
+      cols.push({ label: 'ratio', value: function (x) { return x.baseline ? '1' : KB.num(x.ratio) === null ? '' : x.ratio.toFixed(3); } },
+        { label: 'interval', value: function (x) { return KB.num(x.ci_low) === null ? '' : '[' + x.ci_low.toFixed(3) + ', ' + x.ci_high.toFixed(3) + ']'; } },
+        { label: 'level', value: function (x) { return KB.num(x.confidence) === null ? '' : (100 * x.confidence).toFixed(1) + ' %'; } },
+        { label: 'verdict', value: function (x) { return x.baseline ? 'baseline' : x.verdict || 'too few rounds'; } });
+    }
+    s.appendChild(table(cols, sums, function (x) { return x.verdict ? 'verdict-' + x.verdict.replace(/ /g, '-') : ''; }));
+
+    const scenarios = [];
+    const metrics = [];
+    sums.forEach(function (x) {
+      if (scenarios.indexOf(x.scenario) < 0) scenarios.push(x.scenario);
+      if (metrics.indexOf(x.metric) < 0) metrics.push(x.metric);
+    });
+    const cat = KB.category(scenarios);
+    const grid = el('div', null, 'grid');
+    s.appendChild(grid);
+    // The legend names the rounds and verdicts; a hover value would be one
+    // of several points at a scenario.
+    const opts = function (ylabel) {
+      return { width: 540, height: 300, legend: { live: false }, scales: { x: cat.scale },
+        axes: [Object.assign({ label: 'scenario' }, cat.axis), { label: ylabel }] };
+    };
+    metrics.forEach(function (k) {
+      const rows = sums.filter(function (x) { return x.metric === k; });
+      // Each round's value, spread a little around its scenario so equal
+      // values stay visible; the median as a black bar.
+      const xs = [];
+      const byRound = [];
+      for (let r = 0; r < rd.rounds; r++) byRound.push([]);
+      const medians = [];
+      rows.forEach(function (x) {
+        const i = scenarios.indexOf(x.scenario);
+        for (let r = 0; r < rd.rounds; r++) {
+          xs.push(i + (rd.rounds > 1 ? (r / (rd.rounds - 1) - 0.5) * 0.4 : 0));
+          byRound.forEach(function (col, c) { col.push(c === r ? KB.num((x.values || [])[r]) : null); });
+        }
+        if (KB.num(x.median) !== null) medians.push({ x: i, y: x.median });
+      });
+      // Latencies spread over decades from round to round: a log scale.
+      const log = /_ms$/.test(k);
+      if (log) byRound.forEach(function (col) { col.forEach(function (v, i) { if (v !== null && v <= 0) col[i] = null; }); });
+      const series = [{ label: 'scenario' }].concat(byRound.map(function (_, r) {
+        return { label: 'round ' + (r + 1), stroke: KB.color(r), fill: KB.color(r), paths: noLine, points: { show: true, size: 8, fill: KB.color(r) } };
+      }));
+      KB.chart(grid, metricLabel(k) + ' per round', Object.assign(opts(metricLabel(k) + (log ? ', log' : '')), {
+        scales: { x: cat.scale, y: log ? { distr: 3, log: 10 } : {} },
+        series: series,
+        hooks: { draw: [function (u) {
+          // the median: a horizontal bar across the scenario's rounds
+          const ctx = u.ctx;
+          ctx.save();
+          ctx.strokeStyle = '#000';
+          ctx.lineWidth = 2 * devicePixelRatio;
+          medians.forEach(function (m) {
+            const y = u.valToPos(m.y, 'y', true);
+            ctx.beginPath();
+            ctx.moveTo(u.valToPos(m.x - 0.28, 'x', true), y);
+            ctx.lineTo(u.valToPos(m.x + 0.28, 'x', true), y);
+            ctx.stroke();
+          });
+          ctx.restore();
+        }] },
+      }), [xs].concat(byRound));
+    });
+    if (!verdicts) return;
+    metrics.forEach(function (k) {
+      const rows = sums.filter(function (x) { return x.metric === k && (x.baseline || KB.num(x.ratio) !== null); });
+      if (rows.length === 0) return;
+      const names = ['baseline', 'better', 'no difference', 'worse'];
+      const xs = rows.map(function (x) { return scenarios.indexOf(x.scenario); });
+      const cols = names.map(function (n) {
+        return rows.map(function (x) { return (x.baseline ? 'baseline' : x.verdict) === n ? (x.baseline ? 1 : x.ratio) : null; });
+      });
+      const items = [];
+      let lo = 1;
+      let hi = 1;
+      rows.forEach(function (x, j) {
+        if (x.baseline || KB.num(x.ci_low) === null) return;
+        items.push({ x: xs[j], lo: x.ci_low, hi: x.ci_high, color: verdictColors[x.verdict] || '#000' });
+        lo = Math.min(lo, x.ci_low, x.ratio);
+        hi = Math.max(hi, x.ci_high, x.ratio);
+      });
+      const used = names.filter(function (n, i) { return cols[i].some(function (v) { return v !== null; }); });
+      KB.chart(grid, metricLabel(k) + ': ratio to the baseline', Object.assign(opts('ratio, log'), {
+        scales: { x: cat.scale, y: { distr: 3, log: 10, range: function () { return niceLog(lo, hi); } } },
+        series: [{ label: 'scenario' }].concat(used.map(function (n) {
+          return { label: n, stroke: verdictColors[n], fill: verdictColors[n], paths: noLine, points: { show: true, size: 10, fill: verdictColors[n] } };
+        })),
+        hooks: { drawClear: [function (u) {
+          // ratio 1: no change
+          const ctx = u.ctx;
+          const y = u.valToPos(1, 'y', true);
+          ctx.save();
+          ctx.strokeStyle = '#999';
+          ctx.setLineDash([6, 4]);
+          ctx.beginPath();
+          ctx.moveTo(u.bbox.left, y); ctx.lineTo(u.bbox.left + u.bbox.width, y);
+          ctx.stroke();
+          ctx.restore();
+        }], draw: [whiskers(items)] },
+      }), [xs].concat(used.map(function (n) { return cols[names.indexOf(n)]; })));
+    });
+  }
+
   resultsTable();
+  roundsSection();
   sweepCharts();
   spectrumCharts();
   hostCharts();

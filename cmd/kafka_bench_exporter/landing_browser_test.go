@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 // TestLandingPageInBrowser is the quick start seen in a browser: the
 // exporter on the embedded cluster, behind TLS and basic auth, and its
 // landing page in headless Chromium — every sparkline of the probe drawn,
-// no console errors, a screenshot kept.
+// each with its unit, no console errors, a screenshot kept.
 func TestLandingPageInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and starts a browser")
@@ -67,8 +69,24 @@ func TestLandingPageInBrowser(t *testing.T) {
 
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
 	page := browser.Open(t, "https://"+addr+"/", 1100, 900, map[string]string{"Authorization": auth})
-	page.WaitFor(t, 30*time.Second, "sparklines drawn", "window.KB && KB.charts.length >= 5")
-	page.CheckCharts(t, 5, 100)
+	page.WaitFor(t, 30*time.Second, "sparklines drawn", "window.KB && KB.charts.length >= 6")
+	page.CheckCharts(t, 6, 100)
+	// Every sparkline's title names its unit: "lag (s): 0.00, max 0.12".
+	var titles []string
+	if err := page.Eval(`KB.charts.map(function (u) { return u.root.querySelector(".u-title").textContent; })`, &titles); err != nil {
+		t.Fatal(err)
+	}
+	unit := regexp.MustCompile(`^[^:(]+ \((records/s|ms|records|s|0/1)\): `)
+	seconds := false
+	for _, title := range titles {
+		seconds = seconds || strings.HasPrefix(title, "lag (s): ")
+		if !unit.MatchString(title) {
+			t.Errorf("sparkline %q has no unit in its title", title)
+		}
+	}
+	if !seconds {
+		t.Errorf("no sparkline of lag in seconds among %q", titles)
+	}
 	// The page redraws itself from live.json every few seconds.
 	var points int
 	if err := page.Eval("KB.charts[0].data[0].length", &points); err != nil {

@@ -14,7 +14,7 @@ import (
 const reportAction = "report"
 
 func addReportArgs(cmd *kingpin.CmdClause, bf *benchFlags) {
-	cmd.Arg("action", `"report": turn the saved JSON result FILE.json (from --format=json) into the HTML report, on --output or stdout; --bench.file adds the bench file to it. Runs nothing.`).EnumVar(&bf.action, reportAction)
+	cmd.Arg("action", `"report": turn the saved JSON result FILE.json (from --format=json, with rounds or without) into the HTML report, on --output or stdout; --bench.file adds the bench file to it. Runs nothing.`).EnumVar(&bf.action, reportAction)
 	cmd.Arg("FILE.json", "JSON result of an earlier bench run (with report).").StringVar(&bf.resultFile)
 }
 
@@ -69,6 +69,8 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 // shows the bench file that produced them.
 func writeResults(w io.Writer, format string, bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
 	switch {
+	case format == bench.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
+		return bench.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))
 	case format == bench.FormatHTML:
 		return bench.WriteHTML(w, b.ParamKeys, results, benchFileOf(bf))
 	case b.Rounds > 1: // the runs and, from minVerdictRounds on, the verdicts

@@ -105,3 +105,73 @@ func TestBenchReportBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchRoundsHTMLAndReport: with rounds, --format=html carries each
+// round's run and the summary with the verdicts, and "bench report" reads a
+// saved rounds result (--format=json's object) as well as an array.
+func TestBenchRoundsHTMLAndReport(t *testing.T) {
+	dir := t.TempDir()
+	benchFile := filepath.Join(dir, "rounds.yml")
+	if err := os.WriteFile(benchFile, []byte("num_records: 200\nrounds: 3\nmatrix: {record_size: [100, 200]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "report.html")
+	code, stdout, stderr := runCLI(t, "bench", "--bench.embedded", "--bench.file", benchFile, "--seed", "5", "--output", page, "--format", "html")
+	if code != exitOK {
+		t.Fatalf("exit code %d; stderr:\n%s\nstdout:\n%s", code, stderr, stdout)
+	}
+	type section struct {
+		ParamKeys []string `json:"param_keys"`
+		Rounds    *struct {
+			Rounds   int    `json:"rounds"`
+			Seed     string `json:"seed"`
+			Baseline string `json:"baseline"`
+			Summary  []struct {
+				Scenario string     `json:"scenario"`
+				Values   []*float64 `json:"values"`
+				Verdict  string     `json:"verdict"`
+				Baseline bool       `json:"baseline"`
+			} `json:"summary"`
+		} `json:"rounds"`
+		Results []struct {
+			Round int `json:"round"`
+		} `json:"results"`
+	}
+	read := func(path string) section {
+		t.Helper()
+		html, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := bench.ReportDataSection(html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s section
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Rounds == nil {
+			t.Fatalf("%s: data section has no rounds:\n%s", path, raw)
+		}
+		return s
+	}
+	s := read(page)
+	if r := s.Rounds; r.Rounds != 3 || r.Seed != "5" || r.Baseline != "record_size=100" || len(r.Summary) != 8 || len(s.Results) != 6 || s.Results[5].Round == 0 {
+		t.Errorf("data section: keys %v, rounds %+v, %d results", s.ParamKeys, *r, len(s.Results))
+	}
+	for _, sum := range s.Rounds.Summary {
+		if len(sum.Values) != 3 || (sum.Verdict == "") != sum.Baseline {
+			t.Errorf("summary row %+v: want 3 rounds' values and a verdict (or baseline)", sum)
+		}
+	}
+
+	later := filepath.Join(dir, "later.html")
+	saved := filepath.Join("..", "..", "bench", "testdata", "report-rounds.json")
+	if code, _, stderr := runCLI(t, "bench", "report", saved, "--output", later); code != exitOK {
+		t.Fatalf("bench report: exit code %d; stderr:\n%s", code, stderr)
+	}
+	if s := read(later); s.Rounds.Rounds != 4 || len(s.Results) != 12 || len(s.Rounds.Summary) != 12 {
+		t.Errorf("report of %s: rounds %+v, %d results", saved, *s.Rounds, len(s.Results))
+	}
+}

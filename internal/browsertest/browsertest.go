@@ -376,7 +376,32 @@ func coloured(img image.Image) int {
 // KAFKA_BENCH_SCREENSHOT_DIR is set, there too (docs/ is refreshed so).
 func (p *Page) SaveScreenshot(t testing.TB, name string) {
 	t.Helper()
-	data, err := p.Screenshot(nil)
+	p.saveScreenshot(t, name, nil)
+}
+
+// SaveScreenshotOf is SaveScreenshot of the first element that matches the
+// CSS selector.
+func (p *Page) SaveScreenshotOf(t testing.TB, name, selector string) {
+	t.Helper()
+	var r *Rect
+	sel, _ := json.Marshal(selector)
+	if err := p.Eval(`(function () {
+		const e = document.querySelector(`+string(sel)+`);
+		if (!e) return null;
+		const r = e.getBoundingClientRect();
+		return {X: r.left + window.scrollX, Y: r.top + window.scrollY, Width: r.width, Height: r.height};
+	})()`, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r == nil {
+		t.Fatalf("screenshot %s: no element %s", name, selector)
+	}
+	p.saveScreenshot(t, name, r)
+}
+
+func (p *Page) saveScreenshot(t testing.TB, name string, clip *Rect) {
+	t.Helper()
+	data, err := p.Screenshot(clip)
 	if err != nil {
 		t.Fatal(err)
 	}
