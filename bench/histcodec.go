@@ -42,7 +42,7 @@ func decodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 func latenciesOf(h *hdrhistogram.Histogram, sum, max time.Duration) Latencies {
 	n := h.TotalCount()
 	if n == 0 {
-		return Latencies{hist: h}
+		return Latencies{} // nothing measured: nothing to merge either
 	}
 	return Latencies{
 		Avg:      sum / time.Duration(n),
@@ -64,6 +64,9 @@ func mergeLatencies(ls []Latencies) (Latencies, error) {
 	all := newHistogram()
 	var sum, mx time.Duration
 	for _, l := range ls {
+		if l.isEmpty() {
+			continue // a worker that measured nothing
+		}
 		if l.hist == nil {
 			return Latencies{}, fmt.Errorf("a latency summary without its histogram cannot be merged")
 		}
@@ -75,3 +78,6 @@ func mergeLatencies(ls []Latencies) (Latencies, error) {
 	}
 	return latenciesOf(all, sum, mx), nil
 }
+
+// isEmpty reports whether l summarises no value.
+func (l Latencies) isEmpty() bool { return l.hist == nil && l.Max == 0 && l.Avg == 0 && l.P999 == 0 }

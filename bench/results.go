@@ -95,6 +95,9 @@ func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
 }
 
 func latenciesFromJSON(j jsonLatency) (Latencies, error) {
+	if j.Histogram == "" && j.Max == 0 && j.Avg == 0 && j.P999 == 0 {
+		return Latencies{}, nil // nothing measured
+	}
 	if j.Histogram == "" {
 		return Latencies{}, errors.New("no histogram (written by an older version or not a bench result)")
 	}
