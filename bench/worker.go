@@ -214,7 +214,7 @@ func (wr *workerRun) deletesTopic(b *Bench, seq int) func() bool {
 		case wr.Index != 0:
 			return false
 		}
-		wr.awaitOthers(seq, b.DrainTimeout+slotSlack)
+		wr.awaitOthers(seq, b.DrainTimeout+stallSlack)
 		return true
 	}
 }
