@@ -72,7 +72,7 @@ func TestBenchWorkersRealBroker(t *testing.T) {
 	brokers := "--kafka.brokers=" + cluster.Bootstrap()[0]
 	dir := t.TempDir()
 	file := filepath.Join(dir, "bench.yml")
-	const records = 15000
+	const records = 9000
 	text := fmt.Sprintf("num_records: %d\nrate: 3000\ndrain_timeout: 5s\ndefaults: {record_size: 100, create_topic: {partitions: 3}}\n", records)
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestBenchWorkersRealBroker(t *testing.T) {
 	ref := readResults(t, single)[0].Produce.LatencyMS
 
 	sweep := func(run string, workers int, started func(procs []*process)) []int {
-		start := time.Now().Add(8 * time.Second).UTC().Format(time.RFC3339)
+		start := time.Now().Add(6 * time.Second).UTC().Format(time.RFC3339)
 		procs := make([]*process, workers)
 		for i := range procs {
 			procs[i] = startBinary(t, "bench", brokers, "--bench.file", file, "--log.level=info",
