@@ -48,7 +48,8 @@
   ]);
   // Fields the table leaves out on purpose (the JSON file has them).
   const omitted = ['scenario', 'topic', 'error', 'params', 'produce.bytes', 'produce.failed', 'produce.seconds',
-    'produce.latency_ms.percentiles', 'consume.start', 'consume.end', 'consume.bytes', 'consume.seconds',
+    'produce.start', 'produce.end', 'produce.latency_ms.percentiles', 'produce.latency_ms.histogram',
+    'produce.latency_ms.sum_ns', 'consume.start', 'consume.end', 'consume.bytes', 'consume.seconds',
     'consume.rebalance_ms', 'consume.end_to_end_ms'];
   const shown = {};
   columns.forEach(function (c) { shown[c.path.join('.')] = true; });
