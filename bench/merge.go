@@ -110,8 +110,10 @@ type Merged struct {
 	// Missing names each worker with no result of some scenario; a merge
 	// with any is incomplete.
 	Missing []string
-	// Late names each worker that started a scenario after its common start.
-	Late []string
+	// Notes name each worker that started a scenario after its common
+	// start, and scenarios whose workers' measured windows began apart
+	// (warm-up): the merged rate counts the windows' union.
+	Notes []string
 }
 
 // Merge merges the sweep of workers workers: per scenario, counts add up,
@@ -151,9 +153,13 @@ func (s *Sweep) Merge(workers int) (*Merged, error) {
 		}
 		for _, p := range parts {
 			if p.Worker.Late() {
-				m.Late = append(m.Late, fmt.Sprintf("worker %d started scenario %s %s late: its window is not the others'",
+				m.Notes = append(m.Notes, fmt.Sprintf("worker %d started scenario %s %s late: its window is not the others'",
 					p.Worker.Index, r.Name(), p.Worker.LateBy.Round(time.Millisecond)))
 			}
+		}
+		if d := firstSpread(parts); d > lateTolerance {
+			m.Notes = append(m.Notes, fmt.Sprintf("scenario %s: the workers' measured windows began up to %s apart; the merged rate is over their union",
+				r.Name(), d.Round(time.Millisecond)))
 		}
 		m.Results = append(m.Results, r)
 	}
@@ -273,6 +279,17 @@ func mergeHosts(parts []Result) (HostStats, []HostRow) {
 		}
 	}
 	return st, append(rows, others...)
+}
+
+// firstSpread is how far apart the workers' first measured sends are.
+func firstSpread(parts []Result) time.Duration {
+	var lo, hi time.Time
+	for _, p := range parts {
+		if p.Produce != nil && !p.Produce.First.IsZero() {
+			lo, hi = earliest(lo, p.Produce.First), latest(hi, p.Produce.First)
+		}
+	}
+	return hi.Sub(lo)
 }
 
 func earliest(a, b time.Time) time.Time {

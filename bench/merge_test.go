@@ -115,7 +115,7 @@ func TestMergeThroughputOverCommonWindow(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s := sweepOf(t,
 		workerResult(0, 2, 1000, t0, t0.Add(10*time.Second), time.Millisecond),
-		workerResult(1, 2, 3000, t0.Add(time.Second), t0.Add(12*time.Second), 3*time.Millisecond))
+		workerResult(1, 2, 3000, t0.Add(2*time.Second), t0.Add(12*time.Second), 3*time.Millisecond))
 	m, err := s.Merge(2)
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +136,9 @@ func TestMergeThroughputOverCommonWindow(t *testing.T) {
 	}
 	if r.Host.CPUPercent != 20 || r.Host.NetOutMBps != 2 || len(r.Hosts) != 2 || !strings.Contains(r.Hosts[1].Name, "worker 1") {
 		t.Errorf("hosts: %+v %+v", r.Host, r.Hosts)
+	}
+	if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "began up to 2s apart") {
+		t.Errorf("notes %q, want the windows' 2 s offset named", m.Notes)
 	}
 	if r.Failed() || !reflect.DeepEqual(r.Params, []string{"100"}) || m.ParamKeys[0] != "record_size" {
 		t.Errorf("merged result %+v, param keys %q", r, m.ParamKeys)

@@ -133,7 +133,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 			return fail(exitFailed, err)
 		}
 	}
-	for _, l := range m.Late {
+	for _, l := range m.Notes {
 		fmt.Fprintf(stderr, "%s %s %s: %s\n", program, benchCommand, mergeAction, l)
 	}
 	code := exitOK
