@@ -51,12 +51,14 @@ defaults:
   producer: {acks: "$ACKS"}
 YAML
 
+# tables prints the Markdown tables of a bench's stdout, a blank line after each.
+tables() { awk '/^\| / {print; t=1; next} t {print ""; t=0} END {if (t) print ""}' "$1"; }
+
 one() { # round
   "$bin" bench --bench.file="$file" --log.level=warn >"$work/one-$1.out" 2>"$work/one-$1.err"
   say "1 worker, round $1:"
   say ""
-  sed -n '/^| /p' "$work/one-$1.out" | tee -a "$report"
-  say ""
+  tables "$work/one-$1.out" | tee -a "$report"
 }
 two() { # round
   local start run=workers-$1 pids=()
@@ -70,8 +72,8 @@ two() { # round
   "$bin" bench merge --kafka.brokers="$BS" --run="$run" --workers=2 --timeout=1m >"$work/merged-$1.out" 2>"$work/merged-$1.err"
   say "2 workers (merged), round $1:"
   say ""
-  sed -n '/^| /p' "$work/merged-$1.out" | tee -a "$report"
-  say ""
+  tables "$work/merged-$1.out" | tee -a "$report"
+  sed -n 's/^kafka_bench_exporter bench merge: /merge: /p' "$work/merged-$1.err" | tee -a "$report"
 }
 
 say "bench-workers: $RATE records/s x $SIZE B for ${SECS}s, $PARTITIONS partitions, acks=$ACKS, Kafka $(scripts/kafka.sh version), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
