@@ -57,3 +57,21 @@ func TestWorkerCheck(t *testing.T) {
 		t.Errorf("run id %q is not fit for a topic name", id)
 	}
 }
+
+// Fixed-duration runs each get a slot from the common start; num_records
+// runs after the first follow their predecessor.
+func TestWorkerScenarioStart(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	w := &Worker{Workers: 2, StartAt: start}
+	timed := &Bench{Duration: 20 * time.Second, DrainTimeout: time.Minute}
+	if got, want := w.scenarioStart(timed, 2), start.Add(2*(20*time.Second+time.Minute+slotSlack)); !got.Equal(want) {
+		t.Errorf("third duration run starts %s, want %s", got, want)
+	}
+	counted := &Bench{NumRecords: 100, DrainTimeout: time.Minute}
+	if got := w.scenarioStart(counted, 0); !got.Equal(start) {
+		t.Errorf("first num_records run starts %s, want %s", got, start)
+	}
+	if got := w.scenarioStart(counted, 1); !got.IsZero() {
+		t.Errorf("second num_records run starts %s, want when the first ends (zero)", got)
+	}
+}
