@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -160,6 +161,21 @@ type jsonHostMeasured struct {
 	DiskWriteMBPerSec float64 `json:"disk_write_mb_per_sec"`
 	NetInMBPerSec     float64 `json:"net_in_mb_per_sec"`
 	NetOutMBPerSec    float64 `json:"net_out_mb_per_sec"`
+}
+
+// UnmarshalJSON reads a row back ("bench merge"): encoding/json cannot
+// fill an embedded pointer to an unexported type.
+func (h *jsonHostRow) UnmarshalJSON(data []byte) error {
+	var names struct{ Name, Role, URL, Source, Status, Error string }
+	if err := json.Unmarshal(data, &names); err != nil {
+		return err
+	}
+	*h = jsonHostRow{Name: names.Name, Role: names.Role, URL: names.URL, Source: names.Source, Status: names.Status, Error: names.Error}
+	if h.Status == unreachableCell {
+		return nil
+	}
+	h.jsonHostMeasured = &jsonHostMeasured{}
+	return json.Unmarshal(data, h.jsonHostMeasured)
 }
 
 func hostsJSON(rows []HostRow) []jsonHostRow {

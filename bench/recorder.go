@@ -216,6 +216,10 @@ type Latencies struct {
 	Avg, Max, P50, P95, P99, P999 time.Duration
 	// Spectrum is the percentile distribution (HTML report's chart).
 	Spectrum []Percentile
+	// hist holds every value (µs) and sum their exact total: what a merge
+	// of several workers' results needs (histcodec.go).
+	hist *hdrhistogram.Histogram
+	sum  time.Duration
 }
 
 // Span is the measured records of one side.
@@ -243,19 +247,9 @@ func (r *Recorder) ConsumeSpan() (s Span, warmEnd time.Time) {
 }
 
 func (s *side) span() Span {
-	out := Span{Records: s.count, Bytes: s.bytes, First: s.first, Last: s.last}
-	if n := s.hist.TotalCount(); n > 0 {
-		out.Latency = Latencies{
-			Avg:      s.sum / time.Duration(n),
-			Max:      s.max,
-			P50:      micros(s.hist.ValueAtQuantile(50)),
-			P95:      micros(s.hist.ValueAtQuantile(95)),
-			P99:      micros(s.hist.ValueAtQuantile(99)),
-			P999:     micros(s.hist.ValueAtQuantile(99.9)),
-			Spectrum: spectrum(s.hist),
-		}
-	}
-	return out
+	// A copy: the summary outlives the recorder's lock.
+	return Span{Records: s.count, Bytes: s.bytes, First: s.first, Last: s.last,
+		Latency: latenciesOf(hdrhistogram.Import(s.hist.Export()), s.sum, s.max)}
 }
 
 func micros(v int64) time.Duration { return time.Duration(v) * time.Microsecond }

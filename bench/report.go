@@ -214,6 +214,7 @@ type (
 		Capacity *jsonCapacity     `json:"capacity,omitempty"`
 		Host     *jsonHost         `json:"host,omitempty"`
 		Hosts    []jsonHostRow     `json:"hosts,omitempty"`
+		Worker   *jsonWorker       `json:"worker,omitempty"` // one worker's result of a sweep
 	}
 	jsonCapacity struct {
 		Result        string             `json:"result"`
@@ -234,6 +235,8 @@ type (
 		Records       int64       `json:"records"`
 		Bytes         int64       `json:"bytes"`
 		Failed        int64       `json:"failed"`
+		Start         time.Time   `json:"start,omitzero"` // first measured send
+		End           time.Time   `json:"end,omitzero"`   // last acknowledgement
 		Seconds       float64     `json:"seconds"`
 		RecordsPerSec float64     `json:"records_per_sec"`
 		MBPerSec      float64     `json:"mb_per_sec"`
@@ -259,6 +262,10 @@ type (
 		P999 float64 `json:"p99_9"`
 		// Percentiles is the spectrum (HTML report), absent in old files.
 		Percentiles []jsonPercentile `json:"percentiles,omitempty"`
+		// Histogram (histcodec.go) and the exact sum let "bench merge"
+		// add several workers' latencies up exactly.
+		Histogram string `json:"histogram,omitempty"`
+		SumNS     int64  `json:"sum_ns,omitempty"`
 	}
 	jsonHost struct {
 		CPUPercent    float64 `json:"cpu_percent"`
@@ -292,7 +299,7 @@ func jsonResults(paramKeys []string, results []Result) []jsonResult {
 			}
 		}
 		if p := r.Produce; p != nil {
-			jr.Produce = &jsonProduce{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed, Seconds: round(p.Elapsed.Seconds(), 6),
+			jr.Produce = &jsonProduce{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed, Start: p.First, End: p.Last, Seconds: round(p.Elapsed.Seconds(), 6),
 				RecordsPerSec: round(p.RecordsPerSec(), 3), MBPerSec: round(p.MBPerSec(), 3), LatencyMS: latencyJSON(p.Latency)}
 		}
 		if c := r.Consume; c != nil {
@@ -314,6 +321,7 @@ func jsonResults(paramKeys []string, results []Result) []jsonResult {
 		if len(r.Hosts) > 0 {
 			jr.Hosts = hostsJSON(r.Hosts)
 		}
+		jr.Worker = workerJSON(r.Worker)
 		out = append(out, jr)
 	}
 	return out
@@ -346,8 +354,12 @@ func capacityJSON(c *probes.CapacityResult) *jsonCapacity {
 
 func latencyJSON(l Latencies) jsonLatency {
 	r := func(d time.Duration) float64 { return round(ms(d), 3) }
-	return jsonLatency{Avg: r(l.Avg), Max: r(l.Max), P50: r(l.P50), P95: r(l.P95), P99: r(l.P99), P999: r(l.P999),
-		Percentiles: percentilesJSON(l.Spectrum)}
+	j := jsonLatency{Avg: r(l.Avg), Max: r(l.Max), P50: r(l.P50), P95: r(l.P95), P99: r(l.P99), P999: r(l.P999),
+		Percentiles: percentilesJSON(l.Spectrum), SumNS: int64(l.sum)}
+	if l.hist != nil && l.hist.TotalCount() > 0 {
+		j.Histogram, _ = encodeHistogram(l.hist) // cannot fail for a histogram of ours; merging says when it is absent
+	}
+	return j
 }
 
 func round(x float64, digits int) float64 {

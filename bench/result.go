@@ -24,6 +24,8 @@ type Result struct {
 	Host     HostStats
 	// Hosts are the machines measured, the bench's own first.
 	Hosts []HostRow
+	// Worker is set on one worker's result of a sweep (--workers).
+	Worker *WorkerInfo
 }
 
 // Name is the scenario's name as printed ("defaults" for the defaults alone).
@@ -38,8 +40,10 @@ type ProduceResult struct {
 	Bytes   int64
 	// Failed counts records the client gave up on (warm-up included).
 	Failed int64
-	// Elapsed runs from the first measured send to the last acknowledgement.
-	Elapsed time.Duration
+	// Elapsed runs from the first measured send (First) to the last
+	// acknowledgement (Last).
+	Elapsed     time.Duration
+	First, Last time.Time
 	// Latency runs from each record's intended send time to its
 	// acknowledgement.
 	Latency Latencies

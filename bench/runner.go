@@ -57,6 +57,9 @@ type Runner struct {
 	OnResult func(Result)
 	// Seed shuffles the scenario order of each round (rounds.go).
 	Seed uint64
+	// Worker makes this run one worker of a sweep (worker.go); nil runs
+	// the whole bench in this process.
+	Worker *Worker
 }
 
 // Run runs every scenario, once per round, and returns their results. It
@@ -74,6 +77,13 @@ func (r *Runner) Run(ctx context.Context, b *Bench) (_ []Result, err error) {
 	}
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
+	}
+	if r.Worker != nil {
+		if err := r.Worker.Check(b); err != nil {
+			return nil, err
+		}
+		b = r.Worker.share(b)
+		r.RunID = r.Worker.runID()
 	}
 	if r.RunID == "" {
 		r.RunID = strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -100,13 +110,23 @@ func (r *Runner) Run(ctx context.Context, b *Bench) (_ []Result, err error) {
 		hosts = append(hosts, newHostSource(h, http.DefaultClient))
 	}
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
+	var wr *workerRun
+	if r.Worker != nil {
+		if wr, err = r.Worker.start(ctx, b.Kafka, len(runs), r.Logger); err != nil {
+			return nil, err
+		}
+		defer wr.close()
+	}
 	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(runs)}
 	var results []Result
 	for i, run := range runs {
 		if ctx.Err() != nil {
 			break
 		}
-		res, restoreErr := r.scenario(ctx, adm, cc, b, i, run, prog, hosts)
+		res, restoreErr := r.scenario(ctx, adm, cc, b, i, run, prog, hosts, wr)
+		if wr != nil {
+			wr.publishOrFail(ctx, b.ParamKeys, &res)
+		}
 		results = append(results, res)
 		if r.OnResult != nil {
 			r.OnResult(res)
@@ -120,7 +140,7 @@ func (r *Runner) Run(ctx context.Context, b *Bench) (_ []Result, err error) {
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *Bench, i int, run scheduled, prog *progress, hosts []*hostSource) (res Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *Bench, i int, run scheduled, prog *progress, hosts []*hostSource, wr *workerRun) (res Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
@@ -141,15 +161,20 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 			}
 		}
 	}
-	res = Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round}
+	var slot time.Time // the run's common start in a sweep (workers only)
+	if wr != nil {
+		wr.names(s, &p)
+		slot = wr.scenarioStart(b, i)
+	}
+	res = Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: wr.info(b, i, slot, 0)}
 	if b.Rounds > 1 {
 		res.Params = append(slices.Clone(s.Params), strconv.Itoa(run.round))
 	}
 	logger := r.Logger.With("scenario", s.DisplayName(), "round", run.round)
 	if b.DeleteTopics {
-		defer r.cleanup(adm, s, p, logger)
+		defer r.cleanup(adm, s, p, logger, wr.deletesTopic(b, i))
 	}
-	if err := prepareTopic(ctx, adm, b, &p); err != nil {
+	if err := wr.prepare(ctx, adm, b, &p, slot); err != nil {
 		res.Err = err.Error()
 		return res, nil
 	}
@@ -163,6 +188,15 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	}
 	if b.FindMaxRate {
 		return r.findMaxRate(ctx, b, p, res, hosts, logger), nil
+	}
+
+	if wr != nil {
+		late, err := wr.waitStart(ctx, slot, s.DisplayName())
+		res.Worker.LateBy = late
+		if err != nil {
+			res.Err = err.Error()
+			return res, nil
+		}
 	}
 
 	var limit uint64 // records to produce, or to read consume-only
@@ -217,7 +251,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
 		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
-			Elapsed: span.Last.Sub(span.First), Latency: span.Latency}
+			Elapsed: span.Last.Sub(span.First), First: span.First, Last: span.Last, Latency: span.Latency}
 	}
 	if p.Consumer.Enabled {
 		res.Consume = consumeResult(rec, start, !b.ConsumeOnly)
@@ -331,8 +365,9 @@ func allLed(td kadm.TopicDetail) bool {
 }
 
 // cleanup deletes what the bench created for the scenario: its group and
-// its topic. A topic named in the bench file is left alone.
-func (r *Runner) cleanup(adm *kadm.Client, s Scenario, p config.Probe, logger *slog.Logger) {
+// its topic. A topic named in the bench file is left alone, and so is one
+// another worker of the sweep deletes (deleteTopic false).
+func (r *Runner) cleanup(adm *kadm.Client, s Scenario, p config.Probe, logger *slog.Logger, deleteTopic func() bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
 	if s.OwnGroup && p.Consumer.Enabled {
@@ -340,7 +375,7 @@ func (r *Runner) cleanup(adm *kadm.Client, s Scenario, p config.Probe, logger *s
 			logger.Warn("deleting the bench consumer group failed", "group", p.Consumer.GroupID, "err", err)
 		}
 	}
-	if s.OwnTopic {
+	if s.OwnTopic && deleteTopic() {
 		if _, err := adm.DeleteTopic(ctx, p.Topic); err != nil && !errors.Is(err, kerr.UnknownTopicOrPartition) {
 			logger.Warn("deleting the bench topic failed", "topic", p.Topic, "err", err)
 		}

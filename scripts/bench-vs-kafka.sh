@@ -71,26 +71,16 @@ kafka_tool() { KAFKA_BENCH_JAVA_OPTS="$TOOL_JVM" scripts/kafka.sh java-class "$@
 
 log "building into $work"
 go build -o "$work/kafka_bench_exporter" ./cmd/kafka_bench_exporter
-go build -o "$work/kafka-cluster" ./internal/kafkatest/cmd/kafka-cluster
 bin=$work/kafka_bench_exporter
-scripts/kafka.sh lib >/dev/null
-
-# Deleted topics' files go at once (not after 60 s, in the middle of a later run).
-"$work/kafka-cluster" -nodes 1 -start-timeout 10m -config file.delete.delay.ms=0 >"$work/cluster.out" 2>"$work/cluster.err" &
-cluster=$!
+# shellcheck source=scripts/cluster.sh
+. scripts/cluster.sh
 cleanup() {
   [ -z "${daemon:-}" ] || kill -TERM "$daemon" 2>/dev/null || true
-  kill -INT "$cluster" 2>/dev/null || true
-  wait "$cluster" 2>/dev/null || true
+  stop_cluster
 }
 trap cleanup EXIT
-for _ in $(seq 1200); do # up to 10 min: a loaded machine starts a JVM slowly
-  grep -q '^BOOTSTRAP=' "$work/cluster.out" 2>/dev/null && break
-  kill -0 "$cluster" 2>/dev/null || { cat "$work/cluster.err" >&2; exit 1; }
-  sleep 0.5
-done
-BS=$(sed -n 's/^BOOTSTRAP=//p' "$work/cluster.out")
-[ -n "$BS" ] || { log "cluster did not start"; cat "$work/cluster.err" >&2; exit 1; }
+# Deleted topics' files go at once (not after 60 s, in the middle of a later run).
+start_cluster "$work" -config file.delete.delay.ms=0
 log "Kafka $(scripts/kafka.sh version) at $BS"
 
 # settle lets the previous run's writes reach the disk before the next run.

@@ -48,6 +48,7 @@ type benchFlags struct {
 	setListen, setFormat               bool
 	action, resultFile                 string // bench report FILE.json
 	rounds                             roundFlags
+	sweep                              workerFlags
 }
 
 func addBenchCommand(app *kingpin.Application) *benchFlags {
@@ -64,6 +65,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
 	addReportArgs(cmd, bf)
 	addRoundFlags(cmd, &bf.rounds)
+	addWorkerFlags(cmd, &bf.sweep)
 	// Serving /metrics is optional in bench mode: only when asked for.
 	app.GetFlag("web.listen-address").IsSetByUser(&bf.setListen)
 	return bf
@@ -72,10 +74,20 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 // runBench runs the bench command; see the exit codes above.
 func runBench(f *flags, stdout, stderr io.Writer) int {
 	bf := f.bench
-	if bf.action == reportAction {
+	switch bf.action {
+	case reportAction:
 		return runReport(bf, stdout, stderr)
+	case mergeAction:
+		return runMerge(f, stdout, stderr)
 	}
 	b, err := loadBench(f)
+	var worker *bench.Worker
+	if err == nil {
+		worker, err = bf.sweep.worker()
+	}
+	if err == nil && worker != nil {
+		err = worker.Check(b)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return exitBadInput
@@ -131,6 +143,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Progress:   stderr,
 		OnResult:   func(r bench.Result) { printResult(stdout, r, b.Rounds) },
 		Seed:       seed,
+		Worker:     worker,
 	}
 	runner.HostsRequired = bf.hostsRequired
 	results, runErr := runner.Run(ctx, b)
@@ -220,15 +233,7 @@ func printResult(w io.Writer, r bench.Result, rounds int) {
 }
 
 func writeOutput(bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
-	fh, err := os.Create(bf.output)
-	if err != nil {
-		return err
-	}
-	if err := writeResults(fh, bf.format, bf, b, seed, results); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return writeFile(bf.output, func(w io.Writer) error { return writeResults(w, bf.format, bf, b, seed, results) })
 }
 
 // serveMetrics starts the exporter as a host agent (no probes of its own)

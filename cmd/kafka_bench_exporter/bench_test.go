@@ -30,6 +30,11 @@ func TestBenchBadInput(t *testing.T) {
 		{"embedded and brokers", []string{"bench", "--bench.embedded", "--kafka.brokers", "127.0.0.1:1", "--bench.num-records", "10"}, "choose one"},
 		{"invalid quick value", []string{"bench", "--bench.embedded", "--bench.record-size", "10"}, "command line: scenario \"record_size=10,partitions=3,acks=all\": record_size = 10: must be >= 36"},
 		{"bad format", []string{"bench", "--bench.num-records", "10", "--format", "xml"}, "enum value must be one of"},
+		{"worker index", []string{"bench", "--bench.num-records", "10", "--workers", "3", "--worker-index", "3"}, "--worker-index=3: must be below --workers=3"},
+		{"no start", []string{"bench", "--bench.num-records", "10", "--workers", "2"}, "--workers=2: needs --start-at"},
+		{"bad start", []string{"bench", "--bench.num-records", "10", "--workers", "2", "--start-at", "noon"}, "--start-at=noon: not an RFC 3339 time"},
+		{"rounds", []string{"bench", "--bench.file", "../../bench/testdata/valid-experiment-io-threads.yml", "--workers", "2", "--start-at", "2026-01-02T15:04:05Z"}, "--workers=2: rounds = "},
+		{"merge nothing", []string{"bench", "merge"}, "no Kafka brokers to read --results.topic=kafka-bench-results"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,173 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// latenciesOfValues is the summary of values as a recorder keeps them.
+func latenciesOfValues(values []time.Duration) Latencies {
+	h := newHistogram()
+	var sum, mx time.Duration
+	for _, v := range values {
+		_ = h.RecordValue(v.Microseconds())
+		sum += v
+		mx = max(mx, v)
+	}
+	return latenciesOf(h, sum, mx)
+}
+
+// roundTrip encodes l as a result file does and decodes it again.
+func roundTrip(t *testing.T, l Latencies) Latencies {
+	t.Helper()
+	data, err := json.Marshal(latencyJSON(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j jsonLatency
+	if err := json.Unmarshal(data, &j); err != nil {
+		t.Fatal(err)
+	}
+	out, err := latenciesFromJSON(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Merging K workers' histograms, each through its JSON encoding, gives
+// exactly the histogram of all their values: every percentile, the average
+// and the maximum.
+func TestMergeEqualsAllValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const workers = 4
+	var all []time.Duration
+	parts := make([]Latencies, workers)
+	for w := range parts {
+		var vs []time.Duration
+		for range 20000 + w*5000 {
+			// Each worker its own spread: a body around (w+1) ms and a long tail.
+			v := time.Duration(rng.ExpFloat64()*float64(time.Duration(w+1)*time.Millisecond)) + time.Duration(rng.IntN(1000))*time.Microsecond
+			vs = append(vs, v.Truncate(time.Microsecond))
+		}
+		all = append(all, vs...)
+		parts[w] = roundTrip(t, latenciesOfValues(vs))
+	}
+	got, err := mergeLatencies(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := latenciesOfValues(all)
+	if !got.hist.Equals(want.hist) {
+		t.Error("merged histogram differs from the histogram of all values")
+	}
+	got.hist, want.hist = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("merged latencies\n got %+v\nwant %+v", got, want)
+	}
+	if _, err := mergeLatencies([]Latencies{{Avg: time.Millisecond}}); err == nil {
+		t.Error("a summary without its histogram merged")
+	}
+}
+
+// workerResult is worker i's result of the one scenario, produced from
+// first to last.
+func workerResult(i, workers int, records int64, first, last time.Time, lat time.Duration) Result {
+	l := latenciesOfValues([]time.Duration{lat})
+	return Result{Scenario: "s", Params: []string{"100"}, Topic: "t",
+		Produce: &ProduceResult{Records: records, Bytes: 100 * records, Elapsed: last.Sub(first), First: first, Last: last, Latency: l},
+		Consume: &ConsumeResult{Start: first, End: last.Add(time.Second), Records: records, Bytes: 100 * records, EndToEnd: &l},
+		Host:    HostStats{CPUPercent: float64(10 * (i + 1)), NetOutMBps: 1},
+		Hosts:   []HostRow{{Name: OwnHostName, Role: "bench"}},
+		Worker:  &WorkerInfo{Run: "r", Index: i, Workers: workers, Runs: 1, ParamKeys: []string{"record_size"}},
+	}
+}
+
+// sweepOf is the sweep the results make, through their JSON files.
+func sweepOf(t *testing.T, results ...Result) *Sweep {
+	t.Helper()
+	var paths []string
+	for i, r := range results {
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, []string{"record_size"}, []Result{r}); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, writeTemp(t, i, buf.Bytes()))
+	}
+	s, err := ReadSweepFiles(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Throughput is the records of all workers over the common window: from
+// the earliest first send to the latest acknowledgement.
+func TestMergeThroughputOverCommonWindow(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := sweepOf(t,
+		workerResult(0, 2, 1000, t0, t0.Add(10*time.Second), time.Millisecond),
+		workerResult(1, 2, 3000, t0.Add(2*time.Second), t0.Add(12*time.Second), 3*time.Millisecond))
+	m, err := s.Merge(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Results) != 1 || len(m.Missing) != 0 {
+		t.Fatalf("merged %d results, missing %q", len(m.Results), m.Missing)
+	}
+	r := m.Results[0]
+	p, c := r.Produce, r.Consume
+	if p.Records != 4000 || p.Elapsed != 12*time.Second || p.RecordsPerSec() != 4000.0/12 {
+		t.Errorf("produce: %d records over %s (%v/s), want 4000 over 12s", p.Records, p.Elapsed, p.RecordsPerSec())
+	}
+	if c.Records != 4000 || c.Elapsed() != 13*time.Second {
+		t.Errorf("consume: %d records over %s, want 4000 over 13s", c.Records, c.Elapsed())
+	}
+	if p.Latency.P50 != time.Millisecond || p.Latency.Max != 3*time.Millisecond || c.EndToEnd.P99 != 3*time.Millisecond {
+		t.Errorf("latencies: produce %+v, end-to-end %+v", p.Latency, c.EndToEnd)
+	}
+	if r.Host.CPUPercent != 20 || r.Host.NetOutMBps != 2 || len(r.Hosts) != 2 || !strings.Contains(r.Hosts[1].Name, "worker 1") {
+		t.Errorf("hosts: %+v %+v", r.Host, r.Hosts)
+	}
+	if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "began up to 2s apart") {
+		t.Errorf("notes %q, want the windows' 2 s offset named", m.Notes)
+	}
+	if r.Failed() || !reflect.DeepEqual(r.Params, []string{"100"}) || m.ParamKeys[0] != "record_size" {
+		t.Errorf("merged result %+v, param keys %q", r, m.ParamKeys)
+	}
+}
+
+// A worker without a result is named, and fails the scenario.
+func TestMergeNamesMissingWorker(t *testing.T) {
+	t0 := time.Now()
+	s := sweepOf(t, workerResult(0, 3, 10, t0, t0.Add(time.Second), time.Millisecond),
+		workerResult(2, 3, 10, t0, t0.Add(time.Second), time.Millisecond))
+	m, err := s.Merge(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.Results[0]
+	if !r.Failed() || !strings.Contains(r.Err, "worker 1 missing") || len(m.Missing) != 1 || !strings.Contains(m.Missing[0], "worker 1") {
+		t.Errorf("missing worker 1 not named: err %q, missing %q", r.Err, m.Missing)
+	}
+	if r.Produce.Records != 20 {
+		t.Errorf("the workers present give %d records, want 20", r.Produce.Records)
+	}
+}
+
+func writeTemp(t *testing.T, i int, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("worker-%d.json", i))
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

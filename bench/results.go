@@ -1,0 +1,196 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// jsonWorker is a worker's result's origin (WorkerInfo); absent from a
+// single-process or merged result.
+type jsonWorker struct {
+	Run         string    `json:"run"`
+	Index       int       `json:"index"`
+	Workers     int       `json:"workers"`
+	Seq         int       `json:"seq"`
+	Runs        int       `json:"runs"`
+	StartAt     time.Time `json:"start_at,omitzero"`
+	Late        bool      `json:"late"`
+	LateSeconds float64   `json:"late_seconds,omitempty"`
+	ParamKeys   []string  `json:"param_keys"`
+}
+
+func workerJSON(w *WorkerInfo) *jsonWorker {
+	if w == nil {
+		return nil
+	}
+	j := &jsonWorker{Run: w.Run, Index: w.Index, Workers: w.Workers, Seq: w.Seq, Runs: w.Runs,
+		StartAt: w.StartAt, Late: w.Late(), ParamKeys: w.ParamKeys}
+	if w.LateBy > 0 {
+		j.LateSeconds = round(w.LateBy.Seconds(), 3)
+	}
+	return j
+}
+
+func (j *jsonWorker) info() *WorkerInfo {
+	return &WorkerInfo{Run: j.Run, Index: j.Index, Workers: j.Workers, Seq: j.Seq, Runs: j.Runs,
+		StartAt: j.StartAt, LateBy: time.Duration(j.LateSeconds * float64(time.Second)), ParamKeys: j.ParamKeys}
+}
+
+// resultOf turns a JSON result back into a Result; latencies come from
+// their histograms, so they merge exactly.
+func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
+	r := Result{Scenario: jr.Scenario, Topic: jr.Topic, Round: jr.Round, Err: jr.Error}
+	for _, k := range paramKeys {
+		r.Params = append(r.Params, jr.Params[k])
+	}
+	if jr.Worker != nil {
+		r.Worker = jr.Worker.info()
+	}
+	if p := jr.Produce; p != nil {
+		lat, err := latenciesFromJSON(p.LatencyMS)
+		if err != nil {
+			return r, fmt.Errorf("produce latency: %w", err)
+		}
+		r.Produce = &ProduceResult{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed,
+			Elapsed: seconds(p.Seconds), First: p.Start, Last: p.End, Latency: lat}
+	}
+	if c := jr.Consume; c != nil {
+		r.Consume = &ConsumeResult{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes,
+			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond}
+		if c.EndToEndMS != nil {
+			lat, err := latenciesFromJSON(*c.EndToEndMS)
+			if err != nil {
+				return r, fmt.Errorf("end-to-end latency: %w", err)
+			}
+			r.Consume.EndToEnd = &lat
+		}
+	}
+	if h := jr.Host; h != nil {
+		r.Host = HostStats{CPUPercent: h.CPUPercent, MemPercent: h.MemoryPercent, NetInMBps: h.NetInMBPerSec, NetOutMBps: h.NetOutMBPer}
+	} else {
+		r.Host.Unavailable = true
+	}
+	for _, h := range jr.Hosts {
+		row := HostRow{Name: h.Name, Role: h.Role, URL: h.URL, Source: h.Source, Err: h.Error}
+		if m := h.jsonHostMeasured; m != nil {
+			row.CPUPercent, row.CPUPeakPercent, row.MemPercent = m.CPUPercent, m.CPUPeakPercent, m.MemoryPercent
+			row.DiskBusyPercent, row.DiskReadMBps, row.DiskWriteMBps = m.DiskBusyPercent, m.DiskReadMBPerSec, m.DiskWriteMBPerSec
+			row.NetInMBps, row.NetOutMBps = m.NetInMBPerSec, m.NetOutMBPerSec
+		} else if row.Err == "" {
+			row.Err = h.Status
+		}
+		r.Hosts = append(r.Hosts, row)
+	}
+	return r, nil
+}
+
+func latenciesFromJSON(j jsonLatency) (Latencies, error) {
+	if j.Histogram == "" && j.Max == 0 && j.Avg == 0 && j.P999 == 0 {
+		return Latencies{}, nil // nothing measured
+	}
+	if j.Histogram == "" {
+		return Latencies{}, errors.New("no histogram (written by an older version or not a bench result)")
+	}
+	h, err := decodeHistogram(j.Histogram)
+	if err != nil {
+		return Latencies{}, err
+	}
+	return latenciesOf(h, time.Duration(j.SumNS), time.Duration(j.Max*float64(time.Millisecond))), nil
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// ensureResultsTopic creates the results topic unless it exists: one
+// partition, so every reader sees a run's results in the order published.
+func ensureResultsTopic(ctx context.Context, adm *kadm.Client, topic string) error {
+	ctx, cancel := context.WithTimeout(ctx, topicTimeout)
+	defer cancel()
+	resp, err := adm.CreateTopic(ctx, 1, -1, nil, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
+		return fmt.Errorf("creating the results topic %q: %w", topic, err)
+	}
+	return nil
+}
+
+// publish writes one scenario's result to the results topic, keyed by run.
+func (wr *workerRun) publish(ctx context.Context, paramKeys []string, r Result) error {
+	value, err := json.Marshal(jsonResults(paramKeys, []Result{r})[0])
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), topicTimeout)
+	defer cancel()
+	rec := &kgo.Record{Topic: wr.ResultsTopic, Key: []byte(wr.Run), Value: value}
+	if err := wr.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
+		return fmt.Errorf("publishing the result to %q: %w", wr.ResultsTopic, err)
+	}
+	return nil
+}
+
+// collected is what the workers of one run have published: by worker
+// index, then by the run's place in the worker's schedule (a later copy,
+// from a restarted worker, replaces an earlier one).
+type collected struct {
+	byWorker map[int]map[int]jsonResult
+	// bad are records of the run that could not be read.
+	bad []error
+}
+
+func (c *collected) add(jr jsonResult) {
+	w := jr.Worker
+	if c.byWorker[w.Index] == nil {
+		c.byWorker[w.Index] = map[int]jsonResult{}
+	}
+	c.byWorker[w.Index][w.Seq] = jr
+}
+
+// collect reads run's results from the start of the results topic until
+// done holds or ctx ends (then it returns what it has with ctx's error).
+func collect(ctx context.Context, k config.Kafka, topic, run string, done func(*collected) bool) (*collected, error) {
+	c := &collected{byWorker: map[int]map[int]jsonResult{}}
+	opts, err := probes.ConnOpts(k)
+	if err != nil {
+		return c, err
+	}
+	cl, err := kgo.NewClient(append(opts, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+	if err != nil {
+		return c, err
+	}
+	defer cl.Close()
+	for !done(c) {
+		fetches := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			return c, ctx.Err()
+		}
+		fetches.EachError(func(_ string, _ int32, err error) {
+			if !errors.Is(err, kerr.UnknownTopicOrPartition) { // not created yet
+				c.bad = append(c.bad, err)
+			}
+		})
+		fetches.EachRecord(func(rec *kgo.Record) {
+			if string(rec.Key) != run {
+				return
+			}
+			var jr jsonResult
+			if err := json.Unmarshal(rec.Value, &jr); err != nil || jr.Worker == nil {
+				c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: %v", topic, rec.Offset, err))
+				return
+			}
+			c.add(jr)
+		})
+	}
+	return c, nil
+}

@@ -1,0 +1,264 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// DefaultResultsTopic is where workers publish their results (--results.topic).
+const DefaultResultsTopic = "kafka-bench-results"
+
+// slotSlack is added to each fixed-duration scenario's slot in a worker
+// sweep, beyond duration and drain_timeout: topic creation, warm-up and
+// clean-up all happen inside the slot.
+const slotSlack = 30 * time.Second
+
+// Worker makes the runner one of several bench processes of one sweep
+// (--workers): it runs its share of every scenario on the scenario's topic
+// and publishes each result to the results topic for "bench merge". The
+// workers agree through their flags and Kafka alone.
+type Worker struct {
+	Workers, Index int
+	// StartAt is when the first scenario starts on every worker; each
+	// later fixed-duration scenario starts a whole slot after it.
+	StartAt time.Time
+	// Run names the sweep: the results' key and part of the topic names.
+	Run          string
+	ResultsTopic string
+}
+
+// WorkerInfo says which worker produced a result and whether it started
+// the scenario late (after the sweep's common start).
+type WorkerInfo struct {
+	Run            string
+	Index, Workers int
+	// Seq is the scenario's place in the worker's runs, Runs their number.
+	Seq, Runs int
+	StartAt   time.Time
+	// LateBy is how long after the scenario's start the worker began; a
+	// worker that missed the common start by more than lateTolerance is
+	// late and its window is not the others'.
+	LateBy    time.Duration
+	ParamKeys []string
+}
+
+// lateTolerance is how far past its start a worker may begin a scenario
+// and still count as on time.
+const lateTolerance = time.Second
+
+// Late reports whether the worker missed the scenario's common start.
+func (w WorkerInfo) Late() bool { return w.LateBy > lateTolerance }
+
+// Check refuses what a sweep cannot split; errors name the flag and value.
+func (w *Worker) Check(b *Bench) error {
+	switch {
+	case w.Workers < 1:
+		return fmt.Errorf("--workers=%d: must be at least 1", w.Workers)
+	case w.Index < 0 || w.Index >= w.Workers:
+		return fmt.Errorf("--worker-index=%d: must be below --workers=%d", w.Index, w.Workers)
+	case w.Workers == 1:
+		return nil
+	case w.StartAt.IsZero():
+		return fmt.Errorf("--workers=%d: needs --start-at, the sweep's common start", w.Workers)
+	case w.Run == "":
+		return fmt.Errorf("--workers=%d: needs --run", w.Workers)
+	case w.ResultsTopic == "":
+		return fmt.Errorf("--workers=%d: --results.topic is empty", w.Workers)
+	case b.FindMaxRate:
+		return fmt.Errorf("--workers=%d: find_max_rate ramps one process's rate: run it with one worker", w.Workers)
+	case b.ConsumeOnly:
+		return fmt.Errorf("--workers=%d: consume_only reads a pre-filled topic: run it with one worker", w.Workers)
+	case b.Rounds > 1:
+		return fmt.Errorf("--workers=%d: rounds = %d: run each round as its own sweep", w.Workers, b.Rounds)
+	case b.NumRecords > 0 && b.NumRecords < int64(w.Workers):
+		return fmt.Errorf("--workers=%d: num_records = %d: fewer records than workers", w.Workers, b.NumRecords)
+	}
+	return nil
+}
+
+// share is b with this worker's share of num_records.
+func (w *Worker) share(b *Bench) *Bench {
+	c := *b
+	if c.NumRecords > 0 {
+		c.NumRecords = shareOf(b.NumRecords, w.Workers, w.Index)
+	}
+	return &c
+}
+
+// scenarioStart is when the seq-th run starts: fixed-duration runs each get
+// a slot long enough for topic, warm-up, duration and drain, so every worker
+// measures the same wall-clock window; num_records runs all start at once
+// from StartAt and later ones follow their predecessor.
+func (w *Worker) scenarioStart(b *Bench, seq int) time.Time {
+	if b.Duration == 0 {
+		if seq == 0 {
+			return w.StartAt
+		}
+		return time.Time{}
+	}
+	slot := b.Duration + b.DrainTimeout + slotSlack
+	return w.StartAt.Add(time.Duration(seq) * slot)
+}
+
+// workerRun is a Worker at work: its results client and what it publishes.
+type workerRun struct {
+	*Worker
+	kafka  config.Kafka
+	cl     *kgo.Client
+	adm    *kadm.Client
+	runs   int
+	logger *slog.Logger
+}
+
+func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) (*workerRun, error) {
+	cl, err := newAdminClient(k)
+	if err != nil {
+		return nil, err
+	}
+	wr := &workerRun{Worker: w, kafka: k, cl: cl, adm: kadm.NewClient(cl), runs: runs,
+		logger: logger.With("worker", w.Index, "workers", w.Workers, "run", w.Run)}
+	if err := ensureResultsTopic(ctx, wr.adm, w.ResultsTopic); err != nil {
+		cl.Close()
+		return nil, err
+	}
+	return wr, nil
+}
+
+func (wr *workerRun) close() { wr.cl.Close() }
+
+// names gives the scenario's group this worker's own name: each worker reads
+// back its own records in full, so its loss and duplicate counts stay exact.
+func (wr *workerRun) names(s Scenario, p *config.Probe) {
+	if s.OwnGroup && p.Consumer.Enabled {
+		p.Consumer.GroupID += "-w" + strconv.Itoa(wr.Index)
+	}
+	p.Rate = rateShareOf(p.Rate, wr.Workers, wr.Index)
+}
+
+// The methods below that take a nil *workerRun do what a single process
+// does, so the runner calls them either way.
+
+// prepare makes the scenario's topic ready: worker 0 (or a single process)
+// creates it, the other workers wait until it exists with every partition
+// led.
+func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Probe, start time.Time) error {
+	if wr == nil || wr.Index == 0 || !p.CreateTopic.Enabled {
+		return prepareTopic(ctx, adm, b, p)
+	}
+	p.CreateTopic.Enabled = false
+	deadline := max(time.Until(start), 0) + topicTimeout
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	for {
+		td, err := describeTopic(ctx, adm, p.Topic)
+		if err == nil && allLed(td) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %v)", p.Topic, topicTimeout, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// waitStart sleeps until the scenario's start and returns how late the
+// worker is (0 when on time or when the run has no fixed start).
+func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string) (time.Duration, error) {
+	if start.IsZero() {
+		return 0, nil
+	}
+	if late := time.Since(start); late > 0 {
+		if late > lateTolerance {
+			wr.logger.Warn("worker started the scenario late: its window is not the others'", "scenario", name, "late_by", late)
+		}
+		return late, nil
+	}
+	t := time.NewTimer(time.Until(start))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return 0, errInterrupted
+	case <-t.C:
+		return 0, nil
+	}
+}
+
+// info is the WorkerInfo of the seq-th run; nil for a single process.
+func (wr *workerRun) info(b *Bench, seq int, start time.Time, late time.Duration) *WorkerInfo {
+	if wr == nil {
+		return nil
+	}
+	return &WorkerInfo{Run: wr.Run, Index: wr.Index, Workers: wr.Workers, Seq: seq, Runs: wr.runs,
+		StartAt: start, LateBy: late, ParamKeys: b.ParamKeys}
+}
+
+// deletesTopic says at clean-up time whether this process deletes the
+// seq-th run's topic: a single process does, and so does worker 0 once the
+// other workers are done with it; the others never do.
+func (wr *workerRun) deletesTopic(b *Bench, seq int) func() bool {
+	return func() bool {
+		switch {
+		case wr == nil:
+			return true
+		case wr.Index != 0:
+			return false
+		}
+		wr.awaitOthers(seq, b.DrainTimeout+stallSlack)
+		return true
+	}
+}
+
+// publishOrFail publishes r; a result that cannot be published fails, as
+// the merge will miss it.
+func (wr *workerRun) publishOrFail(ctx context.Context, paramKeys []string, r *Result) {
+	if err := wr.publish(ctx, paramKeys, *r); err != nil {
+		wr.logger.Error("publishing the result failed", "err", err)
+		r.Err = strings.TrimPrefix(r.Err+"; "+err.Error(), "; ")
+	}
+}
+
+// runID is Run made fit for topic and group names (RFC 3339 times hold
+// colons, which topic names may not).
+func (w *Worker) runID() string {
+	return strings.Map(func(c rune) rune {
+		if c == '.' || c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
+			return c
+		}
+		return '-'
+	}, w.Run)
+}
+
+// awaitOthers waits until every other worker has published its result of
+// the seq-th run (so worker 0 deletes the topic only once all are done),
+// for at most limit.
+func (wr *workerRun) awaitOthers(seq int, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	got, err := collect(ctx, wr.kafka, wr.ResultsTopic, wr.Run, func(c *collected) bool {
+		for i := 1; i < wr.Workers; i++ {
+			if _, ok := c.byWorker[i][seq]; !ok {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		wr.logger.Warn("reading the other workers' results failed", "err", err)
+	}
+	for i := 1; i < wr.Workers; i++ {
+		if _, ok := got.byWorker[i][seq]; !ok {
+			wr.logger.Warn("deleting the topic without a result from a worker", "missing_worker", i, "waited", limit)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package bench
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A worker that reaches a scenario after its common start goes on at once
+// and says how late it is; one that is early waits for the start.
+func TestWorkerWaitStart(t *testing.T) {
+	wr := &workerRun{Worker: &Worker{Workers: 2, Index: 1}, logger: slog.New(slog.DiscardHandler)}
+	late, err := wr.waitStart(context.Background(), time.Now().Add(-3*time.Second), "s")
+	if err != nil || late < 3*time.Second || !(WorkerInfo{LateBy: late}).Late() {
+		t.Errorf("3 s after the start: late by %s (err %v), want ≥ 3s and flagged late", late, err)
+	}
+	start := time.Now().Add(200 * time.Millisecond)
+	late, err = wr.waitStart(context.Background(), start, "s")
+	if err != nil || late != 0 || time.Now().Before(start) {
+		t.Errorf("before the start: returned at %s, late by %s (err %v), want at or after %s and on time", time.Now(), late, err, start)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := wr.waitStart(ctx, time.Now().Add(time.Hour), "s"); err != errInterrupted {
+		t.Errorf("interrupted wait: err %v, want %v", err, errInterrupted)
+	}
+}
+
+// What a sweep cannot split is refused, naming the flag and the value.
+func TestWorkerCheck(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	ok := Worker{Workers: 3, Index: 2, StartAt: start, Run: "r", ResultsTopic: DefaultResultsTopic}
+	cases := []struct {
+		w    Worker
+		b    Bench
+		want string
+	}{
+		{ok, Bench{NumRecords: 3}, ""},
+		{Worker{Workers: 3, Index: 3}, Bench{}, "--worker-index=3: must be below --workers=3"},
+		{Worker{Workers: 0}, Bench{}, "--workers=0: must be at least 1"},
+		{ok, Bench{Rounds: 3}, "--workers=3: rounds = 3"},
+		{ok, Bench{FindMaxRate: true}, "--workers=3: find_max_rate"},
+		{ok, Bench{NumRecords: 2}, "--workers=3: num_records = 2: fewer records than workers"},
+	}
+	for _, c := range cases {
+		err := c.w.Check(&c.b)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v with %+v: %v, want %q", c.w, c.b, err, c.want)
+		}
+	}
+	if got := ok.share(&Bench{NumRecords: 10}).NumRecords; got != 3 {
+		t.Errorf("worker 2 of 3 takes %d of 10 records, want 3", got)
+	}
+	if id := (&Worker{Run: "2026-01-02T03:04:05Z"}).runID(); id != "2026-01-02T03-04-05Z" {
+		t.Errorf("run id %q is not fit for a topic name", id)
+	}
+}
+
+// Fixed-duration runs each get a slot from the common start; num_records
+// runs after the first follow their predecessor.
+func TestWorkerScenarioStart(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	w := &Worker{Workers: 2, StartAt: start}
+	timed := &Bench{Duration: 20 * time.Second, DrainTimeout: time.Minute}
+	if got, want := w.scenarioStart(timed, 2), start.Add(2*(20*time.Second+time.Minute+slotSlack)); !got.Equal(want) {
+		t.Errorf("third duration run starts %s, want %s", got, want)
+	}
+	counted := &Bench{NumRecords: 100, DrainTimeout: time.Minute}
+	if got := w.scenarioStart(counted, 0); !got.Equal(start) {
+		t.Errorf("first num_records run starts %s, want %s", got, start)
+	}
+	if got := w.scenarioStart(counted, 1); !got.IsZero() {
+		t.Errorf("second num_records run starts %s, want when the first ends (zero)", got)
+	}
+}
