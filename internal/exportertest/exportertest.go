@@ -17,6 +17,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // Exporter is a running in-process exporter.
@@ -37,9 +38,9 @@ func Logger() *slog.Logger {
 
 // Embedded starts the in-process cluster; t.Cleanup closes it (Close may
 // also be called earlier, to take the brokers away).
-func Embedded(t testing.TB) *exporter.Embedded {
+func Embedded(t testing.TB) *kclient.Embedded {
 	t.Helper()
-	emb, err := exporter.StartEmbedded(Logger())
+	emb, err := kclient.StartEmbedded(Logger())
 	if err != nil {
 		t.Fatal(err)
 	}
