@@ -19,6 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
@@ -295,7 +296,7 @@ func (p *Probe) noteProduceError(err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, kgo.ErrClientClosed) {
 		return
 	}
-	if isAuthError(err) {
+	if kclient.IsAuthError(err) {
 		p.noteAuthError("produce failed", err)
 		return
 	}
@@ -310,7 +311,7 @@ func (p *Probe) noteAuthError(msg string, err error) {
 }
 
 func (p *Probe) noteFetchError(partition int32, err error) {
-	if isAuthError(err) {
+	if kclient.IsAuthError(err) {
 		p.noteAuthError("fetch failed", err)
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
@@ -28,7 +29,7 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 			return nil
 		}
 		n := due.SkipTo(time.Now())
-		if isAuthError(err) {
+		if kclient.IsAuthError(err) {
 			if p.cfg.Rate <= 0 {
 				n = 1
 			}
