@@ -56,7 +56,7 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		logger:  logger,
 		metrics: probes.NewMetrics(reg),
 		reload:  newReloadState(reg),
-		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
+		watch:   configwatch.New(reg, logger, configwatch.Options{}),
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(reg),
 
