@@ -112,7 +112,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 			e.start(ctx, cfg.Kafka, p)
 		}
 	}
-	e.watch.Apply(ctx, watchTarget(cfg)) // does not wait for a poll
+	e.watch.Apply(ctx, configwatch.TargetFor(cfg)) // does not wait for a poll
 	e.cfg = cfg
 	e.reload.applied()
 }
