@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -22,14 +23,7 @@ func TestTopicHelpers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	cl, err := New(config.Kafka{Brokers: c.ListenAddrs(), ClientID: "t"}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx, _, adm := testClient(t, c.ListenAddrs())
 
 	if _, err := DescribeTopic(ctx, adm, "missing"); !errors.Is(err, kerr.UnknownTopicOrPartition) {
 		t.Fatalf("describing a missing topic: %v, want UNKNOWN_TOPIC_OR_PARTITION", err)
@@ -69,4 +63,18 @@ func TestTopicHelpers(t *testing.T) {
 	if Led(td) {
 		t.Error("Led with a partition without a leader")
 	}
+}
+
+// testClient is a client of brokers and its admin, closed when the test
+// ends, and a context that bounds the test.
+func testClient(t *testing.T, brokers []string, extra ...kgo.Opt) (context.Context, *kgo.Client, *kadm.Client) {
+	t.Helper()
+	cl, err := New(config.Kafka{Brokers: brokers, ClientID: "t"}, Options{}, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx, cl, kadm.NewClient(cl)
 }
