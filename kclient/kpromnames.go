@@ -31,7 +31,9 @@ var suffixedGauges = []struct{ name, help string }{
 }
 
 // newKpromRegisterer registers on reg; labels are kprom's static labels of
-// this client, part of the descriptors it builds.
+// this client, part of the descriptors it builds. A Desc has no accessors,
+// so a collector is matched by comparing its whole descriptor with the one
+// kprom builds for a table entry: equal descriptors print the same.
 func newKpromRegisterer(reg prometheus.Registerer, labels prometheus.Labels) *kpromRegisterer {
 	k := &kpromRegisterer{reg: reg, rename: map[string]*prometheus.Desc{}, renamed: map[prometheus.Collector]prometheus.Collector{}}
 	for _, g := range suffixedGauges {
