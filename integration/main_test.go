@@ -121,6 +121,23 @@ func createTopic(t *testing.T, ctx context.Context, adm *kadm.Client, topic stri
 	}
 }
 
+// alterTopicConfig changes one dynamic config of topic with Kafka's own
+// IncrementalAlterConfigs (op SetConfig or DeleteConfig).
+func alterTopicConfig(t *testing.T, ctx context.Context, adm *kadm.Client, topic string, op kadm.IncrementalOp, name, value string) {
+	t.Helper()
+	resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: name, Value: &value}}, topic)
+	var r kadm.AlterConfigsResponse
+	if err == nil {
+		r, err = resp.On(topic, nil)
+	}
+	if err == nil {
+		err = r.Err
+	}
+	if err != nil {
+		t.Fatalf("%s %v %s: %v %s", name, op, value, err, r.ErrMessage)
+	}
+}
+
 // value reads a series of probe (summed over the other labels unless given);
 // a series that does not exist fails the test, so a renamed metric cannot
 // read as 0.
