@@ -10,7 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // Plan prints what Run would do and changes nothing: the runs in order and,
@@ -98,11 +98,7 @@ func (c *configChanger) planLines(ctx context.Context, w io.Writer, s Scenario, 
 
 // newAdminClient connects as the probes do (TLS, SASL).
 func newAdminClient(k config.Kafka) (*kgo.Client, error) {
-	opts, err := probes.ConnOpts(k)
-	if err != nil {
-		return nil, err
-	}
-	cl, err := kgo.NewClient(opts...)
+	cl, err := kclient.New(k, kclient.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("admin client: %w", err)
 	}

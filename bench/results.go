@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // jsonWorker is a worker's result's origin (WorkerInfo); absent from a
@@ -161,11 +161,7 @@ func (c *collected) add(jr jsonResult) {
 // done holds or ctx ends (then it returns what it has with ctx's error).
 func collect(ctx context.Context, k config.Kafka, topic, run string, done func(*collected) bool) (*collected, error) {
 	c := &collected{byWorker: map[int]map[int]jsonResult{}}
-	opts, err := probes.ConnOpts(k)
-	if err != nil {
-		return c, err
-	}
-	cl, err := kgo.NewClient(append(opts, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+	cl, err := kclient.New(k, kclient.Options{}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	if err != nil {
 		return c, err
 	}

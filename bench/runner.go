@@ -16,6 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -305,7 +306,7 @@ func prepareTopic(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Pro
 	if b.ConsumeOnly {
 		// Reading a pre-filled topic: never create it.
 		p.CreateTopic.Enabled = false
-		_, err := describeTopic(ctx, adm, p.Topic)
+		_, err := kclient.DescribeTopic(ctx, adm, p.Topic)
 		if errors.Is(err, kerr.UnknownTopicOrPartition) {
 			return fmt.Errorf("topic %q does not exist: consume_only reads a pre-filled topic", p.Topic)
 		}
@@ -314,54 +315,21 @@ func prepareTopic(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Pro
 	if !p.CreateTopic.Enabled {
 		return nil // the probe checks and uses the topic as it is
 	}
-	ct := p.CreateTopic
-	configs := make(map[string]*string, len(ct.Configs))
-	for k, v := range ct.Configs {
-		configs[k] = &v
-	}
-	resp, err := adm.CreateTopic(ctx, ct.Partitions, ct.ReplicationFactor, configs, p.Topic)
-	if err == nil {
-		err = resp.Err
-	}
-	want := ct.Partitions
-	if errors.Is(err, kerr.TopicAlreadyExists) {
-		want, err = 1, nil // kept from an earlier run: the probe uses it as it is
-	}
+	created, err := kclient.CreateTopic(ctx, adm, p.Topic, p.CreateTopic)
 	if err != nil {
-		return fmt.Errorf("creating topic %q: %w", p.Topic, err)
+		return err
 	}
-	for {
-		td, err := describeTopic(ctx, adm, p.Topic)
-		if err == nil && int32(len(td.Partitions)) >= want && allLed(td) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("topic %q: partitions without a leader after %s (last error: %v)", p.Topic, topicTimeout, err)
-		case <-time.After(100 * time.Millisecond):
-		}
+	want := p.CreateTopic.Partitions
+	if !created {
+		want = 1 // kept from an earlier run: the probe uses it as it is
 	}
-}
-
-func describeTopic(ctx context.Context, adm *kadm.Client, topic string) (kadm.TopicDetail, error) {
-	tds, err := adm.ListTopics(ctx, topic)
+	_, err = kclient.WaitTopic(ctx, adm, p.Topic, func(td kadm.TopicDetail) bool {
+		return int32(len(td.Partitions)) >= want && kclient.Led(td)
+	})
 	if err != nil {
-		return kadm.TopicDetail{}, err
+		return fmt.Errorf("topic %q: partitions without a leader after %s (last error: %v)", p.Topic, topicTimeout, err)
 	}
-	td, ok := tds[topic]
-	if !ok {
-		return td, kerr.UnknownTopicOrPartition
-	}
-	return td, td.Err
-}
-
-func allLed(td kadm.TopicDetail) bool {
-	for _, pd := range td.Partitions {
-		if pd.Err != nil || pd.Leader < 0 {
-			return false
-		}
-	}
-	return true
+	return nil
 }
 
 // cleanup deletes what the bench created for the scenario: its group and

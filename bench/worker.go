@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // DefaultResultsTopic is where workers publish their results (--results.topic).
@@ -159,17 +160,10 @@ func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *Bench, p 
 	deadline := max(time.Until(start), 0) + topicTimeout
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	for {
-		td, err := describeTopic(ctx, adm, p.Topic)
-		if err == nil && allLed(td) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %v)", p.Topic, topicTimeout, err)
-		case <-time.After(100 * time.Millisecond):
-		}
+	if _, err := kclient.WaitTopic(ctx, adm, p.Topic, kclient.Led); err != nil {
+		return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %v)", p.Topic, topicTimeout, err)
 	}
+	return nil
 }
 
 // waitStart sleeps until the scenario's start and returns how late the

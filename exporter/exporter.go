@@ -59,7 +59,7 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		logger:  logger,
 		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
 		reload:  newReloadState(reg),
-		watch:   configwatch.New(reg, logger, configwatch.Options{ClientOpts: probes.ConnOpts}),
+		watch:   configwatch.New(reg, logger, configwatch.Options{}),
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(probeReg),
 
@@ -115,7 +115,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 			e.start(ctx, cfg.Kafka, p)
 		}
 	}
-	e.watch.Apply(ctx, watchTarget(cfg)) // does not wait for a poll
+	e.watch.Apply(ctx, configwatch.TargetFor(cfg)) // does not wait for a poll
 	e.cfg = cfg
 	e.reload.applied()
 }

@@ -2,6 +2,7 @@ package exporter_test
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -105,4 +106,23 @@ func get(t *testing.T, url string, want int) string {
 		t.Errorf("GET %s = %d, want %d", url, resp.StatusCode, want)
 	}
 	return string(b)
+}
+
+// /changes is served (an empty JSON array before any change) and linked
+// from the landing page.
+func TestChangesEndpoint(t *testing.T) {
+	e := exporter.New(prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
+	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
+	defer srv.Close()
+	for path, want := range map[string]string{"/changes": "[]", "/": `href="/changes"`} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s: %s, body lacks %q:\n%s", path, resp.Status, want, body)
+		}
+	}
 }

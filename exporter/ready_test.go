@@ -1,9 +1,14 @@
 package exporter_test
 
 import (
+	"log/slog"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 )
 
@@ -26,5 +31,35 @@ probes:
 	v, ok := f.Value("kafka_bench_probe_up", "probe", "slowtick")
 	if !ok || v != 1 {
 		t.Errorf("/-/ready answers 200 but kafka_bench_probe_up = %v (present %v), want 1", v, ok)
+	}
+}
+
+// TestHostAgentReady: with probes: [] the exporter runs no probe, serves the
+// host metrics and is ready at once.
+func TestHostAgentReady(t *testing.T) {
+	cfg, err := config.Parse([]byte("probes: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	e := exporter.New(reg, slog.New(slog.DiscardHandler))
+	if e.Ready() {
+		t.Error("ready before any configuration was applied")
+	}
+	e.Apply(t.Context(), cfg)
+	defer e.Stop()
+	if !e.Ready() || len(e.Probes()) != 0 {
+		t.Errorf("host agent: ready %v, probes %v; want ready with none", e.Ready(), e.Probes())
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host bool
+	for _, mf := range mfs {
+		host = host || mf.GetName() == "kafka_bench_host_cpu_seconds_total"
+	}
+	if !host {
+		t.Error("no host metrics from the host agent")
 	}
 }

@@ -171,13 +171,7 @@ probes:
 	if err != nil {
 		t.Fatalf("altering log.cleaner.threads and %s: %v", sensitiveKey, err)
 	}
-	rs, err = adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: "retention.ms", Value: &newRetention}}, topic)
-	if err == nil && len(rs) == 1 {
-		err = rs[0].Err
-	}
-	if err != nil {
-		t.Fatalf("altering retention.ms: %v", err)
-	}
+	alterTopicConfig(t, ctx, adm, topic, kadm.SetConfig, "retention.ms", newRetention)
 	// Poll altered+1 may have been in flight while the alter ran and miss
 	// it; poll altered+2 starts after the alter returned and must see it.
 	altered := countPolls(logs.String())

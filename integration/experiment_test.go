@@ -110,10 +110,7 @@ func experimentSetup(t *testing.T, c *kafkatest.Cluster, topic string) (*kgo.Cli
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := adm.CreateTopic(ctx, 3, int16(len(ids)), nil, topic); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = adm.DeleteTopic(context.Background(), topic) })
+	createTopic(t, ctx, adm, topic, 3, int16(len(ids)))
 	own := ids[len(ids)-1]
 	resps, err := adm.AlterBrokerConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: ioThreads, Value: kadm.StringPtr("6")}}, own)
 	if err == nil {

@@ -16,9 +16,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // Clusters are shared by the tests of this package (a JVM start costs
@@ -100,6 +102,40 @@ func admin(t *testing.T, c *kafkatest.Cluster) *kadm.Client {
 	}
 	t.Cleanup(cl.Close)
 	return kadm.NewClient(cl)
+}
+
+// createTopic creates topic, deleted when the test ends, and waits until
+// every partition has a leader, as bench mode does (kclient).
+func createTopic(t *testing.T, ctx context.Context, adm *kadm.Client, topic string, partitions int32, rf int16) {
+	t.Helper()
+	created, err := kclient.CreateTopic(ctx, adm, topic, config.CreateTopic{Partitions: partitions, ReplicationFactor: rf})
+	if err == nil && !created {
+		err = fmt.Errorf("topic %q exists already", topic)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = adm.DeleteTopic(context.Background(), topic) })
+	if _, err := kclient.WaitTopic(ctx, adm, topic, kclient.Led); err != nil {
+		t.Fatalf("topic %q: partitions without a leader: %v", topic, err)
+	}
+}
+
+// alterTopicConfig changes one dynamic config of topic with Kafka's own
+// IncrementalAlterConfigs (op SetConfig or DeleteConfig).
+func alterTopicConfig(t *testing.T, ctx context.Context, adm *kadm.Client, topic string, op kadm.IncrementalOp, name, value string) {
+	t.Helper()
+	resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: name, Value: &value}}, topic)
+	var r kadm.AlterConfigsResponse
+	if err == nil {
+		r, err = resp.On(topic, nil)
+	}
+	if err == nil {
+		err = r.Err
+	}
+	if err != nil {
+		t.Fatalf("%s %v %s: %v %s", name, op, value, err, r.ErrMessage)
+	}
 }
 
 // value reads a series of probe (summed over the other labels unless given);

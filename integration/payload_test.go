@@ -61,10 +61,7 @@ matrix:
 	}
 
 	pp := "pp-lz4-" + r.RunID
-	if resp, err := adm.CreateTopic(ctx, partitions, 1, nil, pp); err != nil || resp.Err != nil {
-		t.Fatalf("creating %s: %v %v", pp, err, resp.Err)
-	}
-	topics = append(topics, pp)
+	createTopic(t, ctx, adm, pp, partitions, 1)
 	out, err := kafkatest.RunClass(ctx, "org.apache.kafka.tools.ProducerPerformance", "--topic", pp,
 		"--num-records", fmt.Sprint(n), "--record-size", fmt.Sprint(size), "--throughput", "-1",
 		"--producer-props", "bootstrap.servers="+strings.Join(c.Bootstrap(), ","), "acks=1", "compression.type=lz4")

@@ -38,20 +38,6 @@ probes:
 	adm := admin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	setMaxMessageBytes := func(op kadm.IncrementalOp, v string) {
-		t.Helper()
-		resp, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: op, Name: "max.message.bytes", Value: &v}}, topic)
-		var r kadm.AlterConfigsResponse
-		if err == nil {
-			r, err = resp.On(topic, nil)
-		}
-		if err == nil {
-			err = r.Err
-		}
-		if err != nil {
-			t.Fatalf("max.message.bytes %v %s: %v %s", op, v, err, r.ErrMessage)
-		}
-	}
 	failed := func(f map[string]float64) (n float64) {
 		for _, v := range f {
 			n += v
@@ -60,9 +46,10 @@ probes:
 	}
 
 	before := failed(failuresByReason(x.Scrape(t), probe))
-	setMaxMessageBytes(kadm.SetConfig, "100") // a batch of one 200 B record is larger
-	time.Sleep(refusal)                       // the fault lasts this long
-	setMaxMessageBytes(kadm.DeleteConfig, "")
+	// A batch of one 200 B record is larger than 100 B.
+	alterTopicConfig(t, ctx, adm, topic, kadm.SetConfig, "max.message.bytes", "100")
+	time.Sleep(refusal) // the fault lasts this long
+	alterTopicConfig(t, ctx, adm, topic, kadm.DeleteConfig, "max.message.bytes", "")
 	exportertest.Eventually(t, time.Minute, "the refused records counted as failed", func() (bool, string) {
 		now := failuresByReason(x.Scrape(t), probe)
 		return failed(now) > before, fmt.Sprintf("failures by reason: %v (before the refusal: %v)", now, before)

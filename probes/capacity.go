@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -205,7 +206,7 @@ type capacityRun struct {
 // space: a run stops within a second, without flushing.
 func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 	p := New(c.probe, Options{Kafka: c.opts.Kafka, Metrics: c.scratch, Logger: c.opts.Logger})
-	adminCl, err := p.newClient(RoleAdmin, "0")
+	adminCl, err := p.newClient(kclient.RoleAdmin, "0")
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +219,7 @@ func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 		return nil, fmt.Errorf("capacity topic %q not ready within %s: %w", p.cfg.Topic, capacityTopicTimeout, err)
 	}
 	r := &capacityRun{c: c, p: p, pool: newPool(p.cfg, p.logger)}
-	if r.client, err = p.newClient(RoleProducer, "0", producerOpts(c.probe)...); err != nil {
+	if r.client, err = p.newClient(kclient.RoleProducer, "0", kclient.ProducerOpts(c.probe)...); err != nil {
 		return nil, err
 	}
 	r.stopAbort = context.AfterFunc(ctx, r.closeClients)
@@ -327,7 +328,7 @@ func (r *capacityRun) startReader(ctx context.Context) error {
 	offsets := map[int32]kgo.Offset{}
 	ends.Each(func(o kadm.ListedOffset) { offsets[o.Partition] = kgo.NewOffset().At(o.Offset) })
 	cc := r.p.cfg.Consumer
-	r.reader, err = r.p.newClient(RoleConsumer, "0",
+	r.reader, err = r.p.newClient(kclient.RoleConsumer, "0",
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{r.p.cfg.Topic: offsets}),
 		kgo.FetchMinBytes(cc.FetchMinBytes), kgo.FetchMaxBytes(cc.FetchMaxBytes),
 		kgo.FetchMaxPartitionBytes(cc.MaxPartitionFetchBytes),

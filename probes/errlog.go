@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // errLog logs a probe's recurring failures at most once a minute per
@@ -27,7 +29,7 @@ func (l *errLog) produce(err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, kgo.ErrClientClosed) {
 		return
 	}
-	if isAuthError(err) {
+	if kclient.IsAuthError(err) {
 		l.auth("produce failed", err)
 		return
 	}
@@ -42,7 +44,7 @@ func (l *errLog) auth(msg string, err error) {
 }
 
 func (l *errLog) fetch(partition int32, err error) {
-	if isAuthError(err) {
+	if kclient.IsAuthError(err) {
 		l.auth("fetch failed", err)
 		return
 	}

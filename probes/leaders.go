@@ -12,6 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // brokerUnknown is the broker label of a partition whose leader the probe
@@ -134,7 +136,7 @@ func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err err
 			return nil, fmt.Errorf("adding partitions (%d -> %d): %w", n, len(brokers), err)
 		}
 		p.logger.Info("added partitions so that every broker can lead one", "topic", topic, "partitions", len(brokers), "brokers", len(brokers))
-		if td, err = p.waitTopic(ctx, func(td kadm.TopicDetail) bool { return len(td.Partitions) >= len(brokers) }); err != nil {
+		if td, err = kclient.WaitTopic(ctx, p.admin, topic, func(td kadm.TopicDetail) bool { return len(td.Partitions) >= len(brokers) }); err != nil {
 			return nil, err
 		}
 	}
@@ -171,7 +173,7 @@ func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err err
 			return nil, fmt.Errorf("preferred leader election of partition %d: %w", r.Partition, r.Err)
 		}
 	}
-	td, err = p.waitTopic(ctx, func(td kadm.TopicDetail) bool { return covers(leaderIDs(td), brokers) })
+	td, err = kclient.WaitTopic(ctx, p.admin, topic, func(td kadm.TopicDetail) bool { return covers(leaderIDs(td), brokers) })
 	if err != nil {
 		return nil, fmt.Errorf("waiting for a leader on every broker: %w", err)
 	}
@@ -233,24 +235,6 @@ func setOf(parts []int32) map[int32]struct{} {
 		m[p] = struct{}{}
 	}
 	return m
-}
-
-// waitTopic polls the topic's description until ok holds.
-func (p *Probe) waitTopic(ctx context.Context, ok func(kadm.TopicDetail) bool) (kadm.TopicDetail, error) {
-	for {
-		td, err := p.describeTopic(ctx)
-		if err == nil && ok(td) {
-			return td, nil
-		}
-		select {
-		case <-ctx.Done():
-			if err == nil {
-				err = ctx.Err()
-			}
-			return td, err
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
 }
 
 // waitReassigned waits until no reassignment of the topic is in progress.

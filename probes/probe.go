@@ -18,6 +18,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
@@ -143,7 +144,7 @@ func (p *Probe) Run(ctx context.Context) error {
 	defer p.metrics.deleteProbe(p.cfg.Name)
 	// The admin client's metadata answers are cached for a short time only,
 	// so a topic deleted or created is seen at the next lag tick.
-	adminClient, err := p.newClient(RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond))
+	adminClient, err := p.newClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond))
 	if err != nil {
 		return err
 	}
@@ -204,7 +205,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
 			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
-			cl, err := p.newClient(RoleConsumer, strconv.Itoa(i), consumerOpts(p.cfg, c.onRevoked)...)
+			cl, err := p.newClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
 			if err != nil {
 				return false, err
 			}
@@ -266,7 +267,7 @@ func (p *Probe) producingStopped() bool {
 // startProducer starts the paced producer; the returned func stops it
 // (flush with a deadline, close).
 func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
-	cl, err := p.newClient(RoleProducer, "0", producerOpts(p.cfg)...)
+	cl, err := p.newClient(kclient.RoleProducer, "0", kclient.ProducerOpts(p.cfg)...)
 	if err != nil {
 		return nil, err
 	}
@@ -283,11 +284,8 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 }
 
 func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
-	opts, err := commonOpts(p.opts.Kafka, p.opts.Registerer, p.logger, p.cfg.Name, role, member)
-	if err != nil {
-		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
-	}
-	cl, err := kgo.NewClient(append(opts, extra...)...)
+	cl, err := kclient.New(p.opts.Kafka, kclient.Options{Logger: p.logger, Registerer: p.opts.Registerer,
+		Labels: kclient.Labels{Probe: p.cfg.Name, Role: role, Member: member}, Probing: true}, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
 	}

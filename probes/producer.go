@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -212,7 +213,7 @@ func (pr *producer) stop(stopPacing context.CancelFunc, done <-chan struct{}, ti
 // failureReason maps a produce error onto the fixed reason set.
 func failureReason(err error) string {
 	switch {
-	case isAuthError(err): // first: a timeout's "last err" may be the reason
+	case kclient.IsAuthError(err): // first: a timeout's "last err" may be the reason
 		return ReasonAuth
 	case errors.Is(err, kgo.ErrRecordTimeout), errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
 		return ReasonTimeout

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
@@ -28,7 +29,7 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 			return nil
 		}
 		n := due.SkipTo(time.Now())
-		if isAuthError(err) {
+		if kclient.IsAuthError(err) {
 			if p.cfg.Rate <= 0 {
 				n = 1
 			}
@@ -83,41 +84,16 @@ func (p *Probe) ensureTopicOnce(ctx context.Context) error {
 }
 
 func (p *Probe) describeTopic(ctx context.Context) (kadm.TopicDetail, error) {
-	tds, err := p.admin.ListTopics(ctx, p.cfg.Topic)
-	if err != nil {
-		return kadm.TopicDetail{}, err
-	}
-	td, ok := tds[p.cfg.Topic]
-	if !ok {
-		return kadm.TopicDetail{}, kerr.UnknownTopicOrPartition
-	}
-	if td.Err != nil {
-		return td, td.Err
-	}
-	if len(td.Partitions) == 0 {
-		return td, fmt.Errorf("topic %q has no partitions yet", p.cfg.Topic)
-	}
-	return td, nil
+	return kclient.DescribeTopic(ctx, p.admin, p.cfg.Topic)
 }
 
 func (p *Probe) createTopic(ctx context.Context) error {
 	ct := p.cfg.CreateTopic
-	configs := make(map[string]*string, len(ct.Configs))
-	for k, v := range ct.Configs {
-		configs[k] = &v
+	created, err := kclient.CreateTopic(ctx, p.admin, p.cfg.Topic, ct)
+	if created {
+		p.logger.Info("created probe topic", "topic", p.cfg.Topic, "partitions", ct.Partitions, "replication_factor", ct.ReplicationFactor)
 	}
-	resp, err := p.admin.CreateTopic(ctx, ct.Partitions, ct.ReplicationFactor, configs, p.cfg.Topic)
-	if err == nil {
-		err = resp.Err
-	}
-	if errors.Is(err, kerr.TopicAlreadyExists) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("creating topic %q: %w", p.cfg.Topic, err)
-	}
-	p.logger.Info("created probe topic", "topic", p.cfg.Topic, "partitions", ct.Partitions, "replication_factor", ct.ReplicationFactor)
-	return nil
+	return err
 }
 
 // topicRecreated checks the probe topic: when it is missing it is created

@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -99,7 +100,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Brokers)
 			return exitBadInput
 		}
-		emb, err := exporter.StartEmbedded(logger)
+		emb, err := kclient.StartEmbedded(logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed

@@ -25,6 +25,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 const program = "kafka_bench_exporter"
@@ -178,11 +179,11 @@ func run(args []string, stdout, stderr *os.File) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var embedded *exporter.Embedded
+	var embedded *kclient.Embedded
 	if cfg.HostAgent() {
 		logger.Info("host-agent mode: no probes; serving host metrics", "brokers", cfg.Kafka.Brokers)
 	} else if len(cfg.Kafka.Brokers) == 0 {
-		if embedded, err = exporter.StartEmbedded(logger); err != nil {
+		if embedded, err = kclient.StartEmbedded(logger); err != nil {
 			logger.Error("cannot start the embedded cluster", "err", err)
 			return 1
 		}

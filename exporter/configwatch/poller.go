@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // retryDelay is how soon a poll is repeated when a probe topic did not
@@ -44,9 +44,6 @@ type Target struct {
 
 // Options configure a Watcher.
 type Options struct {
-	// ClientOpts returns the franz-go options that reach the cluster (seeds,
-	// client id, TLS, SASL); nil uses the seeds and the client id.
-	ClientOpts func(config.Kafka) ([]kgo.Opt, error)
 	// RingSize is how many changes /changes keeps; 0 is DefaultRingSize.
 	RingSize int
 }
@@ -154,20 +151,9 @@ func (w *Watcher) stopLocked() {
 	w.gen++
 }
 
-func (w *Watcher) newClient(k config.Kafka) (*kgo.Client, error) {
-	if w.opts.ClientOpts == nil {
-		return kgo.NewClient(kgo.SeedBrokers(k.Brokers...), kgo.ClientID(k.ClientID))
-	}
-	opts, err := w.opts.ClientOpts(k)
-	if err != nil {
-		return nil, err
-	}
-	return kgo.NewClient(opts...)
-}
-
 func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 	defer w.wg.Done()
-	cl, err := w.newClient(t.Kafka)
+	cl, err := kclient.New(t.Kafka, kclient.Options{})
 	if err != nil {
 		w.logger.Error("configuration polling disabled: cannot create a Kafka client", "err", err)
 		return

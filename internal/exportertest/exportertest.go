@@ -15,6 +15,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -44,9 +45,9 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (b
 
 // Embedded starts the in-process cluster; t.Cleanup closes it (Close may
 // also be called earlier, to take the brokers away).
-func Embedded(t testing.TB) *exporter.Embedded {
+func Embedded(t testing.TB) *kclient.Embedded {
 	t.Helper()
-	emb, err := exporter.StartEmbedded(Logger())
+	emb, err := kclient.StartEmbedded(Logger())
 	if err != nil {
 		t.Fatal(err)
 	}

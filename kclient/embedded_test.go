@@ -1,13 +1,13 @@
-package exporter
+package kclient
 
 import (
-	"context"
 	"log/slog"
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // The embedded cluster keeps records in memory; retention must delete them
@@ -18,15 +18,8 @@ func TestEmbeddedRetentionDeletesOldRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(e.Brokers()...), kgo.DefaultProduceTopic("r"), kgo.AllowAutoTopicCreation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := adm.CreateTopic(ctx, 1, 1, nil, "r"); err != nil {
+	ctx, cl, adm := testClient(t, e.Brokers(), kgo.DefaultProduceTopic("r"))
+	if _, err := CreateTopic(ctx, adm, "r", config.CreateTopic{Partitions: 1, ReplicationFactor: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 10; i++ {

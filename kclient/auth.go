@@ -1,4 +1,4 @@
-package probes
+package kclient
 
 import (
 	"crypto/tls"
@@ -10,13 +10,13 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 )
 
-// isAuthError reports whether err means the cluster or this client rejected
+// IsAuthError reports whether err means the cluster or this client rejected
 // who the other side is: SASL failures and authorization errors from the
 // broker, and TLS certificate verification failures on either side. They do
 // not heal by retrying, so they are reason `auth` wherever they are wrapped
 // (franz-go reports a record that timed out while the connection kept
 // failing authentication as "timed out ..., last err: SASL_AUTHENTICATION_FAILED").
-func isAuthError(err error) bool {
+func IsAuthError(err error) bool {
 	if err == nil {
 		return false
 	}

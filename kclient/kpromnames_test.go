@@ -1,4 +1,4 @@
-package probes
+package kclient
 
 import (
 	"log/slog"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -23,11 +22,8 @@ func TestKpromClientsReplaceCleanly(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	k := config.Kafka{Brokers: c.ListenAddrs(), ClientID: "t"}
 	for i := 0; i < 3; i++ {
-		opts, err := commonOpts(k, reg, slog.New(slog.DiscardHandler), "p", RoleConsumer, "0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl, err := kgo.NewClient(opts...)
+		cl, err := New(k, Options{Logger: slog.New(slog.DiscardHandler), Registerer: reg,
+			Labels: Labels{Probe: "p", Role: RoleConsumer, Member: "0"}, Probing: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,8 +35,10 @@ func TestKpromClientsReplaceCleanly(t *testing.T) {
 		for _, mf := range mfs {
 			names[mf.GetName()] = true
 		}
-		if !names["kafka_bench_client_buffered_produce_records"] || names["kafka_bench_client_buffered_produce_records_total"] {
-			t.Fatalf("kprom gauges not renamed: %v", names)
+		for _, g := range []string{"kafka_bench_client_buffered_produce_records", "kafka_bench_client_buffered_fetch_records"} {
+			if !names[g] || names[g+"_total"] {
+				t.Fatalf("kprom gauge %s not renamed: %v", g, names)
+			}
 		}
 		cl.Close()
 	}

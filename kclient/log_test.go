@@ -1,4 +1,4 @@
-package probes
+package kclient
 
 import (
 	"testing"

@@ -1,0 +1,116 @@
+// Package kclient is the one home for talking to Kafka: connection and
+// security options from the config, the Kafka property mapping, client
+// construction with kprom metrics, topic helpers, the classification of
+// authentication failures and the embedded cluster. The probe engine, bench
+// mode and the configuration watcher all build their clients here.
+package kclient
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
+	"github.com/twmb/franz-go/plugin/kprom"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// Client roles, the `role` label of the kprom client metrics.
+const (
+	RoleProducer = "producer"
+	RoleConsumer = "consumer"
+	RoleAdmin    = "admin"
+)
+
+// metadataMinAge bounds how often a probing client may refresh metadata.
+const metadataMinAge = 250 * time.Millisecond
+
+// Options say what a client reports and how it recovers, beyond reaching
+// the cluster; the zero value is a plain client (bench's admin, the
+// configuration watcher).
+type Options struct {
+	// Logger receives franz-go's own log lines, labelled with the probe
+	// and the role; nil drops them.
+	Logger *slog.Logger
+	// Registerer receives the kprom client metrics, labelled with Labels;
+	// nil leaves them out.
+	Registerer prometheus.Registerer
+	Labels     Labels
+	// Probing makes the client reconnect quickly and refresh metadata soon
+	// after a leader moved: a probe must see what the cluster does at once.
+	Probing bool
+}
+
+// Labels name a client of a probe: the probe, its role and the member index
+// (a probe has several consumer clients).
+type Labels struct {
+	Probe, Role, Member string
+}
+
+// New creates a client of the cluster k (seeds, client id, TLS, SASL) with
+// what o asks for and the extra options.
+func New(k config.Kafka, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
+	opts, err := connOpts(k)
+	if err != nil {
+		return nil, err
+	}
+	if o.Logger != nil {
+		opts = append(opts, kgo.WithLogger(newSlogAdapter(o.Logger.With("probe", o.Labels.Probe, "role", o.Labels.Role))))
+	}
+	if o.Probing {
+		opts = append(opts,
+			// Reconnect quickly when a broker returns: the probe should see it
+			// as soon as clients do, not after a long backoff.
+			kgo.RetryBackoffFn(func(tries int) time.Duration {
+				return min(time.Duration(tries)*100*time.Millisecond, time.Second)
+			}),
+			// After NOT_LEADER_OR_FOLLOWER (a leader moved, or a new topic not
+			// yet loaded by its broker) franz-go refreshes metadata no sooner
+			// than this after the last refresh; its default of 5 s held every
+			// record of the partition 5 s where the Java client retries after
+			// 100 ms.
+			kgo.MetadataMinAge(metadataMinAge),
+		)
+	}
+	if o.Registerer != nil {
+		labels := prometheus.Labels{"probe": o.Labels.Probe, "role": o.Labels.Role, "member": o.Labels.Member}
+		m := kprom.NewMetrics(kpromNamespace,
+			kprom.Registerer(newKpromRegisterer(o.Registerer, labels)),
+			kprom.WithStaticLabel(labels),
+			kprom.Histograms(kprom.RequestDurationE2E),
+		)
+		opts = append(opts, kgo.WithHooks(m))
+	}
+	return kgo.NewClient(append(opts, extra...)...)
+}
+
+// connOpts say how to reach and authenticate to the cluster: seeds, client
+// id, TLS (kafka.tls) and SASL (kafka.sasl).
+func connOpts(k config.Kafka) ([]kgo.Opt, error) {
+	opts := []kgo.Opt{kgo.SeedBrokers(k.Brokers...), kgo.ClientID(k.ClientID)}
+	tc, err := k.TLS.ClientConfig()
+	if err != nil {
+		return nil, err
+	}
+	if tc != nil {
+		// franz-go sets ServerName to the dialled host when it is empty.
+		opts = append(opts, kgo.DialTLSConfig(tc))
+	}
+	user, pass := k.SASL.Username, k.SASL.Secret().Reveal()
+	switch k.SASL.Mechanism {
+	case config.SASLPlain:
+		opts = append(opts, kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()))
+	case config.SASLScramSHA256:
+		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()))
+	case config.SASLScramSHA512:
+		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()))
+	case "":
+	default:
+		return nil, fmt.Errorf("kafka.sasl.mechanism %q is not supported", k.SASL.Mechanism)
+	}
+	return opts, nil
+}
