@@ -133,7 +133,13 @@ func replaceConfigFile(t testing.TB, args []string, file string) ([]string, stri
 // yamlDocs parses every document of a YAML file into generic values.
 func yamlDocs(t testing.TB, path string) []map[string]any {
 	t.Helper()
-	dec := yaml.NewDecoder(bytes.NewReader(readFile(t, path)))
+	return parseYAMLDocs(t, path, readFile(t, path))
+}
+
+// parseYAMLDocs parses every document of b (named what in errors).
+func parseYAMLDocs(t testing.TB, what string, b []byte) []map[string]any {
+	t.Helper()
+	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var docs []map[string]any
 	for {
 		var d map[string]any
@@ -142,7 +148,7 @@ func yamlDocs(t testing.TB, path string) []map[string]any {
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			t.Fatalf("%s: document %d: %v", path, len(docs)+1, err)
+			t.Fatalf("%s: document %d: %v", what, len(docs)+1, err)
 		}
 		if d != nil {
 			docs = append(docs, d)

@@ -293,6 +293,13 @@ func hardenedPod(t *testing.T, d map[string]any) any {
 func mountedConfig(t *testing.T, ms []manifest, pod, c any, args []string) (string, string) {
 	t.Helper()
 	_, path := replaceConfigFile(t, args, "")
+	return mountedFile(t, ms, pod, c, path), path
+}
+
+// mountedFile follows path through the container's volumeMounts to the
+// ConfigMap key it names and returns that key's text.
+func mountedFile(t *testing.T, ms []manifest, pod, c any, path string) string {
+	t.Helper()
 	for _, vm := range getList(c, "volumeMounts") {
 		mp := getString(vm, "mountPath")
 		rel, ok := strings.CutPrefix(path, mp+"/")
@@ -312,12 +319,12 @@ func mountedConfig(t *testing.T, ms []manifest, pod, c any, args []string) (stri
 			if !ok {
 				t.Fatalf("ConfigMap %s has no key %s (for %s)", cmName, rel, path)
 			}
-			return text, path
+			return text
 		}
 		t.Fatalf("volumeMount %s names no volume", getString(vm, "name"))
 	}
-	t.Fatalf("--config.file=%s is not below any volumeMount", path)
-	return "", ""
+	t.Fatalf("%s is not below any volumeMount", path)
+	return ""
 }
 
 // commentedYAML matches the commented-out configuration lines of the
@@ -559,23 +566,25 @@ func TestKustomizeBuild(t *testing.T) {
 // the objects; ok is false without kubectl on PATH.
 func kustomizeObjects(t *testing.T, dir string) (n int, ok bool) {
 	t.Helper()
-	kubectl, err := exec.LookPath("kubectl")
-	if err != nil {
+	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Log("kubectl is not on PATH: `kubectl kustomize` not run (the manifests are checked above)")
 		return 0, false
 	}
-	cmd := exec.Command(kubectl, "kustomize", dir)
+	_, docs := kustomizeBuild(t, dir)
+	return len(docs), true
+}
+
+// kustomizeBuild is `kubectl kustomize dir`: its output and its documents;
+// without kubectl the test skips, or fails when testenv.Strict.
+func kustomizeBuild(t *testing.T, dir string) ([]byte, []map[string]any) {
+	t.Helper()
+	cmd := exec.Command(testenv.Tool(t, "kubectl"), "kustomize", dir)
 	cmd.Dir = root(t)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("kubectl kustomize %s: %v", dir, err)
+		t.Fatalf("kubectl kustomize %s: %v\n%s", dir, err, stderr.String())
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(out))
-	for {
-		var d map[string]any
-		if err := dec.Decode(&d); err != nil {
-			return n, true
-		}
-		n++
-	}
+	return out, parseYAMLDocs(t, "kubectl kustomize "+dir, out)
 }

@@ -119,3 +119,57 @@ func TestNamespace(t *testing.T) {
 		t.Errorf("invalid namespace: errors %v, want one naming metadata.namespace", errs)
 	}
 }
+
+const indexedJob = `apiVersion: batch/v1
+kind: Job
+metadata: {name: kbe-workers}
+spec:
+  completionMode: Indexed
+  completions: 3
+  parallelism: 3
+  backoffLimitPerIndex: 0
+  template:
+    metadata:
+      labels: {app: kbe}
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: worker
+          image: example/kbe:1
+          envFrom: [{configMapRef: {name: kbe-run}}]
+`
+
+// Each edit of the valid Indexed Job makes an error that names the field.
+func TestJob(t *testing.T) {
+	if _, errs := Validate(strings.NewReader(indexedJob)); len(errs) > 0 {
+		t.Fatalf("valid Job rejected: %v", errs)
+	}
+	for _, c := range []struct {
+		name, old, new, want string
+	}{
+		{"unknown field", "  parallelism: 3\n", "  parallelism: 3\n  paralelism: 3\n", `unknown field "spec.paralelism"`},
+		{"restart policy", "restartPolicy: Never", "restartPolicy: Always", "spec.template.spec.restartPolicy: Unsupported value"},
+		{"indexed without completions", "  completions: 3\n", "", "spec.completions: Required value"},
+		{"per-index backoff without Indexed", "completionMode: Indexed", "completionMode: NonIndexed", "spec.backoffLimitPerIndex: Forbidden: requires completionMode Indexed"},
+		{"per-index backoff with OnFailure", "restartPolicy: Never", "restartPolicy: OnFailure", "spec.backoffLimitPerIndex: Forbidden: requires restartPolicy Never"},
+		{"completion mode", "completionMode: Indexed", "completionMode: Indexd", "spec.completionMode: Unsupported value"},
+		{"negative parallelism", "parallelism: 3", "parallelism: -1", "spec.parallelism"},
+		{"selector", "  template:\n", "  selector: {matchLabels: {app: kbe}}\n  template:\n", "spec.selector: Invalid value"},
+		{"envFrom without a name", "configMapRef: {name: kbe-run}", "configMapRef: {}", "envFrom[0].configMapRef.name: Required value"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := strings.Replace(indexedJob, c.old, c.new, 1)
+			if in == indexedJob {
+				t.Fatalf("%q is not in the manifest", c.old)
+			}
+			_, errs := Validate(strings.NewReader(in))
+			var found bool
+			for _, e := range errs {
+				found = found || strings.Contains(e.Error(), c.want)
+			}
+			if !found {
+				t.Errorf("errors %v, want one containing %q", errs, c.want)
+			}
+		})
+	}
+}
