@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
 )
 
 const (
@@ -240,5 +242,36 @@ func TestBenchSweepCLIContract(t *testing.T) {
 				t.Errorf("%s: flag %s is not among bench's flags", name, flag)
 			}
 		}
+	}
+}
+
+// README's "Scale a bench out" table names every file of the folder but the
+// kustomization, and no other.
+func TestBenchSweepReadme(t *testing.T) {
+	d, err := readme.Load(repoPath(t, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := d.Table("Scale a bench out", "file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var documented []string
+	for _, r := range tb.Rows {
+		documented = append(documented, readme.Code(r.Cell(0))...)
+	}
+	entries, err := os.ReadDir(repoPath(t, sweepDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range entries {
+		if e.Name() != "kustomization.yaml" {
+			files = append(files, e.Name())
+		}
+	}
+	slices.Sort(documented)
+	if !slices.Equal(documented, files) {
+		t.Errorf("README \"Scale a bench out\" lists %v, want the files of %s but kustomization.yaml: %v", documented, sweepDir, files)
 	}
 }
