@@ -208,7 +208,16 @@ func TestBenchSweep(t *testing.T) {
 	}
 	eps := getList(pm, "spec", "podMetricsEndpoints")
 	if len(eps) != 1 || getString(eps[0], "port") != getString(wc, "ports", 0, "name") || getString(eps[0], "path") != "/metrics" {
-		t.Errorf("PodMonitor endpoints %v, want port %q path /metrics", eps, getString(wc, "ports", 0, "name"))
+		t.Fatalf("PodMonitor endpoints %v, want port %q path /metrics", eps, getString(wc, "ports", 0, "name"))
+	}
+	// Each worker's series keep its index: summed, they are the sweep.
+	labelled := false
+	for _, r := range getList(eps[0], "relabelings") {
+		src := stringList(getList(r, "sourceLabels"))
+		labelled = labelled || getString(r, "targetLabel") == "worker" && slices.Equal(src, []string{"__meta_kubernetes_pod_annotation_batch_kubernetes_io_job_completion_index"})
+	}
+	if !labelled {
+		t.Error("PodMonitor sets no worker label from the pod's completion index")
 	}
 }
 
