@@ -25,10 +25,10 @@ func sweep(t *testing.T) []manifest {
 	t.Helper()
 	raw := manifestsIn(t, sweepDir, sweepApp)
 	out, docs := kustomizeBuild(t, sweepDir)
-	validateManifests(t, "kubectl kustomize "+sweepDir, out)
+	validateManifests(t, "kustomize build "+sweepDir, out)
 	var ms []manifest
 	for _, d := range docs {
-		m := manifest{file: "kubectl kustomize " + sweepDir, doc: d}
+		m := manifest{file: "kustomize build " + sweepDir, doc: d}
 		if getString(d, "metadata", "labels", "app.kubernetes.io/name") != sweepApp {
 			t.Errorf("%s %s lacks the label app.kubernetes.io/name: %s", m.kind(), m.name(), sweepApp)
 		}
@@ -36,7 +36,7 @@ func sweep(t *testing.T) []manifest {
 	}
 	// The resources plus the two generated ConfigMaps.
 	if len(ms) != len(raw)+2 {
-		t.Errorf("kubectl kustomize produced %d objects, want %d", len(ms), len(raw)+2)
+		t.Errorf("kustomize build produced %d objects, want %d", len(ms), len(raw)+2)
 	}
 	return ms
 }

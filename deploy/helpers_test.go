@@ -73,6 +73,22 @@ func (m *madeOnce) get(t testing.TB, make func() (string, error)) string {
 	return m.path
 }
 
+// scriptTool is the path that `script path` prints: a CLI that the script
+// builds from its Go module into the cache when missing, once per test run.
+func scriptTool(t testing.TB, m *madeOnce, script string) string {
+	t.Helper()
+	return m.get(t, func() (string, error) {
+		var stderr bytes.Buffer
+		cmd := exec.Command(repoPath(t, script), "path")
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("%s path: %v\n%s", script, err, stderr.String())
+		}
+		return strings.TrimSpace(string(out)), nil
+	})
+}
+
 var binary madeOnce
 
 // exporterBinary is the exporter built once by scripts/build.sh with the
