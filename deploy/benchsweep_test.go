@@ -168,6 +168,9 @@ func TestBenchSweep(t *testing.T) {
 	if b.Duration <= 0 {
 		t.Errorf("the bench file sets num_records, want duration: only fixed durations align the workers' windows")
 	}
+	if b.Rounds != 1 || b.FindMaxRate || b.ConsumeOnly {
+		t.Errorf("the bench file sets rounds %d, find_max_rate %v, consume_only %v: workers run none of them", b.Rounds, b.FindMaxRate, b.ConsumeOnly)
+	}
 	if !slices.Contains(args, "--web.listen-address=:10092") {
 		t.Errorf("worker args %v do not serve /metrics on :10092", args)
 	}
