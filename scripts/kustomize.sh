@@ -16,19 +16,8 @@ CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
 KUSTOMIZE_DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION"
 KUSTOMIZE="$KUSTOMIZE_DIR/kustomize"
 
-if [ ! -x "$KUSTOMIZE" ]; then
-	mkdir -p "$CACHE_ROOT"
-	tmp=$(mktemp -d "$CACHE_ROOT/kustomize-build.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-	echo "kustomize.sh: building kustomize $KUSTOMIZE_VERSION from sigs.k8s.io/kustomize/kustomize/v5 (once)" >&2
-	# Outside any module, so the exporter's go.mod is not involved.
-	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false GOWORK=off \
-		go install -ldflags="-X sigs.k8s.io/kustomize/api/provenance.version=kustomize/$KUSTOMIZE_VERSION" \
-		"sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION")
-	# Renamed into place, so a concurrent run never sees half a binary.
-	mkdir -p "$KUSTOMIZE_DIR"
-	mv "$tmp/kustomize" "$KUSTOMIZE"
-fi
+"$(dirname "$0")/go-tool.sh" "$KUSTOMIZE_DIR" kustomize "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION" \
+	"-X sigs.k8s.io/kustomize/api/provenance.version=kustomize/$KUSTOMIZE_VERSION"
 
 if [ "${1:-}" = path ]; then
 	echo "$KUSTOMIZE"
