@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,16 +30,7 @@ var helmBinary madeOnce
 // the cache when missing (scripts/test.sh builds it before the tests).
 func helmCLI(t testing.TB) string {
 	t.Helper()
-	return helmBinary.get(t, func() (string, error) {
-		var stderr bytes.Buffer
-		cmd := exec.Command(repoPath(t, "scripts/helm.sh"), "path")
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("scripts/helm.sh path: %v\n%s", err, stderr.String())
-		}
-		return strings.TrimSpace(string(out)), nil
-	})
+	return scriptTool(t, &helmBinary, "scripts/helm.sh")
 }
 
 // helm runs the Helm CLI with its state in a temporary directory.

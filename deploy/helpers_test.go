@@ -73,6 +73,22 @@ func (m *madeOnce) get(t testing.TB, make func() (string, error)) string {
 	return m.path
 }
 
+// scriptTool is the path that `script path` prints: a CLI that the script
+// builds from its Go module into the cache when missing, once per test run.
+func scriptTool(t testing.TB, m *madeOnce, script string) string {
+	t.Helper()
+	return m.get(t, func() (string, error) {
+		var stderr bytes.Buffer
+		cmd := exec.Command(repoPath(t, script), "path")
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("%s path: %v\n%s", script, err, stderr.String())
+		}
+		return strings.TrimSpace(string(out)), nil
+	})
+}
+
 var binary madeOnce
 
 // exporterBinary is the exporter built once by scripts/build.sh with the
@@ -133,7 +149,13 @@ func replaceConfigFile(t testing.TB, args []string, file string) ([]string, stri
 // yamlDocs parses every document of a YAML file into generic values.
 func yamlDocs(t testing.TB, path string) []map[string]any {
 	t.Helper()
-	dec := yaml.NewDecoder(bytes.NewReader(readFile(t, path)))
+	return parseYAMLDocs(t, path, readFile(t, path))
+}
+
+// parseYAMLDocs parses every document of b (named what in errors).
+func parseYAMLDocs(t testing.TB, what string, b []byte) []map[string]any {
+	t.Helper()
+	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var docs []map[string]any
 	for {
 		var d map[string]any
@@ -142,7 +164,7 @@ func yamlDocs(t testing.TB, path string) []map[string]any {
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			t.Fatalf("%s: document %d: %v", path, len(docs)+1, err)
+			t.Fatalf("%s: document %d: %v", what, len(docs)+1, err)
 		}
 		if d != nil {
 			docs = append(docs, d)

@@ -176,7 +176,8 @@ func waitSteady(t *testing.T, x *exportertest.Exporter, probe string, rate float
 	exportertest.Eventually(t, time.Minute, "probe "+probe+" in steady state", func() (bool, string) {
 		f := x.Scrape(t)
 		buffered, ok := f.Value("kafka_bench_client_buffered_produce_records", "probe", probe, "role", "producer")
-		return ok && buffered < rate/5, fmt.Sprintf("buffered produce records=%v", buffered)
+		produced, _ := f.Value("kafka_bench_produced_records_total", "probe", probe)
+		return ok && buffered < rate/5, fmt.Sprintf("buffered produce records=%v, produced=%v", buffered, produced)
 	})
 }
 

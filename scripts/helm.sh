@@ -20,20 +20,11 @@ HELM_DIR="$CACHE_ROOT/helm-$HELM_VERSION-k8s1.$K8S_MINOR"
 HELM="$HELM_DIR/helm"
 
 if [ ! -x "$HELM" ]; then
-	mkdir -p "$CACHE_ROOT"
-	tmp=$(mktemp -d "$CACHE_ROOT/helm-build.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-	echo "helm.sh: building helm $HELM_VERSION from helm.sh/helm/v3 (once)" >&2
-	# Outside any module, so the exporter's go.mod is not involved.
 	ldflags="-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
 	for pkg in pkg/lint/rules pkg/chartutil; do
 		ldflags+=" -X helm.sh/helm/v3/$pkg.k8sVersionMajor=1 -X helm.sh/helm/v3/$pkg.k8sVersionMinor=$K8S_MINOR"
 	done
-	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false GOWORK=off \
-		go install -ldflags="$ldflags" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION")
-	# Renamed into place, so a concurrent run never sees half a binary.
-	mkdir -p "$HELM_DIR"
-	mv "$tmp/helm" "$HELM"
+	"$(dirname "$0")/go-tool.sh" "$HELM_DIR" helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "$ldflags"
 fi
 
 if [ "${1:-}" = path ]; then

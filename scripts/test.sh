@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs what the tests need
 # (Prometheus, promtool and node_exporter from Debian, Chromium for the browser
-# tests, Apache Kafka jars from Maven Central, the Helm CLI built from its Go
-# module),
+# tests, Apache Kafka jars from Maven Central, the Helm and kustomize CLIs
+# built from their Go modules),
 # checks formatting and vet, then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
@@ -39,6 +39,9 @@ scripts/kafka.sh lib
 
 echo "== Helm CLI (built once from its Go module, then cached)"
 scripts/helm.sh path
+
+echo "== kustomize CLI (built once from its Go module, then cached)"
+scripts/kustomize.sh path
 
 echo "== gofmt, go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))

@@ -11,6 +11,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,7 +29,7 @@ import (
 // apiVersion/kind is an error, so a misspelt kind cannot pass.
 var scheme = func() *runtime.Scheme {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, monitoringv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, monitoringv1.AddToScheme} {
 		if err := add(s); err != nil {
 			panic(err)
 		}
@@ -162,6 +163,9 @@ func check(obj runtime.Object) field.ErrorList {
 	case *appsv1.DaemonSet:
 		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		errs = append(errs, workload(field.NewPath("spec"), o.Spec.Selector, &o.Spec.Template)...)
+	case *batchv1.Job:
+		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
+		errs = append(errs, job(field.NewPath("spec"), &o.Spec)...)
 	case *monitoringv1.ServiceMonitor:
 		errs = append(errs, objectMeta(&o.ObjectMeta, apivalidation.NameIsDNSSubdomain)...)
 		errs = append(errs, monitor(&o.Spec.Selector, field.NewPath("spec", "endpoints"), o.Spec.Endpoints,
@@ -218,6 +222,44 @@ func workload(spec *field.Path, sel *metav1.LabelSelector, tmpl *corev1.PodTempl
 		errs = append(errs, field.Invalid(spec.Child("template", "metadata", "labels"), tmpl.Labels, "`selector` does not match template `labels`"))
 	}
 	return append(errs, podSpec(spec.Child("template", "spec"), &tmpl.Spec)...)
+}
+
+// job checks what the API server requires of a Job the manifests use: a
+// pod template without a selector of its own (the Job controller makes it),
+// a restart policy of Never or OnFailure, and for an Indexed Job the
+// completions that number its indexes; backoffLimitPerIndex needs both
+// Indexed and Never.
+func job(spec *field.Path, s *batchv1.JobSpec) field.ErrorList {
+	var errs field.ErrorList
+	if s.Selector != nil && (s.ManualSelector == nil || !*s.ManualSelector) {
+		errs = append(errs, field.Invalid(spec.Child("selector"), s.Selector, "set by the Job controller unless manualSelector is true"))
+	}
+	errs = append(errs, labelMap(spec.Child("template", "metadata", "labels"), s.Template.Labels)...)
+	rp := s.Template.Spec.RestartPolicy
+	if rp != corev1.RestartPolicyNever && rp != corev1.RestartPolicyOnFailure {
+		errs = append(errs, field.NotSupported(spec.Child("template", "spec", "restartPolicy"), rp, []string{string(corev1.RestartPolicyNever), string(corev1.RestartPolicyOnFailure)}))
+	}
+	for name, n := range map[string]*int32{"completions": s.Completions, "parallelism": s.Parallelism, "backoffLimit": s.BackoffLimit, "backoffLimitPerIndex": s.BackoffLimitPerIndex} {
+		if n != nil && *n < 0 {
+			errs = append(errs, field.Invalid(spec.Child(name), *n, "must be greater than or equal to 0"))
+		}
+	}
+	indexed := s.CompletionMode != nil && *s.CompletionMode == batchv1.IndexedCompletion
+	if s.CompletionMode != nil && !indexed && *s.CompletionMode != batchv1.NonIndexedCompletion {
+		errs = append(errs, field.NotSupported(spec.Child("completionMode"), *s.CompletionMode, []string{string(batchv1.NonIndexedCompletion), string(batchv1.IndexedCompletion)}))
+	}
+	if indexed && s.Completions == nil {
+		errs = append(errs, field.Required(spec.Child("completions"), "when completionMode is Indexed"))
+	}
+	if s.BackoffLimitPerIndex != nil {
+		if !indexed {
+			errs = append(errs, field.Forbidden(spec.Child("backoffLimitPerIndex"), "requires completionMode Indexed"))
+		}
+		if rp != corev1.RestartPolicyNever {
+			errs = append(errs, field.Forbidden(spec.Child("backoffLimitPerIndex"), "requires restartPolicy Never"))
+		}
+	}
+	return append(errs, podSpec(spec.Child("template", "spec"), &s.Template.Spec)...)
 }
 
 func podSpec(p *field.Path, spec *corev1.PodSpec) field.ErrorList {
@@ -294,6 +336,14 @@ func podSpec(p *field.Path, spec *corev1.PodSpec) field.ErrorList {
 		for j, e := range c.Env {
 			for _, msg := range validation.IsEnvVarName(e.Name) {
 				errs = append(errs, field.Invalid(cp.Child("env").Index(j).Child("name"), e.Name, msg))
+			}
+		}
+		for j, e := range c.EnvFrom {
+			if e.ConfigMapRef != nil && e.ConfigMapRef.Name == "" {
+				errs = append(errs, field.Required(cp.Child("envFrom").Index(j).Child("configMapRef", "name"), ""))
+			}
+			if e.SecretRef != nil && e.SecretRef.Name == "" {
+				errs = append(errs, field.Required(cp.Child("envFrom").Index(j).Child("secretRef", "name"), ""))
 			}
 		}
 		for name, req := range c.Resources.Requests {

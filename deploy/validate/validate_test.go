@@ -50,9 +50,7 @@ spec:
 
 // Each edit of the valid Deployment makes one error that names the field.
 func TestInvalid(t *testing.T) {
-	for _, c := range []struct {
-		name, old, new, want string
-	}{
+	checkEdits(t, deployment, []edit{
 		{"unknown field", "  replicas: 1\n", "  replicas: 1\n  replica: 1\n", `unknown field "spec.replica"`},
 		{"wrong type", "replicas: 1", "replicas: one", "spec.replicas"},
 		{"case mismatch", "replicas: 1", "Replicas: 1", `unknown field "spec.Replicas"`},
@@ -65,10 +63,20 @@ func TestInvalid(t *testing.T) {
 		{"bad name", "name: kbe\n", "name: KBE_x\n", "metadata.name"},
 		{"no image", "image: example/kbe:1", `image: ""`, "image: Required value"},
 		{"port name", "name: http-metrics,", "name: http-metrics-too-long,", "ports[0].name"},
-	} {
+	})
+}
+
+// edit is one change of a valid manifest and the error it must cause.
+type edit struct{ name, old, new, want string }
+
+// checkEdits validates base with each edit applied and wants an error that
+// contains want and names the document.
+func checkEdits(t *testing.T, base string, edits []edit) {
+	t.Helper()
+	for _, c := range edits {
 		t.Run(c.name, func(t *testing.T) {
-			in := strings.Replace(deployment, c.old, c.new, 1)
-			if in == deployment {
+			in := strings.Replace(base, c.old, c.new, 1)
+			if in == base {
 				t.Fatalf("%q is not in the manifest", c.old)
 			}
 			_, errs := Validate(strings.NewReader(in))
@@ -118,4 +126,41 @@ func TestNamespace(t *testing.T) {
 	if _, errs := Validate(strings.NewReader(in)); len(errs) != 1 || !strings.Contains(errs[0].Error(), "metadata.namespace") {
 		t.Errorf("invalid namespace: errors %v, want one naming metadata.namespace", errs)
 	}
+}
+
+const indexedJob = `apiVersion: batch/v1
+kind: Job
+metadata: {name: kbe-workers}
+spec:
+  completionMode: Indexed
+  completions: 3
+  parallelism: 3
+  backoffLimitPerIndex: 0
+  template:
+    metadata:
+      labels: {app: kbe}
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: worker
+          image: example/kbe:1
+          envFrom: [{configMapRef: {name: kbe-run}}]
+`
+
+// Each edit of the valid Indexed Job makes an error that names the field.
+func TestJob(t *testing.T) {
+	if _, errs := Validate(strings.NewReader(indexedJob)); len(errs) > 0 {
+		t.Fatalf("valid Job rejected: %v", errs)
+	}
+	checkEdits(t, indexedJob, []edit{
+		{"unknown field", "  parallelism: 3\n", "  parallelism: 3\n  paralelism: 3\n", `unknown field "spec.paralelism"`},
+		{"restart policy", "restartPolicy: Never", "restartPolicy: Always", "spec.template.spec.restartPolicy: Unsupported value"},
+		{"indexed without completions", "  completions: 3\n", "", "spec.completions: Required value"},
+		{"per-index backoff without Indexed", "completionMode: Indexed", "completionMode: NonIndexed", "spec.backoffLimitPerIndex: Forbidden: requires completionMode Indexed"},
+		{"per-index backoff with OnFailure", "restartPolicy: Never", "restartPolicy: OnFailure", "spec.backoffLimitPerIndex: Forbidden: requires restartPolicy Never"},
+		{"completion mode", "completionMode: Indexed", "completionMode: Indexd", "spec.completionMode: Unsupported value"},
+		{"negative parallelism", "parallelism: 3", "parallelism: -1", "spec.parallelism"},
+		{"selector", "  template:\n", "  selector: {matchLabels: {app: kbe}}\n  template:\n", "spec.selector: Invalid value"},
+		{"envFrom without a name", "configMapRef: {name: kbe-run}", "configMapRef: {}", "envFrom[0].configMapRef.name: Required value"},
+	})
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds a Go command from its module once into a cache directory, for the
+# CLIs the tests need (scripts/helm.sh, scripts/kustomize.sh); nothing is
+# downloaded but Go modules.
+#
+#   scripts/go-tool.sh DIR NAME PACKAGE@VERSION [LDFLAGS]
+#
+# DIR/NAME exists afterwards; an existing one is kept.
+set -euo pipefail
+dir=$1 name=$2 pkg=$3 ldflags=${4:-}
+
+[ -x "$dir/$name" ] && exit 0
+root=$(dirname "$dir")
+mkdir -p "$root"
+tmp=$(mktemp -d "$root/$name-build.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+echo "go-tool.sh: building $name from $pkg (once)" >&2
+# Outside any module, so the exporter's go.mod is not involved.
+(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false GOWORK=off go install -ldflags="$ldflags" "$pkg")
+# Renamed into place, so a concurrent run never sees half a binary.
+mkdir -p "$dir"
+mv "$tmp/$name" "$dir/$name"
