@@ -1,7 +1,6 @@
 package exporter_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -66,21 +64,10 @@ func TestLandingLiveEndpoints(t *testing.T) {
 // own registry of them) while /metrics still serves them.
 func TestLiveJSONOfRunningProbe(t *testing.T) {
 	emb := exportertest.Embedded(t)
-	cfg, err := config.Parse([]byte("probes: [{name: p, rate: 200, lag_interval: 500ms}]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Kafka.Brokers = emb.Brokers()
-	e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e.Apply(ctx, cfg)
-	defer e.Stop()
-	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
-	defer srv.Close()
+	x := exportertest.Start(t, "probes: [{name: p, rate: 200, lag_interval: 500ms}]\n", emb.Brokers())
 
 	exportertest.Eventually(t, 60*time.Second, "a sample of probe p with a rate, lag in seconds and probe_up", func() (bool, string) {
-		resp, err := http.Get(srv.URL + "/live.json")
+		resp, err := http.Get(x.URL + "/live.json")
 		if err != nil {
 			return false, err.Error()
 		}
@@ -109,7 +96,7 @@ func TestLiveJSONOfRunningProbe(t *testing.T) {
 		}
 		return true, ""
 	})
-	f, err := scrape.Get(srv.URL + "/metrics")
+	f, err := scrape.Get(x.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kfake"
-
-	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -37,15 +34,7 @@ func (f *failures) get(reason string) int {
 // records due while the broker's certificate is refused), so bench mode
 // never reads kafka_bench_produce_failed_total back out of a registry.
 func TestRecorderHearsFailures(t *testing.T) {
-	certs, err := testcerts.Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c := untrustedTLSCluster(t)
 	rec := &failures{byReason: map[string]int{}}
 	x := probetest.StartWith(t, `
 kafka:

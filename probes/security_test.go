@@ -63,15 +63,7 @@ probes:
 // failure: counted with reason auth, logged as an error, and the exporter
 // keeps running and retrying.
 func TestUntrustedBrokerIsAuthFailure(t *testing.T) {
-	certs, err := testcerts.Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c := untrustedTLSCluster(t)
 	logger, logs := probetest.CaptureLogger()
 	// No ca_file: the system roots do not know the test CA.
 	x := probetest.StartLogged(t, `
@@ -94,4 +86,20 @@ probes:
 	if !x.Running(t, "untrusted") {
 		t.Error("the probe stopped")
 	}
+}
+
+// untrustedTLSCluster is a one-broker kfake cluster serving TLS with a
+// certificate of a test CA that no probe is told about.
+func untrustedTLSCluster(t *testing.T) *kfake.Cluster {
+	t.Helper()
+	certs, err := testcerts.Generate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }
