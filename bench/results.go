@@ -56,6 +56,13 @@ func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
 	if jr.Worker != nil {
 		r.Worker = jr.Worker.info()
 	}
+	if jr.Accounting != nil {
+		a, err := jr.Accounting.accounting()
+		if err != nil {
+			return r, err
+		}
+		r.Accounting = a
+	}
 	if p := jr.Produce; p != nil {
 		lat, err := latenciesFromJSON(p.LatencyMS)
 		if err != nil {
@@ -66,7 +73,7 @@ func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
 	}
 	if c := jr.Consume; c != nil {
 		r.Consume = &ConsumeResult{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes,
-			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond}
+			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond, Lost: c.Lost, Duplicates: c.Duplicates}
 		if c.EndToEndMS != nil {
 			lat, err := latenciesFromJSON(*c.EndToEndMS)
 			if err != nil {

@@ -253,8 +253,12 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
 			Elapsed: span.Last.Sub(span.First), First: span.First, Last: span.Last, Latency: span.Latency}
 	}
+	res.Accounting = rec.Accounting()
 	if p.Consumer.Enabled {
 		res.Consume = consumeResult(rec, start, !b.ConsumeOnly)
+		if !b.ConsumeOnly {
+			res.Consume.Lost, res.Consume.Duplicates = tally([]*Accounting{res.Accounting})
+		}
 	}
 	if err != nil {
 		res.Err = err.Error()

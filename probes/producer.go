@@ -181,7 +181,7 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	latency := now.Sub(time.Unix(0, h.Intended))
 	pr.latency.produce(r.Partition).Observe(latency.Seconds())
 	if pr.rec != nil {
-		pr.rec.Produced(latency, len(r.Value))
+		pr.rec.Produced(latency, len(r.Value), RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
 	}
 	if pr.track {
 		pr.tracker.Acked(h.Partition, h.Seq, now)
