@@ -163,3 +163,20 @@ func TestRecorderFailed(t *testing.T) {
 		t.Errorf("failed %d acked %d measured %d; want 7, 1, 0", r.FailedTotal(), r.Acked(), r.ProduceSpan().Records)
 	}
 }
+
+// The recorder keeps which records were acknowledged and read; a single
+// process's loss and duplicates follow from them.
+func TestRecorderAccounting(t *testing.T) {
+	r := NewRecorder(0, false, 0)
+	for seq := range uint64(5) {
+		r.Produced(time.Millisecond, 1, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
+	}
+	for _, seq := range []uint64{0, 1, 1, 3} { // 2 and 4 never read, 1 twice
+		r.Consumed(time.Millisecond, 1, true, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
+	}
+	r.Consumed(0, 1, false, probes.RecordID{}) // another run's: not accounted
+	a := r.Accounting()
+	if lost, dups := tally([]*Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 {
+		t.Errorf("lost %d, duplicates %d (recorded %d); want 2 and 1", lost, dups, a.Duplicates)
+	}
+}
