@@ -53,6 +53,9 @@ type Accounting struct {
 	Acked, Seen byRun
 	// Duplicates are reads of a record this consumer had read before.
 	Duplicates int64
+	// Reads are all records the consumer read, of any run or none: what
+	// it fetched, so a sweep's fetch traffic shows against the topic's.
+	Reads int64
 }
 
 func newAccounting() *Accounting { return &Accounting{Acked: byRun{}, Seen: byRun{}} }
@@ -98,13 +101,14 @@ type jsonAccounting struct {
 	Acked      map[string]map[string][][2]uint64 `json:"acked"`
 	Seen       map[string]map[string][][2]uint64 `json:"seen"`
 	Duplicates int64                             `json:"duplicates"`
+	Reads      int64                             `json:"reads"`
 }
 
 func accountingJSON(a *Accounting) *jsonAccounting {
 	if a == nil {
 		return nil
 	}
-	return &jsonAccounting{Acked: rangesJSON(a.Acked), Seen: rangesJSON(a.Seen), Duplicates: a.Duplicates}
+	return &jsonAccounting{Acked: rangesJSON(a.Acked), Seen: rangesJSON(a.Seen), Duplicates: a.Duplicates, Reads: a.Reads}
 }
 
 func rangesJSON(b byRun) map[string]map[string][][2]uint64 {
@@ -120,7 +124,7 @@ func rangesJSON(b byRun) map[string]map[string][][2]uint64 {
 }
 
 func (j *jsonAccounting) accounting() (*Accounting, error) {
-	a := &Accounting{Duplicates: j.Duplicates}
+	a := &Accounting{Duplicates: j.Duplicates, Reads: j.Reads}
 	var err error
 	if a.Acked, err = rangesOf(j.Acked); err != nil {
 		return nil, fmt.Errorf("accounting: acked: %w", err)

@@ -135,7 +135,7 @@ func (d *driver) drainSweep() error {
 				s.wr.logger.Warn("workers never announced their producer's end; stopped after drain_timeout", "missing_workers", m, "drain_timeout", stall)
 				return errMissing
 			}
-			return fmt.Errorf("consumer group %q: the sweep's records not all read and committed, then no progress for %s (drain_timeout)", s.group, stall)
+			return fmt.Errorf("consumer group %q: committed %d of the sweep's %d records, then no progress for %s (drain_timeout)", s.group, s.committed, s.end, stall)
 		})
 	if errors.Is(err, errMissing) {
 		return nil

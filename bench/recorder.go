@@ -119,12 +119,13 @@ func (r *Recorder) Failed(_ string, n int) {
 // unless the recorder counts every record (consume-only); their end-to-end
 // latency is never recorded, as their send time is not ours.
 func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool, id probes.RecordID) {
-	if !ownRun && !r.allRecords {
-		return
-	}
 	now := time.Now()
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
+	r.acct.Reads++
+	if !ownRun && !r.allRecords {
+		return
+	}
 	if ownRun && !r.acct.Seen.add(id) {
 		r.acct.Duplicates++
 	}
@@ -167,7 +168,7 @@ func (r *Recorder) Accounting() *Accounting {
 	r.pmu.Unlock()
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
-	return &Accounting{Acked: acked, Seen: r.acct.Seen.clone(), Duplicates: r.acct.Duplicates}
+	return &Accounting{Acked: acked, Seen: r.acct.Seen.clone(), Duplicates: r.acct.Duplicates, Reads: r.acct.Reads}
 }
 
 // WarmedUp is closed once the warm-up records are acknowledged.

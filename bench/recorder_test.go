@@ -176,7 +176,7 @@ func TestRecorderAccounting(t *testing.T) {
 	}
 	r.Consumed(0, 1, false, probes.RecordID{}) // another run's: not accounted
 	a := r.Accounting()
-	if lost, dups := tally([]*Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 {
-		t.Errorf("lost %d, duplicates %d (recorded %d); want 2 and 1", lost, dups, a.Duplicates)
+	if lost, dups := tally([]*Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 || a.Reads != 5 {
+		t.Errorf("lost %d, duplicates %d (recorded %d), reads %d; want 2, 1 and 5 reads", lost, dups, a.Duplicates, a.Reads)
 	}
 }

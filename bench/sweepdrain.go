@@ -101,6 +101,8 @@ type sweepDrain struct {
 	markers      map[int]bool
 	last         time.Time
 	progress     int64 // markers + committed offsets: what a stall watches, group-wide
+	committed    int64 // the group's committed offsets, summed over partitions
+	end          int64 // the partitions' end offsets, summed
 	done         bool
 }
 
@@ -148,9 +150,12 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 		return s.progress, s.done
 	}
 	s.last = time.Now()
-	ctx, cancel := context.WithTimeout(ctx, checkEvery)
+	pollCtx, cancel := context.WithTimeout(ctx, 10*time.Millisecond) // only what has arrived
+	fetches := s.readers.PollFetches(pollCtx)
+	cancel()
+	ctx, cancel = context.WithTimeout(ctx, topicTimeout)
 	defer cancel()
-	s.readers.PollFetches(ctx).EachRecord(func(r *kgo.Record) {
+	fetches.EachRecord(func(r *kgo.Record) {
 		var m marker
 		if string(r.Key) == s.wr.markerKey() && json.Unmarshal(r.Value, &m) == nil && m.Seq == s.seq {
 			s.markers[m.Worker] = true
@@ -164,18 +169,20 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 	if err != nil {
 		return s.progress, false
 	}
-	s.progress = int64(len(s.markers))
+	s.committed, s.end = 0, 0
 	read := len(s.markers) == s.wr.Workers
 	for part, end := range ends[s.topic] {
+		s.end += end.Offset
 		c, ok := committed.Lookup(s.topic, part)
 		ok = ok && c.Err == nil && c.At >= 0
 		if ok {
-			s.progress += c.At
+			s.committed += c.At
 		}
 		if end.Err != nil || (end.Offset > 0 && (!ok || c.At < end.Offset)) {
 			read = false
 		}
 	}
+	s.progress = int64(len(s.markers)) + s.committed
 	s.done = read
 	return s.progress, read
 }
