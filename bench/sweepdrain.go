@@ -97,7 +97,7 @@ type sweepDrain struct {
 	wr           *workerRun
 	seq          int
 	topic, group string
-	readers      *kgo.Client // reads the markers
+	readers      *kgo.Client // reads the announcements
 	markers      map[int]bool
 	last         time.Time
 	progress     int64 // markers + committed offsets: what a stall watches, group-wide
@@ -116,22 +116,12 @@ func (wr *workerRun) drainer(seq int, p config.Probe) *sweepDrain {
 // announce publishes that this worker's producer is done with acked
 // records acknowledged.
 func (s *sweepDrain) announce(ctx context.Context, acked int64) error {
-	value, err := json.Marshal(marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked})
-	if err != nil {
+	m := marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked}
+	if err := s.wr.send(ctx, s.wr.markerKey(), m, "the producer's end"); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), topicTimeout)
-	defer cancel()
-	rec := &kgo.Record{Topic: s.wr.ResultsTopic, Key: []byte(s.wr.markerKey()), Value: value}
-	if err := s.wr.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
-		return fmt.Errorf("announcing the producer's end on %q: %w", s.wr.ResultsTopic, err)
-	}
-	opts, err := probes.ConnOpts(s.wr.kafka)
-	if err != nil {
-		return err
-	}
-	s.readers, err = kgo.NewClient(append(opts, kgo.ConsumeTopics(s.wr.ResultsTopic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+	var err error
+	s.readers, err = resultsReader(s.wr.kafka, s.wr.ResultsTopic)
 	return err
 }
 
@@ -143,8 +133,7 @@ func (s *sweepDrain) close() {
 
 // check reads new markers and the group's committed offsets; it returns
 // the progress figure and whether the sweep is read: every marker in and
-// every partition's end committed. Errors of a
-// single check are retried at the next.
+// every partition's end committed. A failed check is retried at the next.
 func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 	if s.done || time.Since(s.last) < checkEvery {
 		return s.progress, s.done
@@ -157,7 +146,10 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 	defer cancel()
 	fetches.EachRecord(func(r *kgo.Record) {
 		var m marker
-		if string(r.Key) == s.wr.markerKey() && json.Unmarshal(r.Value, &m) == nil && m.Seq == s.seq {
+		// One from before the sweep's start is of an earlier sweep of the
+		// same --run: it must not end this one's drain.
+		if string(r.Key) == s.wr.markerKey() && !r.Timestamp.Before(s.wr.StartAt) &&
+			json.Unmarshal(r.Value, &m) == nil && m.Seq == s.seq {
 			s.markers[m.Worker] = true
 		}
 	})
