@@ -40,6 +40,7 @@ func (d *driver) run(consume bool) error {
 	var produceErr error
 	if !d.b.ConsumeOnly {
 		if err := d.produce(); err != nil {
+			d.giveUp()
 			return err
 		}
 		if failed := d.rec.FailedTotal(); failed > 0 {
@@ -115,6 +116,18 @@ func (d *driver) drain() error {
 		return err
 	}
 	return d.sleep(d.b.Duration)
+}
+
+// giveUp announces, in a sweep, that this worker's producer is done though
+// it failed, so the other workers need not wait drain_timeout for it.
+func (d *driver) giveUp() {
+	if d.sweep == nil {
+		return
+	}
+	defer d.sweep.close()
+	if err := d.sweep.announce(d.ctx, d.rec.Acked()); err != nil {
+		d.sweep.wr.logger.Warn("announcing the failed producer's end failed", "err", err)
+	}
 }
 
 // drainSweep announces that this worker's producer is done and waits until
