@@ -29,6 +29,9 @@ type driver struct {
 	deliveryTimeout time.Duration
 	exited          <-chan struct{}
 	runErr          func() error // valid once exited is closed
+	// sweep, set for a worker of a sweep, drains the group all workers'
+	// consumers share instead of this consumer's own records.
+	sweep *sweepDrain
 }
 
 // run returns nil when every record was produced and (with a consumer)
@@ -37,6 +40,7 @@ func (d *driver) run(consume bool) error {
 	var produceErr error
 	if !d.b.ConsumeOnly {
 		if err := d.produce(); err != nil {
+			d.giveUp()
 			return err
 		}
 		if failed := d.rec.FailedTotal(); failed > 0 {
@@ -46,7 +50,11 @@ func (d *driver) run(consume bool) error {
 	if !consume {
 		return produceErr
 	}
-	if err := d.drain(); err != nil {
+	drain := d.drain
+	if d.sweep != nil {
+		drain = d.drainSweep
+	}
+	if err := drain(); err != nil {
 		if produceErr != nil {
 			return fmt.Errorf("%v; %v", produceErr, err)
 		}
@@ -108,6 +116,44 @@ func (d *driver) drain() error {
 		return err
 	}
 	return d.sleep(d.b.Duration)
+}
+
+// giveUp announces, in a sweep, that this worker's producer is done though
+// it failed, so the other workers need not wait drain_timeout for it.
+func (d *driver) giveUp() {
+	if d.sweep == nil {
+		return
+	}
+	defer d.sweep.close()
+	if err := d.sweep.announce(d.ctx, d.rec.Acked()); err != nil {
+		d.sweep.wr.logger.Warn("announcing the failed producer's end failed", "err", err)
+	}
+}
+
+// drainSweep announces that this worker's producer is done and waits until
+// the sweep's records are read (sweepdrain.go). A worker whose announcement
+// never comes (it died) ends the wait after drain_timeout without progress;
+// the merge names that worker missing.
+func (d *driver) drainSweep() error {
+	s := d.sweep
+	defer s.close()
+	if err := s.announce(d.ctx, d.rec.Acked()); err != nil {
+		return err
+	}
+	stall := d.b.DrainTimeout
+	errMissing := errors.New("markers missing")
+	err := d.wait(stall, func() int64 { n, _ := s.check(d.ctx); return n }, func(int64) bool { return s.done },
+		func(int64) error {
+			if m := s.missing(); len(m) > 0 {
+				s.wr.logger.Warn("workers never announced their producer's end; stopped after drain_timeout", "missing_workers", m, "drain_timeout", stall)
+				return errMissing
+			}
+			return fmt.Errorf("consumer group %q: committed %d of the sweep's %d records, then no progress for %s (drain_timeout)", s.group, s.committed, s.end, stall)
+		})
+	if errors.Is(err, errMissing) {
+		return nil
+	}
+	return err
 }
 
 // wait polls progress until done holds; no progress for stall fails with

@@ -186,7 +186,6 @@ func mergeRun(parts []Result, missing []int, seq int) (Result, error) {
 	for _, i := range missing {
 		errs = append(errs, fmt.Sprintf("worker %d missing: no result", i))
 	}
-	r.Err = strings.Join(errs, "; ")
 	var err error
 	if r.Produce, err = mergeProduce(parts); err != nil {
 		return r, err
@@ -194,6 +193,10 @@ func mergeRun(parts []Result, missing []int, seq int) (Result, error) {
 	if r.Consume, err = mergeConsume(parts); err != nil {
 		return r, err
 	}
+	if c := r.Consume; c != nil && c.Lost > 0 {
+		errs = append(errs, fmt.Sprintf("%d acknowledged records read by no worker's consumer", c.Lost))
+	}
+	r.Err = strings.Join(errs, "; ")
 	r.Host, r.Hosts = mergeHosts(parts)
 	return r, nil
 }
@@ -227,7 +230,11 @@ func mergeProduce(parts []Result) (*ProduceResult, error) {
 func mergeConsume(parts []Result) (*ConsumeResult, error) {
 	var out *ConsumeResult
 	var lats []Latencies
+	var accts []*Accounting
 	for _, p := range parts {
+		if p.Accounting != nil {
+			accts = append(accts, p.Accounting)
+		}
 		c := p.Consume
 		if c == nil {
 			continue
@@ -239,9 +246,16 @@ func mergeConsume(parts []Result) (*ConsumeResult, error) {
 		out.Bytes += c.Bytes
 		out.Start, out.End = earliest(out.Start, c.Start), latest(out.End, c.End)
 		out.Rebalance = max(out.Rebalance, c.Rebalance)
+		out.Lost += c.Lost
+		out.Duplicates += c.Duplicates
 		if c.EndToEnd != nil {
 			lats = append(lats, *c.EndToEnd)
 		}
+	}
+	if out != nil && len(accts) == len(parts) {
+		// Each consumer read a part of every worker's records: loss and
+		// duplicates are only known over all of them.
+		out.Lost, out.Duplicates = tally(accts)
 	}
 	if out == nil || len(lats) == 0 {
 		return out, nil

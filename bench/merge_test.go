@@ -171,3 +171,56 @@ func writeTemp(t *testing.T, i int, data []byte) string {
 	}
 	return path
 }
+
+// accountingOf builds an Accounting from [run, partition, lo, hi) rows.
+func accountingOf(acked, seen [][4]uint64, duplicates int64) *Accounting {
+	a := &Accounting{Acked: byRun{}, Seen: byRun{}, Duplicates: duplicates}
+	for _, g := range acked {
+		a.Acked.at(g[0], int32(g[1])).AddRange(g[2], g[3])
+	}
+	for _, g := range seen {
+		a.Seen.at(g[0], int32(g[1])).AddRange(g[2], g[3])
+	}
+	return a
+}
+
+// The workers' consumers share one group: loss is what a producer had
+// acknowledged that no consumer read, and duplicates count reads within
+// one consumer and reads of one record by several.
+func TestMergeAccountsAcrossConsumers(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	const run0, run1 = 0xa0, 0xb1
+	w0 := workerResult(0, 2, 200, t0, t0.Add(time.Second), time.Millisecond)
+	w1 := workerResult(1, 2, 100, t0, t0.Add(time.Second), time.Millisecond)
+	// Worker 0's consumer owns partition 0 and reads both workers'
+	// records there, two of them twice.
+	w0.Accounting = accountingOf([][4]uint64{{run0, 0, 0, 100}, {run0, 1, 0, 100}},
+		[][4]uint64{{run0, 0, 0, 100}, {run1, 0, 0, 50}}, 2)
+	// Worker 1's consumer owns partition 1, but misses worker 0's last 10
+	// records there, and re-reads 5 of partition 0 after a rebalance.
+	w1.Accounting = accountingOf([][4]uint64{{run1, 0, 0, 50}, {run1, 1, 0, 50}},
+		[][4]uint64{{run0, 1, 0, 90}, {run1, 1, 0, 50}, {run0, 0, 95, 100}}, 0)
+	m, err := sweepOf(t, w0, w1).Merge(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.Results[0]
+	if c := r.Consume; c.Lost != 10 || c.Duplicates != 2+5 {
+		t.Errorf("lost %d, duplicates %d; want 10 (worker 0's, partition 1) and 7", c.Lost, c.Duplicates)
+	}
+	if !strings.Contains(r.Err, "10 acknowledged records read by no worker's consumer") {
+		t.Errorf("error %q does not name the lost records", r.Err)
+	}
+
+	// Every acknowledged record read once: nothing lost, no duplicates,
+	// though no worker read its own records.
+	w0.Accounting = accountingOf([][4]uint64{{run0, 0, 0, 100}}, [][4]uint64{{run1, 0, 0, 100}}, 0)
+	w1.Accounting = accountingOf([][4]uint64{{run1, 0, 0, 100}}, [][4]uint64{{run0, 0, 0, 100}}, 0)
+	m, err = sweepOf(t, w0, w1).Merge(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Results[0]; r.Failed() || r.Consume.Lost != 0 || r.Consume.Duplicates != 0 {
+		t.Errorf("merged %q: lost %d, duplicates %d; want none", r.Err, r.Consume.Lost, r.Consume.Duplicates)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 func TestWindowLine(t *testing.T) {
@@ -44,7 +46,7 @@ func TestProgressReport(t *testing.T) {
 	b := &Bench{NumRecords: 900, WarmupRecords: 100}
 	rec := NewRecorder(100, false, 0)
 	for i := 0; i < 250; i++ {
-		rec.Produced(time.Millisecond, 100)
+		rec.Produced(time.Millisecond, 100, probes.RecordID{})
 	}
 	pg.report(1, Scenario{Name: "acks=all"}, b, rec, 5*time.Second, 5*time.Second)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -37,6 +37,8 @@ type Recorder struct {
 	acked   int64 // including warm-up
 	failed  int64 // including warm-up
 	produce side
+	// acked and seen (in acct) are kept under pmu and cmu respectively.
+	acct *Accounting
 
 	cmu      sync.Mutex
 	consumed int64 // including warm-up
@@ -73,6 +75,7 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 		warmedUp:     make(chan struct{}),
 		produce:      side{hist: newHistogram()},
 		consume:      side{hist: newHistogram()},
+		acct:         newAccounting(),
 	}
 	if warmup == 0 {
 		close(r.warmedUp)
@@ -86,10 +89,11 @@ func newHistogram() *hdrhistogram.Histogram {
 
 // Produced implements probes.Recorder. latency runs from the record's
 // intended send time, so the send time is now minus latency.
-func (r *Recorder) Produced(latency time.Duration, bytes int) {
+func (r *Recorder) Produced(latency time.Duration, bytes int, id probes.RecordID) {
 	now := time.Now()
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
+	r.acct.Acked.add(id)
 	r.acked++
 	if r.acked <= r.warmup {
 		if r.acked == r.warmup {
@@ -114,13 +118,17 @@ func (r *Recorder) Failed(_ string, n int) {
 // Consumed implements probes.Recorder. Records of other runs are skipped
 // unless the recorder counts every record (consume-only); their end-to-end
 // latency is never recorded, as their send time is not ours.
-func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool) {
-	if !ownRun && !r.allRecords {
-		return
-	}
+func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool, id probes.RecordID) {
 	now := time.Now()
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
+	r.acct.Reads++
+	if !ownRun && !r.allRecords {
+		return
+	}
+	if ownRun && !r.acct.Seen.add(id) {
+		r.acct.Duplicates++
+	}
 	if r.consumeLimit > 0 && r.consumed >= r.consumeLimit {
 		return
 	}
@@ -151,6 +159,16 @@ func (s *side) record(now time.Time, latency time.Duration, bytes int, withLaten
 	s.max = max(s.max, latency)
 	s.win.sum += latency
 	s.win.max = max(s.win.max, latency)
+}
+
+// Accounting is a copy of which records were acknowledged and read.
+func (r *Recorder) Accounting() *Accounting {
+	r.pmu.Lock()
+	acked := r.acct.Acked.clone()
+	r.pmu.Unlock()
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return &Accounting{Acked: acked, Seen: r.acct.Seen.clone(), Duplicates: r.acct.Duplicates, Reads: r.acct.Reads}
 }
 
 // WarmedUp is closed once the warm-up records are acknowledged.

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 // TestRecorderPercentiles records 1 µs … 100,000 µs once each, in random
@@ -38,7 +40,7 @@ func TestRecorderPercentiles(t *testing.T) {
 func uniformRecorder(n int) *Recorder {
 	r := NewRecorder(0, false, 0)
 	for _, v := range rand.Perm(n) {
-		r.Produced(time.Duration(v+1)*time.Microsecond, 100)
+		r.Produced(time.Duration(v+1)*time.Microsecond, 100, probes.RecordID{})
 	}
 	return r
 }
@@ -48,10 +50,10 @@ func uniformRecorder(n int) *Recorder {
 func TestRecorderTail(t *testing.T) {
 	r := NewRecorder(0, false, 0)
 	for i := 0; i < 998; i++ {
-		r.Produced(1234*time.Microsecond, 10)
+		r.Produced(1234*time.Microsecond, 10, probes.RecordID{})
 	}
-	r.Produced(250123*time.Microsecond, 10)
-	r.Produced(250124*time.Microsecond, 10)
+	r.Produced(250123*time.Microsecond, 10, probes.RecordID{})
+	r.Produced(250124*time.Microsecond, 10, probes.RecordID{})
 	l := r.ProduceSpan().Latency
 	if l.P50 != 1234*time.Microsecond || l.P99 != 1234*time.Microsecond {
 		t.Errorf("p50 %v p99 %v, want 1.234ms", l.P50, l.P99)
@@ -67,7 +69,7 @@ func TestRecorderWarmup(t *testing.T) {
 		if closed := isClosed(r.WarmedUp()); closed != (i > 3) {
 			t.Fatalf("before record %d: warmed up = %v", i, closed)
 		}
-		r.Produced(time.Duration(i)*10*time.Millisecond, 1)
+		r.Produced(time.Duration(i)*10*time.Millisecond, 1, probes.RecordID{})
 	}
 	s := r.ProduceSpan()
 	if r.Acked() != 5 || s.Records != 2 || s.Latency.Max != 50*time.Millisecond || s.Latency.P50 != 40*time.Millisecond {
@@ -80,10 +82,10 @@ func TestRecorderWarmup(t *testing.T) {
 	}
 
 	for i := 0; i < 3; i++ {
-		r.Consumed(time.Millisecond, 1, true)
+		r.Consumed(time.Millisecond, 1, true, probes.RecordID{})
 	}
-	r.Consumed(0, 1, false) // another run's record: not counted
-	r.Consumed(7*time.Millisecond, 1, true)
+	r.Consumed(0, 1, false, probes.RecordID{}) // another run's record: not counted
+	r.Consumed(7*time.Millisecond, 1, true, probes.RecordID{})
 	c, warmEnd := r.ConsumeSpan()
 	if r.ConsumedTotal() != 4 || c.Records != 1 || c.Latency.P50 != 7*time.Millisecond || warmEnd.IsZero() {
 		t.Errorf("consumed %d measured %d e2e p50 %v warm-up end %v; want 4, 1, 7ms, set", r.ConsumedTotal(), c.Records, c.Latency.P50, warmEnd)
@@ -94,9 +96,9 @@ func TestRecorderWarmup(t *testing.T) {
 // its limit, and records no end-to-end latency for them.
 func TestRecorderAllRecords(t *testing.T) {
 	r := NewRecorder(0, true, 2)
-	r.Consumed(0, 10, false)
-	r.Consumed(0, 10, false)
-	r.Consumed(0, 10, false) // past the limit
+	r.Consumed(0, 10, false, probes.RecordID{})
+	r.Consumed(0, 10, false, probes.RecordID{})
+	r.Consumed(0, 10, false, probes.RecordID{}) // past the limit
 	c, _ := r.ConsumeSpan()
 	if c.Records != 2 || c.Bytes != 20 || !reflect.DeepEqual(c.Latency, Latencies{}) || r.ConsumedTotal() != 2 {
 		t.Errorf("records %d (total %d) bytes %d latency %+v; want 2, 20, none", c.Records, r.ConsumedTotal(), c.Bytes, c.Latency)
@@ -105,8 +107,8 @@ func TestRecorderAllRecords(t *testing.T) {
 
 func TestRecorderWindow(t *testing.T) {
 	r := NewRecorder(0, false, 0)
-	r.Produced(2*time.Millisecond, 100)
-	r.Produced(4*time.Millisecond, 100)
+	r.Produced(2*time.Millisecond, 100, probes.RecordID{})
+	r.Produced(4*time.Millisecond, 100, probes.RecordID{})
 	w := r.ProduceWindow()
 	if w != (Window{Records: 2, Bytes: 200, AvgLatency: 3 * time.Millisecond, MaxLatency: 4 * time.Millisecond}) {
 		t.Errorf("window %+v", w)
@@ -129,13 +131,13 @@ func TestRecorderConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 1000; i++ {
-				r.Produced(time.Millisecond, 1)
+				r.Produced(time.Millisecond, 1, probes.RecordID{})
 			}
 		}()
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 1000; i++ {
-				r.Consumed(time.Millisecond, 1, true)
+				r.Consumed(time.Millisecond, 1, true, probes.RecordID{})
 				if i%100 == 0 {
 					r.ProduceWindow()
 					r.ConsumeWindow()
@@ -156,8 +158,25 @@ func TestRecorderFailed(t *testing.T) {
 	r := NewRecorder(1, false, 0)
 	r.Failed("timeout", 2)
 	r.Failed("behind_schedule", 5)
-	r.Produced(time.Millisecond, 1)
+	r.Produced(time.Millisecond, 1, probes.RecordID{})
 	if r.FailedTotal() != 7 || r.Acked() != 1 || r.ProduceSpan().Records != 0 {
 		t.Errorf("failed %d acked %d measured %d; want 7, 1, 0", r.FailedTotal(), r.Acked(), r.ProduceSpan().Records)
+	}
+}
+
+// The recorder keeps which records were acknowledged and read; a single
+// process's loss and duplicates follow from them.
+func TestRecorderAccounting(t *testing.T) {
+	r := NewRecorder(0, false, 0)
+	for seq := range uint64(5) {
+		r.Produced(time.Millisecond, 1, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
+	}
+	for _, seq := range []uint64{0, 1, 1, 3} { // 2 and 4 never read, 1 twice
+		r.Consumed(time.Millisecond, 1, true, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
+	}
+	r.Consumed(0, 1, false, probes.RecordID{}) // another run's: not accounted
+	a := r.Accounting()
+	if lost, dups := tally([]*Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 || a.Reads != 5 {
+		t.Errorf("lost %d, duplicates %d (recorded %d), reads %d; want 2, 1 and 5 reads", lost, dups, a.Duplicates, a.Reads)
 	}
 }

@@ -215,6 +215,8 @@ type (
 		Host     *jsonHost         `json:"host,omitempty"`
 		Hosts    []jsonHostRow     `json:"hosts,omitempty"`
 		Worker   *jsonWorker       `json:"worker,omitempty"` // one worker's result of a sweep
+		// Accounting comes with a worker's result, for the merge.
+		Accounting *jsonAccounting `json:"accounting,omitempty"`
 	}
 	jsonCapacity struct {
 		Result        string             `json:"result"`
@@ -251,6 +253,8 @@ type (
 		RecordsPerSec float64      `json:"records_per_sec"`
 		MBPerSec      float64      `json:"mb_per_sec"`
 		RebalanceMS   int64        `json:"rebalance_ms"`
+		Lost          int64        `json:"lost"`
+		Duplicates    int64        `json:"duplicates"`
 		EndToEndMS    *jsonLatency `json:"end_to_end_ms,omitempty"`
 	}
 	jsonLatency struct {
@@ -304,7 +308,8 @@ func jsonResults(paramKeys []string, results []Result) []jsonResult {
 		}
 		if c := r.Consume; c != nil {
 			jc := &jsonConsume{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes, Seconds: round(c.Elapsed().Seconds(), 6),
-				RecordsPerSec: round(c.RecordsPerSec(), 3), MBPerSec: round(c.MBPerSec(), 3), RebalanceMS: c.Rebalance.Milliseconds()}
+				RecordsPerSec: round(c.RecordsPerSec(), 3), MBPerSec: round(c.MBPerSec(), 3), RebalanceMS: c.Rebalance.Milliseconds(),
+				Lost: c.Lost, Duplicates: c.Duplicates}
 			if c.EndToEnd != nil && c.Records > 0 {
 				l := latencyJSON(*c.EndToEnd)
 				jc.EndToEndMS = &l
@@ -322,6 +327,9 @@ func jsonResults(paramKeys []string, results []Result) []jsonResult {
 			jr.Hosts = hostsJSON(r.Hosts)
 		}
 		jr.Worker = workerJSON(r.Worker)
+		if r.Worker != nil {
+			jr.Accounting = accountingJSON(r.Accounting)
+		}
 		out = append(out, jr)
 	}
 	return out

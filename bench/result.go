@@ -26,6 +26,9 @@ type Result struct {
 	Hosts []HostRow
 	// Worker is set on one worker's result of a sweep (--workers).
 	Worker *WorkerInfo
+	// Accounting is which records this process acknowledged and read
+	// (published by a worker for the merge); nil when merged.
+	Accounting *Accounting
 }
 
 // Name is the scenario's name as printed ("defaults" for the defaults alone).
@@ -68,6 +71,10 @@ type ConsumeResult struct {
 	Rebalance time.Duration
 	// EndToEnd is nil when the records were produced by another run.
 	EndToEnd *Latencies
+	// Lost are acknowledged records no consumer read; Duplicates are
+	// reads beyond the first of a record (accounting.go). Both are 0 when
+	// the records were produced by another run.
+	Lost, Duplicates int64
 }
 
 // Elapsed is End - Start.

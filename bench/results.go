@@ -56,6 +56,13 @@ func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
 	if jr.Worker != nil {
 		r.Worker = jr.Worker.info()
 	}
+	if jr.Accounting != nil {
+		a, err := jr.Accounting.accounting()
+		if err != nil {
+			return r, err
+		}
+		r.Accounting = a
+	}
 	if p := jr.Produce; p != nil {
 		lat, err := latenciesFromJSON(p.LatencyMS)
 		if err != nil {
@@ -66,7 +73,7 @@ func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
 	}
 	if c := jr.Consume; c != nil {
 		r.Consume = &ConsumeResult{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes,
-			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond}
+			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond, Lost: c.Lost, Duplicates: c.Duplicates}
 		if c.EndToEndMS != nil {
 			lat, err := latenciesFromJSON(*c.EndToEndMS)
 			if err != nil {
@@ -127,15 +134,21 @@ func ensureResultsTopic(ctx context.Context, adm *kadm.Client, topic string) err
 
 // publish writes one scenario's result to the results topic, keyed by run.
 func (wr *workerRun) publish(ctx context.Context, paramKeys []string, r Result) error {
-	value, err := json.Marshal(jsonResults(paramKeys, []Result{r})[0])
+	return wr.send(ctx, wr.Run, jsonResults(paramKeys, []Result{r})[0], "the result")
+}
+
+// send writes v as JSON to the results topic under key; what names it in
+// the error. It is sent even when ctx is cancelled: the merge needs it.
+func (wr *workerRun) send(ctx context.Context, key string, v any, what string) error {
+	value, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), topicTimeout)
 	defer cancel()
-	rec := &kgo.Record{Topic: wr.ResultsTopic, Key: []byte(wr.Run), Value: value}
+	rec := &kgo.Record{Topic: wr.ResultsTopic, Key: []byte(key), Value: value}
 	if err := wr.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
-		return fmt.Errorf("publishing the result to %q: %w", wr.ResultsTopic, err)
+		return fmt.Errorf("publishing %s to %q: %w", what, wr.ResultsTopic, err)
 	}
 	return nil
 }
@@ -157,11 +170,16 @@ func (c *collected) add(jr jsonResult) {
 	c.byWorker[w.Index][w.Seq] = jr
 }
 
+// resultsReader is a client reading the results topic from its start.
+func resultsReader(k config.Kafka, topic string) (*kgo.Client, error) {
+	return kclient.New(k, kclient.Options{}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+}
+
 // collect reads run's results from the start of the results topic until
 // done holds or ctx ends (then it returns what it has with ctx's error).
 func collect(ctx context.Context, k config.Kafka, topic, run string, done func(*collected) bool) (*collected, error) {
 	c := &collected{byWorker: map[int]map[int]jsonResult{}}
-	cl, err := kclient.New(k, kclient.Options{}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	cl, err := resultsReader(k, topic)
 	if err != nil {
 		return c, err
 	}

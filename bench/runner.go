@@ -164,7 +164,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	}
 	var slot time.Time // the run's common start in a sweep (workers only)
 	if wr != nil {
-		wr.names(s, &p)
+		wr.shareRate(&p)
 		slot = wr.scenarioStart(b, i)
 	}
 	res = Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: wr.info(b, i, slot, 0)}
@@ -211,7 +211,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	} else {
 		rec = NewRecorder(b.WarmupRecords, false, 0)
 	}
-	probe := probes.New(p, probes.Options{
+	opts := probes.Options{
 		Kafka:       b.Kafka,
 		Metrics:     r.Metrics,
 		Registerer:  r.Registerer,
@@ -219,7 +219,9 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		NumRecords:  limit,
 		Recorder:    rec,
 		ConsumeOnly: b.ConsumeOnly,
-	})
+	}
+	wr.probeRuns(&opts, i)
+	probe := probes.New(p, opts)
 	host := startHostWatch(ctx, hosts, r.HostInterval)
 	start := time.Now()
 	// The probe gets its own context: on SIGINT the runner still stops it
@@ -235,7 +237,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 
 	d := &driver{b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
 		deliveryTimeout: time.Duration(p.Producer.DeliveryTimeoutMS) * time.Millisecond,
-		exited:          exited, runErr: func() error { return runErr }}
+		exited:          exited, runErr: func() error { return runErr }, sweep: wr.drainer(i, p)}
 	shown := s
 	shown.Name = runName(s, run.round, b.Rounds)
 	stopProgress := prog.watch(i, shown, b, rec)
@@ -254,8 +256,12 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
 			Elapsed: span.Last.Sub(span.First), First: span.First, Last: span.Last, Latency: span.Latency}
 	}
+	res.Accounting = rec.Accounting()
 	if p.Consumer.Enabled {
 		res.Consume = consumeResult(rec, start, !b.ConsumeOnly)
+		if !b.ConsumeOnly {
+			res.Consume.Lost, res.Consume.Duplicates = tally([]*Accounting{res.Accounting})
+		}
 	}
 	if err != nil {
 		res.Err = err.Error()
@@ -333,17 +339,18 @@ func prepareTopic(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Pro
 }
 
 // cleanup deletes what the bench created for the scenario: its group and
-// its topic. A topic named in the bench file is left alone, and so is one
-// another worker of the sweep deletes (deleteTopic false).
-func (r *Runner) cleanup(adm *kadm.Client, s Scenario, p config.Probe, logger *slog.Logger, deleteTopic func() bool) {
+// its topic. A topic named in the bench file is left alone, and so are the
+// group and topic another worker of the sweep deletes (owner false).
+func (r *Runner) cleanup(adm *kadm.Client, s Scenario, p config.Probe, logger *slog.Logger, owner func() bool) {
+	deleteTopic := owner() // a sweep's worker 0 waits here for the others
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	if s.OwnGroup && p.Consumer.Enabled {
+	if s.OwnGroup && p.Consumer.Enabled && deleteTopic {
 		if _, err := adm.DeleteGroup(ctx, p.Consumer.GroupID); err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
 			logger.Warn("deleting the bench consumer group failed", "group", p.Consumer.GroupID, "err", err)
 		}
 	}
-	if s.OwnTopic && deleteTopic() {
+	if s.OwnTopic && deleteTopic {
 		if _, err := adm.DeleteTopic(ctx, p.Topic); err != nil && !errors.Is(err, kerr.UnknownTopicOrPartition) {
 			logger.Warn("deleting the bench topic failed", "topic", p.Topic, "err", err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -137,12 +136,10 @@ func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *sl
 
 func (wr *workerRun) close() { wr.cl.Close() }
 
-// names gives the scenario's group this worker's own name: each worker reads
-// back its own records in full, so its loss and duplicate counts stay exact.
-func (wr *workerRun) names(s Scenario, p *config.Probe) {
-	if s.OwnGroup && p.Consumer.Enabled {
-		p.Consumer.GroupID += "-w" + strconv.Itoa(wr.Index)
-	}
+// shareRate gives the probe this worker's share of the rate. The workers'
+// consumers share the scenario's one group, so each record is read once
+// over the sweep; the merge counts loss and duplicates (accounting.go).
+func (wr *workerRun) shareRate(p *config.Probe) {
 	p.Rate = rateShareOf(p.Rate, wr.Workers, wr.Index)
 }
 
@@ -153,8 +150,18 @@ func (wr *workerRun) names(s Scenario, p *config.Probe) {
 // creates it, the other workers wait until it exists with every partition
 // led.
 func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Probe, start time.Time) error {
-	if wr == nil || wr.Index == 0 || !p.CreateTopic.Enabled {
+	if wr == nil || !p.CreateTopic.Enabled {
 		return prepareTopic(ctx, adm, b, p)
+	}
+	if wr.Index == 0 {
+		if err := prepareTopic(ctx, adm, b, p); err != nil || !p.Consumer.Enabled {
+			return err
+		}
+		if err := startGroup(ctx, adm, p.Topic, p.Consumer.GroupID); err != nil {
+			// Each probe sets the start offsets it finds unset, too.
+			wr.logger.Warn("setting the shared group's start offsets failed", "err", err)
+		}
+		return nil
 	}
 	p.CreateTopic.Enabled = false
 	deadline := max(time.Until(start), 0) + topicTimeout

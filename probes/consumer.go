@@ -3,6 +3,7 @@ package probes
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -73,18 +74,18 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		if err != nil || h.Partition != r.Partition {
 			m.foreign.Inc()
 			if rec != nil {
-				rec.Consumed(0, len(r.Value), false)
+				rec.Consumed(0, len(r.Value), false, RecordID{})
 			}
 			return
 		}
-		own := h.RunID == c.runID
+		own := h.RunID == c.runID || slices.Contains(c.sweepRuns, h.RunID)
 		var e2e time.Duration
 		if own {
 			e2e = now.Sub(time.Unix(0, h.Intended))
 			c.latency.e2e(r.Partition).Observe(e2e.Seconds())
 		}
 		if rec != nil {
-			rec.Consumed(e2e, len(r.Value), own)
+			rec.Consumed(e2e, len(r.Value), own, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
 		}
 		switch c.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
 		case tracker.Duplicate:

@@ -44,16 +44,33 @@ type Options struct {
 	// group's committed offsets or the start of the topic (bench mode
 	// reading a pre-filled topic).
 	ConsumeOnly bool
+	// RunID, when not 0, is the producer's run id instead of a random one:
+	// the workers of a bench sweep derive theirs from the sweep's name.
+	RunID uint64
+	// SweepRuns are the run ids of the other producers of a bench sweep:
+	// the consumer treats their records as its own (end-to-end latency,
+	// Recorder), as the sweep's workers share one consumer group.
+	SweepRuns []uint64
+}
+
+// RecordID names one probe record: its producer's run, its partition and
+// its sequence number there.
+type RecordID struct {
+	Run       uint64
+	Partition int32
+	Seq       uint64
 }
 
 // Recorder receives each acknowledged, failed and consumed record: the
 // same events the metrics count, so a caller never reads them back out of
 // a registry.
 type Recorder interface {
-	Produced(latency time.Duration, bytes int)
+	Produced(latency time.Duration, bytes int, id RecordID)
 	// Failed is n records given up on, for a reason of FailureReasons.
 	Failed(reason string, n int)
-	Consumed(endToEnd time.Duration, bytes int, ownRun bool)
+	// Consumed is a record read; ownRun says it is one of this run's (or
+	// of SweepRuns), and only then is id set.
+	Consumed(endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
 }
 
 // Probe is one running producer/consumer pair.
@@ -89,7 +106,10 @@ func New(cfg config.Probe, opts Options) *Probe {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = logger.With("probe", cfg.Name)
-	runID := payload.NewRunID()
+	runID := opts.RunID
+	if runID == 0 {
+		runID = payload.NewRunID()
+	}
 	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
 	p := &Probe{
 		cfg:          cfg,

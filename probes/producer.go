@@ -71,7 +71,9 @@ type producer struct {
 	// failed (behind_schedule) instead of sent in a burst after an outage.
 	maxBehind time.Duration
 	// track: the tracker hears of every acknowledgement and failure, for
-	// loss accounting; without a consumer there is none to keep.
+	// loss accounting; without a consumer there is none to keep, and in a
+	// bench sweep (SweepRuns) other processes read a part of this run's
+	// records, so its gaps are no loss (the merge counts loss exactly).
 	track bool
 	// limit, when > 0, stops producing after that many records (bench).
 	limit uint64
@@ -87,7 +89,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 		pool:      newPool(d.cfg, d.logger),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
-		track:     d.cfg.Consumer.Enabled,
+		track:     d.cfg.Consumer.Enabled && len(d.sweepRuns) == 0,
 	}
 }
 
@@ -182,7 +184,7 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	latency := now.Sub(time.Unix(0, h.Intended))
 	pr.latency.produce(r.Partition).Observe(latency.Seconds())
 	if pr.rec != nil {
-		pr.rec.Produced(latency, len(r.Value))
+		pr.rec.Produced(latency, len(r.Value), RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
 	}
 	if pr.track {
 		pr.tracker.Acked(h.Partition, h.Seq, now)

@@ -16,8 +16,8 @@ type failures struct {
 	byReason map[string]int
 }
 
-func (f *failures) Produced(time.Duration, int)       {}
-func (f *failures) Consumed(time.Duration, int, bool) {}
+func (f *failures) Produced(time.Duration, int, probes.RecordID)       {}
+func (f *failures) Consumed(time.Duration, int, bool, probes.RecordID) {}
 func (f *failures) Failed(reason string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -26,12 +26,14 @@ type mergedScenario struct {
 			Percentiles []struct{ MS float64 }
 		} `json:"latency_ms"`
 	}
-	Consume struct{ Records int64 }
+	Consume struct{ Records, Lost, Duplicates int64 }
 	Worker  *struct {
 		Index   int
 		Workers int
 		Late    bool
 	}
+	// Accounting.Reads is every record the worker's consumer fetched.
+	Accounting *struct{ Reads int64 }
 }
 
 func readResults(t *testing.T, path string) []mergedScenario {
@@ -107,11 +109,13 @@ func TestBenchWorkersRealBroker(t *testing.T) {
 		t.Fatalf("worker exit codes %v", codes)
 	}
 	t.Logf("3-worker sweep: %s", time.Since(begin).Round(time.Second))
+	var reads int64 // by all workers' consumers, of any run
 	for i := range 3 {
 		w := readResults(t, filepath.Join(dir, fmt.Sprintf("sweep-ok-%d.json", i)))[0]
-		if w.Worker == nil || w.Worker.Index != i || w.Worker.Workers != 3 || w.Produce.Records != records/3 {
-			t.Errorf("worker %d result: %+v, want its share of %d records", i, w, records/3)
+		if w.Worker == nil || w.Worker.Index != i || w.Worker.Workers != 3 || w.Produce.Records != records/3 || w.Accounting == nil {
+			t.Fatalf("worker %d result: %+v, want its share of %d records and its accounting", i, w, records/3)
 		}
+		reads += w.Accounting.Reads
 	}
 
 	merged := filepath.Join(dir, "merged.json")
@@ -124,8 +128,15 @@ func TestBenchWorkersRealBroker(t *testing.T) {
 		t.Errorf("merge's stdout lacks the ProducerPerformance line of %d records or the table:\n%s", records, stdout)
 	}
 	m := readResults(t, merged)[0]
-	if m.Status != "ok" || m.Produce.Records != records || m.Consume.Records != records || m.Produce.Failed != 0 || m.Worker != nil {
-		t.Errorf("merged: %+v, want %d records produced and read back, none failed, shaped as one process's", m, records)
+	if m.Status != "ok" || m.Produce.Records != records || m.Consume.Records-m.Consume.Duplicates != records || m.Consume.Lost != 0 ||
+		m.Produce.Failed != 0 || m.Worker != nil || m.Accounting != nil {
+		t.Errorf("merged: %+v, want %d records produced and read back, none lost or failed, shaped as one process's", m, records)
+	}
+	// The workers' consumers share one group: the sweep fetched the topic
+	// once (a re-read after a rebalance counts as a duplicate), not once
+	// per worker.
+	if reads-m.Consume.Duplicates != records {
+		t.Errorf("the workers' consumers read %d records with %d duplicates; the topic holds %d", reads, m.Consume.Duplicates, records)
 	}
 	// The sweep's latencies lie within the spread of the single run's.
 	lo, hi := ref.Percentiles[0].MS, ref.Percentiles[len(ref.Percentiles)-1].MS

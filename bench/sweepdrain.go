@@ -1,0 +1,191 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// The workers' consumers share one group, so each reads a part of every
+// worker's records and none can tell from its own records when the sweep's
+// are all read. Each worker therefore announces on the results topic when
+// its producer is done (a "produced" marker); once every worker's marker is
+// there, the topic no longer grows, and the sweep is read when the group
+// has committed the end of every partition.
+
+// checkEvery spaces the drain's admin requests; it only bounds how late the
+// end is noticed.
+const checkEvery = 250 * time.Millisecond
+
+// sweepRunID is the run id of worker i's producer in the seq-th run: every
+// worker derives all of them from the sweep's name, so each consumer knows
+// which records are the sweep's without a coordinator.
+func (w *Worker) sweepRunID(seq, i int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d/%d", w.Run, seq, i)
+	if id := h.Sum64(); id != 0 {
+		return id
+	}
+	return 1
+}
+
+// probeRuns sets the seq-th run's run ids on the probe's options: its own
+// and the other workers'. A nil workerRun leaves them random.
+func (wr *workerRun) probeRuns(o *probes.Options, seq int) {
+	if wr == nil {
+		return
+	}
+	o.RunID = wr.sweepRunID(seq, wr.Index)
+	for i := range wr.Workers {
+		if i != wr.Index {
+			o.SweepRuns = append(o.SweepRuns, wr.sweepRunID(seq, i))
+		}
+	}
+}
+
+// marker is what a worker publishes when its producer is done.
+type marker struct {
+	Worker int   `json:"worker"`
+	Seq    int   `json:"seq"`
+	Acked  int64 `json:"acked"`
+}
+
+// markerKey keys the markers apart from the results (collect reads only
+// the key run).
+func (w *Worker) markerKey() string { return w.Run + "/produced" }
+
+// startGroup sets the shared group's start offsets to the end of the new
+// topic before any worker produces, so no worker's consumer, joining at its
+// own moment, skips another's first records.
+func startGroup(ctx context.Context, adm *kadm.Client, topic, group string) error {
+	ends, err := adm.ListEndOffsets(ctx, topic)
+	if err != nil {
+		return fmt.Errorf("listing end offsets of %q: %w", topic, err)
+	}
+	os := kadm.Offsets{}
+	for part, end := range ends[topic] {
+		if end.Err != nil {
+			return fmt.Errorf("end offset of %q partition %d: %w", topic, part, end.Err)
+		}
+		os.Add(kadm.Offset{Topic: topic, Partition: part, At: end.Offset, LeaderEpoch: -1})
+	}
+	resp, err := adm.CommitOffsets(ctx, group, os)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("setting the start offsets of group %q: %w", group, err)
+	}
+	return nil
+}
+
+// sweepDrain is the drain of one worker in a sweep: it publishes its
+// marker, then reports done once every worker's marker is in and the group
+// committed every partition's end.
+type sweepDrain struct {
+	wr           *workerRun
+	seq          int
+	topic, group string
+	readers      *kgo.Client // reads the announcements
+	markers      map[int]bool
+	last         time.Time
+	progress     int64 // markers + committed offsets: what a stall watches, group-wide
+	committed    int64 // the group's committed offsets, summed over partitions
+	end          int64 // the partitions' end offsets, summed
+	done         bool
+}
+
+func (wr *workerRun) drainer(seq int, p config.Probe) *sweepDrain {
+	if wr == nil || !p.Consumer.Enabled {
+		return nil
+	}
+	return &sweepDrain{wr: wr, seq: seq, topic: p.Topic, group: p.Consumer.GroupID, markers: map[int]bool{}}
+}
+
+// announce publishes that this worker's producer is done with acked
+// records acknowledged.
+func (s *sweepDrain) announce(ctx context.Context, acked int64) error {
+	m := marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked}
+	if err := s.wr.send(ctx, s.wr.markerKey(), m, "the producer's end"); err != nil {
+		return err
+	}
+	var err error
+	s.readers, err = resultsReader(s.wr.kafka, s.wr.ResultsTopic)
+	return err
+}
+
+func (s *sweepDrain) close() {
+	if s.readers != nil {
+		s.readers.Close()
+	}
+}
+
+// check reads new markers and the group's committed offsets; it returns
+// the progress figure and whether the sweep is read: every marker in and
+// every partition's end committed. A failed check is retried at the next.
+func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
+	if s.done || time.Since(s.last) < checkEvery {
+		return s.progress, s.done
+	}
+	s.last = time.Now()
+	pollCtx, cancel := context.WithTimeout(ctx, 10*time.Millisecond) // only what has arrived
+	fetches := s.readers.PollFetches(pollCtx)
+	cancel()
+	ctx, cancel = context.WithTimeout(ctx, topicTimeout)
+	defer cancel()
+	fetches.EachRecord(func(r *kgo.Record) {
+		var m marker
+		// One from before the sweep's start is of an earlier sweep of the
+		// same --run: it must not end this one's drain.
+		if string(r.Key) == s.wr.markerKey() && !r.Timestamp.Before(s.wr.StartAt) &&
+			json.Unmarshal(r.Value, &m) == nil && m.Seq == s.seq {
+			s.markers[m.Worker] = true
+		}
+	})
+	committed, err := s.wr.adm.FetchOffsets(ctx, s.group)
+	if err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
+		return s.progress, false
+	}
+	ends, err := s.wr.adm.ListEndOffsets(ctx, s.topic)
+	if err != nil {
+		return s.progress, false
+	}
+	s.committed, s.end = 0, 0
+	read := len(s.markers) == s.wr.Workers
+	for part, end := range ends[s.topic] {
+		s.end += end.Offset
+		c, ok := committed.Lookup(s.topic, part)
+		ok = ok && c.Err == nil && c.At >= 0
+		if ok {
+			s.committed += c.At
+		}
+		if end.Err != nil || (end.Offset > 0 && (!ok || c.At < end.Offset)) {
+			read = false
+		}
+	}
+	s.progress = int64(len(s.markers)) + s.committed
+	s.done = read
+	return s.progress, read
+}
+
+// missing names the workers whose marker has not come.
+func (s *sweepDrain) missing() []string {
+	var out []string
+	for i := range s.wr.Workers {
+		if !s.markers[i] {
+			out = append(out, strconv.Itoa(i))
+		}
+	}
+	return out
+}
