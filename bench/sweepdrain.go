@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -64,31 +63,6 @@ type marker struct {
 // markerKey keys the markers apart from the results (collect reads only
 // the key run).
 func (w *Worker) markerKey() string { return w.Run + "/produced" }
-
-// startGroup sets the shared group's start offsets to the end of the new
-// topic before any worker produces, so no worker's consumer, joining at its
-// own moment, skips another's first records.
-func startGroup(ctx context.Context, adm *kadm.Client, topic, group string) error {
-	ends, err := adm.ListEndOffsets(ctx, topic)
-	if err != nil {
-		return fmt.Errorf("listing end offsets of %q: %w", topic, err)
-	}
-	os := kadm.Offsets{}
-	for part, end := range ends[topic] {
-		if end.Err != nil {
-			return fmt.Errorf("end offset of %q partition %d: %w", topic, part, end.Err)
-		}
-		os.Add(kadm.Offset{Topic: topic, Partition: part, At: end.Offset, LeaderEpoch: -1})
-	}
-	resp, err := adm.CommitOffsets(ctx, group, os)
-	if err == nil {
-		err = resp.Error()
-	}
-	if err != nil {
-		return fmt.Errorf("setting the start offsets of group %q: %w", group, err)
-	}
-	return nil
-}
 
 // sweepDrain is the drain of one worker in a sweep: it publishes its
 // marker, then reports done once every worker's marker is in and the group

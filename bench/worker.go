@@ -157,7 +157,10 @@ func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *Bench, p 
 		if err := prepareTopic(ctx, adm, b, p); err != nil || !p.Consumer.Enabled {
 			return err
 		}
-		if err := startGroup(ctx, adm, p.Topic, p.Consumer.GroupID); err != nil {
+		// The shared group starts at the end of the new topic before any
+		// worker produces, so no worker's consumer, joining at its own
+		// moment, skips another's first records.
+		if err := kclient.CommitEnds(ctx, adm, p.Topic, p.Consumer.GroupID, nil); err != nil {
 			// Each probe sets the start offsets it finds unset, too.
 			wr.logger.Warn("setting the shared group's start offsets failed", "err", err)
 		}

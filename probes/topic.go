@@ -144,26 +144,8 @@ func (p *Probe) startAtEnd(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fetching offsets of group %q: %w", group, err)
 	}
-	ends, err := p.admin.ListEndOffsets(ctx, p.cfg.Topic)
-	if err != nil {
-		return fmt.Errorf("listing end offsets of %q: %w", p.cfg.Topic, err)
-	}
-	toCommit := kadm.Offsets{}
-	for part, end := range ends[p.cfg.Topic] {
-		if end.Err != nil {
-			return end.Err
-		}
-		if c, ok := committed.Lookup(p.cfg.Topic, part); ok && c.At >= 0 {
-			continue
-		}
-		toCommit.Add(kadm.Offset{Topic: p.cfg.Topic, Partition: part, At: end.Offset, LeaderEpoch: -1})
-	}
-	if len(toCommit) == 0 {
-		return nil
-	}
-	resp, err := p.admin.CommitOffsets(ctx, group, toCommit)
-	if err == nil {
-		err = resp.Error()
-	}
-	return err
+	return kclient.CommitEnds(ctx, p.admin, p.cfg.Topic, group, func(part int32) bool {
+		c, ok := committed.Lookup(p.cfg.Topic, part)
+		return ok && c.At >= 0
+	})
 }
