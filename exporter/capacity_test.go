@@ -11,6 +11,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // Two probes with a capacity block on the embedded cluster: each reports a
@@ -19,7 +20,7 @@ import (
 // the block removes the series.
 func TestCapacityScheduleOnEmbeddedCluster(t *testing.T) {
 	emb := exportertest.Embedded(t)
-	logger, logs := exportertest.CaptureLogger()
+	logger, logs := probetest.CaptureLogger()
 	const probesYAML = `
 probes:
   - name: cap-a
@@ -32,7 +33,7 @@ probes:
     capacity: {interval: 40s, step_duration: 1s, start_rate: 100, growth: 2, max_bytes_per_second: 40000, latency_slo: 5s}
 `
 	x := exportertest.StartLogged(t, probesYAML, emb.Brokers(), logger)
-	exportertest.Eventually(t, 60*time.Second, "a capacity run of each probe", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "a capacity run of each probe", func() (bool, string) {
 		f := x.Scrape(t)
 		a, _ := f.Value("kafka_bench_capacity_runs_total", "probe", "cap-a", "result", "ok")
 		b, _ := f.Value("kafka_bench_capacity_runs_total", "probe", "cap-b", "result", "ok")

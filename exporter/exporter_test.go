@@ -24,6 +24,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 func mustScrape(t *testing.T, url string) scrape.Families {
@@ -44,7 +45,7 @@ func value(f scrape.Families, name string, labels ...string) float64 {
 // real scrape: rate within 10 % of target, consumed = produced after
 // draining, nothing lost or duplicated, histograms counted, lag back to 0.
 func TestTwoProbesOnEmbeddedCluster(t *testing.T) {
-	logger := exportertest.Logger()
+	logger := probetest.Logger()
 	emb := exportertest.Embedded(t)
 
 	cfg, err := config.Parse([]byte(`
@@ -77,7 +78,7 @@ probes:
 	defer srv.Close()
 	metricsURL := srv.URL + "/metrics"
 
-	exportertest.Eventually(t, 30*time.Second, "/-/ready", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "/-/ready", func() (bool, string) {
 		resp, err := http.Get(srv.URL + "/-/ready")
 		if err != nil {
 			return false, err.Error()
@@ -89,7 +90,7 @@ probes:
 	// Steady state: the rate between two scrapes is the target ±10 %. Past
 	// the start-up transient (the first acknowledgements arrive late and in
 	// a burst): each producer's client holds less than 200 ms of records.
-	exportertest.Eventually(t, 30*time.Second, "both probes in steady state", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "both probes in steady state", func() (bool, string) {
 		f := mustScrape(t, metricsURL)
 		state, steady := "", true
 		for _, p := range cfg.Probes {
@@ -127,7 +128,7 @@ probes:
 		e.Probe(p.Name).StopProducing()
 	}
 	var final scrape.Families
-	exportertest.Eventually(t, 30*time.Second, "consumers to drain and lag to reach 0", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "consumers to drain and lag to reach 0", func() (bool, string) {
 		final = mustScrape(t, metricsURL)
 		state := ""
 		done := true

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // host.enabled: false (--no-collector.host) exports no host series and no
@@ -16,7 +16,7 @@ import (
 // run; turning it on again on reload brings both back.
 func TestHostSwitch(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	e := exporter.New(reg, exportertest.Logger())
+	e := exporter.New(reg, probetest.Logger())
 	t.Cleanup(e.Stop)
 	families := func() map[string]int {
 		t.Helper()

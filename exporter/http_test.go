@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 var localHref = regexp.MustCompile(`href="(/?[^"#:]*(?:\?[^"]*)?)"`)
@@ -21,7 +21,7 @@ var localHref = regexp.MustCompile(`href="(/?[^"#:]*(?:\?[^"]*)?)"`)
 // on; the pprof links are there only when pprof is served.
 func TestLandingPageHasNoDeadLinks(t *testing.T) {
 	for _, pprof := range []bool{false, true} {
-		e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
+		e := exporter.New(prometheus.NewRegistry(), probetest.Logger())
 		srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Pprof: pprof}))
 		page := get(t, srv.URL+"/", http.StatusOK)
 		links := localHref.FindAllStringSubmatch(page, -1)
@@ -62,7 +62,7 @@ func TestLandingPageHasNoDeadLinks(t *testing.T) {
 // /-/reload: POST and PUT reload; without a configuration file (Reload nil)
 // they answer 400; other methods 405.
 func TestReloadEndpoint(t *testing.T) {
-	e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
+	e := exporter.New(prometheus.NewRegistry(), probetest.Logger())
 	t.Cleanup(e.Stop)
 	calls := 0
 	with := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Reload: func() error { calls++; return nil }}))

@@ -14,13 +14,14 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // TestLandingLiveEndpoints: the landing page loads its scripts from the
 // exporter (relative paths), which serves them, /live.json and an icon.
 // The browser test (cmd) checks that they draw.
 func TestLandingLiveEndpoints(t *testing.T) {
-	e := exporter.New(prometheus.NewRegistry(), exportertest.Logger())
+	e := exporter.New(prometheus.NewRegistry(), probetest.Logger())
 	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
 	defer srv.Close()
 	get := func(path string) (*http.Response, string) {
@@ -66,7 +67,7 @@ func TestLiveJSONOfRunningProbe(t *testing.T) {
 	emb := exportertest.Embedded(t)
 	x := exportertest.Start(t, "probes: [{name: p, rate: 200, lag_interval: 500ms}]\n", emb.Brokers())
 
-	exportertest.Eventually(t, 60*time.Second, "a sample of probe p with a rate, lag in seconds and probe_up", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "a sample of probe p with a rate, lag in seconds and probe_up", func() (bool, string) {
 		resp, err := http.Get(x.URL + "/live.json")
 		if err != nil {
 			return false, err.Error()

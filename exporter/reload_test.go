@@ -16,6 +16,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 const reloadV1 = `
@@ -56,7 +57,7 @@ probes:
 // the old one keeps running. Every goroutine of every probe, restarted or
 // stopped, is gone after Stop.
 func TestReloadDiffsProbes(t *testing.T) {
-	logger := exportertest.Logger()
+	logger := probetest.Logger()
 	emb := exportertest.Embedded(t)
 	leaks := goleak.IgnoreCurrent() // the embedded cluster's own goroutines
 
@@ -75,7 +76,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV1) }); err != nil {
 		t.Fatal(err)
 	}
-	exportertest.Eventually(t, 30*time.Second, "every probe producing and consuming", func() (bool, string) { return e.Ready(), "not ready" })
+	probetest.Eventually(t, 30*time.Second, "every probe producing and consuming", func() (bool, string) { return e.Ready(), "not ready" })
 	first := mustScrape(t, metrics)
 	if v := value(first, "kafka_bench_config_last_reload_successful"); v != 1 {
 		t.Errorf("after the first load: last_reload_successful = %v, want 1", v)
@@ -110,7 +111,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Long enough for the unchanged probe to produce after the reload.
-	exportertest.Eventually(t, 30*time.Second, "the added probe ready", func() (bool, string) { return e.Ready(), "not ready" })
+	probetest.Eventually(t, 30*time.Second, "the added probe ready", func() (bool, string) { return e.Ready(), "not ready" })
 	time.Sleep(300 * time.Millisecond)
 	close(stop)
 	<-sampled
@@ -181,7 +182,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 
 // Restarting and stopping probes many times leaves no goroutine behind.
 func TestProbeRestartsLeakNoGoroutines(t *testing.T) {
-	logger := exportertest.Logger()
+	logger := probetest.Logger()
 	emb := exportertest.Embedded(t)
 	leaks := goleak.IgnoreCurrent()
 	e := exporter.New(prometheus.NewRegistry(), logger)
@@ -200,7 +201,7 @@ probes:
 		}
 		cfg.Kafka.Brokers = emb.Brokers()
 		e.Apply(ctx, cfg) // a changed rate: the probe restarts
-		exportertest.Eventually(t, 30*time.Second, "probe ready", func() (bool, string) { return e.Ready(), "not ready" })
+		probetest.Eventually(t, 30*time.Second, "probe ready", func() (bool, string) { return e.Ready(), "not ready" })
 	}
 	e.Stop()
 	cancel()

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/dashboards"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // brokerHostsPanels are the panels of the row, by title.
@@ -46,7 +46,7 @@ func TestBrokerHostsRowOnNodeExporter(t *testing.T) {
 		if strings.Contains(q.Expr, "kafka_bench_") || !strings.Contains(q.Expr, "node_") {
 			t.Fatalf("%s [%s] does not read node_exporter: %s", q.PanelTitle, q.RefID, q.Expr)
 		}
-		exportertest.Eventually(t, 60*time.Second, q.PanelTitle+" ["+q.RefID+"] on node_exporter", func() (bool, string) {
+		probetest.Eventually(t, 60*time.Second, q.PanelTitle+" ["+q.RefID+"] on node_exporter", func() (bool, string) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_, series, err := prom.Query(ctx, q.Expr)

@@ -11,18 +11,18 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*probes.Capacity, *exportertest.Logs) {
+func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*probes.Capacity, *probetest.Logs) {
 	t.Helper()
 	cfg, err := config.Parse([]byte("probes:\n" + yamlProbe))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Kafka.Brokers = brokers
-	logger, logs := exportertest.CaptureLogger()
+	logger, logs := probetest.CaptureLogger()
 	return probes.NewCapacity(cfg.Probes[0], probes.CapacityOptions{Kafka: cfg.Kafka, Logger: logger}), logs
 }
 
@@ -95,7 +95,7 @@ func TestCapacityFollowsClientQuota(t *testing.T) {
 		if err != nil {
 			t.Fatalf("altering the quota of %s: %v", clientID, err)
 		}
-		exportertest.Eventually(t, 30*time.Second, "the quota change to be visible", func() (bool, string) {
+		probetest.Eventually(t, 30*time.Second, "the quota change to be visible", func() (bool, string) {
 			qs, err := adm.DescribeClientQuotas(ctx, true, []kadm.DescribeClientQuotaComponent{{Type: "client-id", MatchName: &clientID}})
 			if err != nil {
 				return false, err.Error()

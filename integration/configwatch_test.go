@@ -19,6 +19,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // pollLog passes INFO and above, and the DEBUG line each configuration poll
@@ -84,7 +85,7 @@ func TestConfigWatch(t *testing.T) {
 	broker := c.NodeID(0)
 	b := strconv.Itoa(int(broker))
 
-	logs := &exportertest.Logs{}
+	logs := &probetest.Logs{}
 	var w io.Writer = logs
 	if testing.Verbose() {
 		w = io.MultiWriter(logs, os.Stderr)
@@ -102,7 +103,7 @@ probes:
 	x.WaitReady(t, 60*time.Second)
 
 	var before scrape.Families
-	exportertest.Eventually(t, 30*time.Second, "the first complete configuration poll", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "the first complete configuration poll", func() (bool, string) {
 		before = x.Scrape(t)
 		_, bOK := before.Value("kafka_bench_broker_config_info", "broker", b)
 		_, tOK := before.Value("kafka_bench_topic_config_info", "probe", probe, "topic", topic)
@@ -181,7 +182,7 @@ probes:
 	brokerLine := []string{"configuration changed", "resource=broker", "broker=" + b + " ", "key=log.cleaner.threads", "old=" + oldThreads, "new=" + newThreads}
 	topicLine := []string{"configuration changed", "resource=topic", "probe=" + probe, "topic=" + topic, "key=retention.ms", "old=" + oldRetention, "new=" + newRetention}
 	sensitiveLine := []string{"configuration changed", "resource=broker", "broker=" + b + " ", "key=" + sensitiveKey, "sensitive=true"}
-	exportertest.Eventually(t, 60*time.Second, "both changes logged", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "both changes logged", func() (bool, string) {
 		l := logs.String()
 		return pollOf(l, brokerLine...) > 0 && pollOf(l, topicLine...) > 0 && pollOf(l, sensitiveLine...) > 0, fmt.Sprintf("%d polls", countPolls(l))
 	})
@@ -194,7 +195,7 @@ probes:
 
 	// Two more polls: nothing new, every counter rose by exactly 1.
 	seen := countPolls(logs.String())
-	exportertest.Eventually(t, 30*time.Second, "two more polls", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "two more polls", func() (bool, string) {
 		n := countPolls(logs.String())
 		return n >= seen+2, fmt.Sprintf("%d polls, want %d", n, seen+2)
 	})

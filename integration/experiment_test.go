@@ -22,9 +22,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // Config experiments change these; the tests check they come back.
@@ -122,7 +122,7 @@ func experimentSetup(t *testing.T, c *kafkatest.Cluster, topic string) (*kgo.Cli
 	t.Cleanup(func() {
 		_, _ = adm.AlterBrokerConfigs(context.Background(), []kadm.AlterConfig{{Op: kadm.DeleteConfig, Name: ioThreads}}, own)
 	})
-	exportertest.Eventually(t, 30*time.Second, "the topic on every broker and the broker's own num.io.threads", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "the topic on every broker and the broker's own num.io.threads", func() (bool, string) {
 		st, err := readExperimentState(cl, ids, topic)
 		s := st[fmt.Sprintf("broker %d %s", own, ioThreads)]
 		return err == nil && s.value == "6", fmt.Sprint(st, err)
@@ -216,7 +216,7 @@ matrix:
 	reg := prometheus.NewRegistry()
 	w := &describingWriter{describe: func() map[string]configState { return experimentState(t, cl, ids, topic) }, gatherer: reg,
 		seen: map[string][]map[string]configState{}, labels: map[string]map[string]bool{}}
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: exportertest.Logger(),
+	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(),
 		Progress: w, ProgressInterval: 100 * time.Millisecond, Seed: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -294,7 +294,7 @@ scenarios:
   - {name: dirs, broker.log.dirs: /tmp/elsewhere}
 `, topic)
 	reg := prometheus.NewRegistry()
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: exportertest.Logger()}
+	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger()}
 	results, err := r.Run(context.Background(), b)
 	const want = `scenario "dirs": broker.log.dirs = "/tmp/elsewhere": static (read-only) broker configuration: it changes only in server.properties and with a restart; the bench changes dynamic configurations only`
 	var refused *bench.RefusedError
@@ -351,7 +351,7 @@ matrix:
 
 	// Mid-scenario: every broker shows the first scenario's values (6 → 2
 	// passes through 3, so 3 would be mid-way).
-	exportertest.Eventually(t, 2*time.Minute, "the first scenario's configuration on every broker", func() (bool, string) {
+	probetest.Eventually(t, 2*time.Minute, "the first scenario's configuration on every broker", func() (bool, string) {
 		st := experimentState(t, cl, ids, topic)
 		for key, s := range st {
 			if strings.HasSuffix(key, ioThreads) && s.value != "2" && s.value != "12" || strings.HasSuffix(key, compression) && s.value != "zstd" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 var clean = map[string]float64{
@@ -83,7 +84,7 @@ probes:
 		t.Fatalf("restart broker %d: %v\n%s", leader, err, c.Logs(idx))
 	}
 	restarted := time.Now()
-	exportertest.Eventually(t, 30*time.Second, "probe_up back to 1 after the restart", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "probe_up back to 1 after the restart", func() (bool, string) {
 		f := x.Scrape(t)
 		up := value(t, f, "kafka_bench_probe_up", probe)
 		return up == 1, fmt.Sprintf("probe_up=%v", up)
@@ -226,7 +227,7 @@ probes:
 	for _, v := range lagViews {
 		// The committed offset trails the position by up to one commit
 		// interval (1 s) when the hold starts.
-		exportertest.Eventually(t, 5*time.Second, v.name+" lag to reflect the hold", func() (bool, string) {
+		probetest.Eventually(t, 5*time.Second, v.name+" lag to reflect the hold", func() (bool, string) {
 			f := x.Scrape(t)
 			records, seconds := value(t, f, v.records, probe), value(t, f, v.seconds, probe)
 			ok := within(records, rate*hold.Seconds(), 0.2) && within(seconds, hold.Seconds(), 0.2)
@@ -234,7 +235,7 @@ probes:
 		})
 	}
 	x.Probe(probe).HoldConsumers(false)
-	exportertest.Eventually(t, 20*time.Second, "lag back to about 0", func() (bool, string) {
+	probetest.Eventually(t, 20*time.Second, "lag back to about 0", func() (bool, string) {
 		f := x.Scrape(t)
 		records, seconds := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)
 		grecords, gseconds := value(t, f, "kafka_bench_consumer_group_lag_records", probe), value(t, f, "kafka_bench_consumer_group_lag_seconds", probe)
@@ -306,7 +307,7 @@ probes:
 		t.Fatalf("deleting %s: %v", topic, err)
 	}
 	deleted := time.Now()
-	exportertest.Eventually(t, 45*time.Second, "the topic recreated and records consumed from it", func() (bool, string) {
+	probetest.Eventually(t, 45*time.Second, "the topic recreated and records consumed from it", func() (bool, string) {
 		tds, err := adm.ListTopics(ctx, topic)
 		if err != nil || tds[topic].Err != nil {
 			return false, fmt.Sprintf("topic not there yet: %v %v", err, tds[topic].Err)

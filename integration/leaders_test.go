@@ -15,6 +15,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // createTopicOn creates topic with an explicit replica assignment
@@ -76,7 +77,7 @@ probes:
     lag_interval: 1s
     create_topic: {partitions: 2, replication_factor: 2, leader_on_every_broker: true}
 `, c.Bootstrap())
-	exportertest.Eventually(t, 90*time.Second, "latencies observed on every broker", func() (bool, string) {
+	probetest.Eventually(t, 90*time.Second, "latencies observed on every broker", func() (bool, string) {
 		f := x.Scrape(t)
 		p := observedBrokers(f, "kafka_bench_produce_latency_seconds", probe)
 		e := observedBrokers(f, "kafka_bench_end_to_end_latency_seconds", probe)

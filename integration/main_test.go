@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // Clusters are shared by the tests of this package (a JVM start costs
@@ -173,7 +174,7 @@ func steadyRate(t *testing.T, x *exportertest.Exporter, probe string, rate float
 // records: nothing piled up (start-up, a fault) is still unacknowledged.
 func waitSteady(t *testing.T, x *exportertest.Exporter, probe string, rate float64) {
 	t.Helper()
-	exportertest.Eventually(t, time.Minute, "probe "+probe+" in steady state", func() (bool, string) {
+	probetest.Eventually(t, time.Minute, "probe "+probe+" in steady state", func() (bool, string) {
 		f := x.Scrape(t)
 		buffered, ok := f.Value("kafka_bench_client_buffered_produce_records", "probe", probe, "role", "producer")
 		produced, _ := f.Value("kafka_bench_produced_records_total", "probe", probe)
@@ -185,7 +186,7 @@ func waitSteady(t *testing.T, x *exportertest.Exporter, probe string, rate float
 // (its own position; the committed view trails by a commit interval).
 func waitCaughtUp(t *testing.T, x *exportertest.Exporter, probe string, maxRecords float64) {
 	t.Helper()
-	exportertest.Eventually(t, time.Minute, "probe "+probe+" consumer caught up", func() (bool, string) {
+	probetest.Eventually(t, time.Minute, "probe "+probe+" consumer caught up", func() (bool, string) {
 		f := x.Scrape(t)
 		c, lag := value(t, f, "kafka_bench_consumed_records_total", probe), value(t, f, "kafka_bench_consumer_lag_records", probe)
 		return c > 0 && lag <= maxRecords, fmt.Sprintf("consumed=%v lag_records=%v", c, lag)
@@ -198,7 +199,7 @@ func drain(t *testing.T, x *exportertest.Exporter, probe string) scrape.Families
 	t.Helper()
 	x.Probe(probe).StopProducing()
 	var f scrape.Families
-	exportertest.Eventually(t, 60*time.Second, "probe "+probe+" to drain", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "probe "+probe+" to drain", func() (bool, string) {
 		f = x.Scrape(t)
 		p, c := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
 		lag, lagS := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)

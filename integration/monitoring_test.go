@@ -25,6 +25,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // exporterConfig runs two probes with a 1 s lag interval, so probe_up drops
@@ -223,7 +224,7 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	// Silent case: with the brokers up, the test copy of
 	// KafkaBenchProbeDown is (or, after a hiccup of the probe on a loaded
 	// machine, soon becomes) inactive for probe a.
-	exportertest.Eventually(t, 30*time.Second, probeDownTestAlert+" inactive for probe a while the brokers are up", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, probeDownTestAlert+" inactive for probe a while the brokers are up", func() (bool, string) {
 		state, err := probeDownState(prom)
 		if err != nil {
 			return false, err.Error()
@@ -235,7 +236,7 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	// the test copy of KafkaBenchProbeDown must become pending or firing.
 	stopped := time.Now()
 	stopBrokers()
-	exportertest.Eventually(t, 60*time.Second, probeDownTestAlert+" pending or firing for probe a", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, probeDownTestAlert+" pending or firing for probe a", func() (bool, string) {
 		state, err := probeDownState(prom)
 		if err != nil {
 			return false, err.Error()

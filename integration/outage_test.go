@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // startBinary builds and starts the real exporter binary (RSS is only
@@ -78,7 +78,7 @@ probes:
     create_topic: {partitions: 3, replication_factor: 1}
     producer: {acks: "1", buffer.memory: %d}
 `, c.Bootstrap()[0], bufferMemory))
-	exportertest.Eventually(t, 60*time.Second, "exporter ready", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "exporter ready", func() (bool, string) {
 		resp, err := http.Get(url + "/-/ready")
 		if err != nil {
 			return false, err.Error()
@@ -129,7 +129,7 @@ probes:
 		t.Fatal(err)
 	}
 	restarted := time.Now()
-	exportertest.Eventually(t, 30*time.Second, "probe_up back to 1 within 30 s of the restart", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "probe_up back to 1 within 30 s of the restart", func() (bool, string) {
 		f, err := scrapeWith(&client, url+"/metrics")
 		if err != nil {
 			return false, err.Error()

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // For 15 s the probe topic refuses writes: its max.message.bytes is lowered
@@ -50,7 +51,7 @@ probes:
 	alterTopicConfig(t, ctx, adm, topic, kadm.SetConfig, "max.message.bytes", "100")
 	time.Sleep(refusal) // the fault lasts this long
 	alterTopicConfig(t, ctx, adm, topic, kadm.DeleteConfig, "max.message.bytes", "")
-	exportertest.Eventually(t, time.Minute, "the refused records counted as failed", func() (bool, string) {
+	probetest.Eventually(t, time.Minute, "the refused records counted as failed", func() (bool, string) {
 		now := failuresByReason(x.Scrape(t), probe)
 		return failed(now) > before, fmt.Sprintf("failures by reason: %v (before the refusal: %v)", now, before)
 	})
@@ -79,7 +80,7 @@ probes:
 func waitProducing(t *testing.T, x *exportertest.Exporter, probe string, n float64) {
 	t.Helper()
 	from := value(t, x.Scrape(t), "kafka_bench_produced_records_total", probe)
-	exportertest.Eventually(t, time.Minute, fmt.Sprintf("%v more records of %s acknowledged", n, probe), func() (bool, string) {
+	probetest.Eventually(t, time.Minute, fmt.Sprintf("%v more records of %s acknowledged", n, probe), func() (bool, string) {
 		more := value(t, x.Scrape(t), "kafka_bench_produced_records_total", probe) - from
 		return more >= n, fmt.Sprintf("%v more acknowledged", more)
 	})

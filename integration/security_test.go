@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // secure is the SASL_SSL cluster shared by the security tests: one node,
@@ -118,7 +119,7 @@ probes:
     create_topic: {partitions: 3, replication_factor: 1}
 `)
 	client := http.Client{Timeout: 2 * time.Second}
-	exportertest.Eventually(t, 60*time.Second, "failures counted with reason auth", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "failures counted with reason auth", func() (bool, string) {
 		f, err := scrapeWith(&client, url+"/metrics")
 		if err != nil {
 			return false, err.Error()
@@ -168,7 +169,7 @@ probes:
 	if err := proc.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	exportertest.Eventually(t, 60*time.Second, "the probe up after the reload with the right password", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "the probe up after the reload with the right password", func() (bool, string) {
 		f, err := scrapeWith(&client, url+"/metrics")
 		if err != nil {
 			return false, err.Error()

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 var built struct {
@@ -53,7 +53,7 @@ func binary(t *testing.T) string {
 // process is a running exporter binary.
 type process struct {
 	cmd    *exec.Cmd
-	logs   *exportertest.Logs
+	logs   *probetest.Logs
 	exited chan error
 }
 
@@ -61,7 +61,7 @@ type process struct {
 // then SIGKILL) and prints its log if the test failed.
 func startBinary(t *testing.T, args ...string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(binary(t), args...), logs: &exportertest.Logs{}, exited: make(chan error, 1)}
+	p := &process{cmd: exec.Command(binary(t), args...), logs: &probetest.Logs{}, exited: make(chan error, 1)}
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := p.cmd.Start(); err != nil {

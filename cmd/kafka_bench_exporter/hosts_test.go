@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // startAgent runs the binary in host-agent mode and waits until it is
@@ -22,7 +22,7 @@ func startAgent(t *testing.T, args ...string) (*process, string) {
 	t.Helper()
 	addr := freeAddr(t)
 	p := startBinary(t, append([]string{"--web.listen-address=" + addr}, args...)...)
-	exportertest.Eventually(t, 30*time.Second, "the host agent to be ready", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "the host agent to be ready", func() (bool, string) {
 		p.alive(t)
 		resp, err := http.Get("http://" + addr + "/-/ready")
 		if err != nil {

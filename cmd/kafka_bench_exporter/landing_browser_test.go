@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/browsertest"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // TestLandingPageInBrowser is the quick start seen in a browser: the
@@ -35,7 +35,7 @@ func TestLandingPageInBrowser(t *testing.T) {
 
 	// Six samples (30 s) with a rate and both p99s: a line in every
 	// sparkline.
-	exportertest.Eventually(t, 120*time.Second, "six live samples of the default probe", func() (bool, string) {
+	probetest.Eventually(t, 120*time.Second, "six live samples of the default probe", func() (bool, string) {
 		code, body, err := get(http.MethodGet, "/live.json", user, password)
 		if err != nil || code != http.StatusOK {
 			return false, fmt.Sprint(code, err)

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // runCaptured calls run in-process and returns its exit code, stdout and stderr.
@@ -109,7 +109,7 @@ func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	addr := freeAddr(t)
-	logs := &exportertest.Logs{} // read while the process writes
+	logs := &probetest.Logs{} // read while the process writes
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--probe.rate=200")
 	cmd.Stdout, cmd.Stderr = logs, logs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -128,7 +128,7 @@ func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
 	}()
 
 	url := "http://" + addr + "/metrics"
-	exportertest.Eventually(t, 30*time.Second, "records produced and consumed on the embedded cluster", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "records produced and consumed on the embedded cluster", func() (bool, string) {
 		f, err := scrape.Get(url)
 		if err != nil {
 			return false, err.Error()

@@ -47,6 +47,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 const (
@@ -258,7 +259,7 @@ func exposition(t *testing.T) map[string]readme.Family {
 	// poll and two lag intervals, so families added later by others count.
 	var f scrape.Families
 	last, stable := "", 0
-	exportertest.Eventually(t, 60*time.Second, "a configuration poll, observations by broker, a stable set of families", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "a configuration poll, observations by broker, a stable set of families", func() (bool, string) {
 		f = x.Scrape(t)
 		poll, _ := f.Value("kafka_bench_config_poll_success")
 		e2e := len(f.Find("kafka_bench_end_to_end_latency_seconds"))

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 const reloadProbe = `
@@ -56,7 +56,7 @@ func TestReloadBinary(t *testing.T) {
 		v, _ := f.Value(name, labels...)
 		return v
 	}
-	exportertest.Eventually(t, 30*time.Second, "every probe producing", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "every probe producing", func() (bool, string) {
 		f, err := scrape.Get(url + "/metrics")
 		if err != nil {
 			return false, err.Error()
@@ -82,7 +82,7 @@ func TestReloadBinary(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	exportertest.Eventually(t, 30*time.Second, "the SIGHUP reload applied", func() (bool, string) {
+	probetest.Eventually(t, 30*time.Second, "the SIGHUP reload applied", func() (bool, string) {
 		f := scrapeOK()
 		added := val(f, "kafka_bench_produced_records_total", "probe", "added")
 		removed := len(f.Find("kafka_bench_produced_records_total", "probe", "remove"))
@@ -123,7 +123,7 @@ func TestReloadBinary(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	exportertest.Eventually(t, 10*time.Second, "both rejections logged", func() (bool, string) {
+	probetest.Eventually(t, 10*time.Second, "both rejections logged", func() (bool, string) {
 		n := strings.Count(p.logs.String(), "configuration reload rejected")
 		return n == 2, fmt.Sprintf("%d rejection lines", n)
 	})

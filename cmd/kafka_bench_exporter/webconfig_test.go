@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // webServer is the binary behind --web.config.file (TLS and basic auth).
@@ -35,7 +35,7 @@ func startBehindWebConfig(t *testing.T, rate string) *webServer {
 	addr := freeAddr(t)
 	s := &webServer{addr: addr, user: user, password: password, get: httpsClient(t, certs, addr),
 		p: startBinary(t, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--probe.rate="+rate, "--no-collector.host")}
-	exportertest.Eventually(t, 60*time.Second, "HTTPS listener up", func() (bool, string) {
+	probetest.Eventually(t, 60*time.Second, "HTTPS listener up", func() (bool, string) {
 		code, _, err := s.get(http.MethodGet, "/-/healthy", user, password)
 		return err == nil && code == http.StatusOK, fmt.Sprint(code, err)
 	})

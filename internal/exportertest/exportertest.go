@@ -27,27 +27,11 @@ type Exporter struct {
 	srv    *httptest.Server
 }
 
-// Logger, Eventually and CaptureLogger are probetest's, which the engine's
-// own tests use without an exporter.
-func Logger() *slog.Logger { return probetest.Logger() }
-
-// Logs collects log output for assertions (probetest.Logs).
-type Logs = probetest.Logs
-
-// CaptureLogger is probetest.CaptureLogger.
-func CaptureLogger() (*slog.Logger, *Logs) { return probetest.CaptureLogger() }
-
-// Eventually is probetest.Eventually.
-func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	probetest.Eventually(t, timeout, what, cond)
-}
-
 // Embedded starts the in-process cluster; t.Cleanup closes it (Close may
 // also be called earlier, to take the brokers away).
 func Embedded(t testing.TB) *kclient.Embedded {
 	t.Helper()
-	emb, err := kclient.StartEmbedded(Logger())
+	emb, err := kclient.StartEmbedded(probetest.Logger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +43,7 @@ func Embedded(t testing.TB) *kclient.Embedded {
 // t.Cleanup stops it.
 func Start(t testing.TB, yamlConfig string, brokers []string) *Exporter {
 	t.Helper()
-	return StartLogged(t, yamlConfig, brokers, Logger())
+	return StartLogged(t, yamlConfig, brokers, probetest.Logger())
 }
 
 // StartLogged is Start with the exporter's logger, for tests that assert on
@@ -97,7 +81,7 @@ func (x *Exporter) Scrape(t testing.TB) scrape.Families {
 // WaitReady waits until /-/ready answers 200.
 func (x *Exporter) WaitReady(t testing.TB, timeout time.Duration) {
 	t.Helper()
-	Eventually(t, timeout, "exporter ready", func() (bool, string) {
+	probetest.Eventually(t, timeout, "exporter ready", func() (bool, string) {
 		resp, err := http.Get(x.URL + "/-/ready")
 		if err != nil {
 			return false, err.Error()
