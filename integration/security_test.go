@@ -87,7 +87,10 @@ probes:
     create_topic: {partitions: 3, replication_factor: 1}
 `, tc.probe), c.SecureBootstrap())
 			x.WaitReady(t, 60*time.Second)
-			time.Sleep(5 * time.Second)
+			probetest.Eventually(t, 60*time.Second, "1000 records produced", func() (bool, string) {
+				p := value(t, x.Scrape(t), "kafka_bench_produced_records_total", tc.probe)
+				return p >= 1000, fmt.Sprintf("produced %v", p)
+			})
 			f := drain(t, x, tc.probe)
 			assertCounters(t, f, tc.probe, clean)
 			assertCounters(t, f, tc.probe, map[string]float64{"kafka_bench_produce_failed_total": 0})
