@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,11 +58,22 @@ var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 func Start(t testing.TB) *Browser {
 	t.Helper()
 	bin := testenv.Tool(t, "chromium")
+	// The profile is not a t.TempDir: Chromium's helper processes may still
+	// be writing to it for a moment after the browser is killed, which would
+	// fail the test in TempDir's cleanup.
+	profile, err := os.MkdirTemp("", "browsertest-profile-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
 		"--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-sync",
 		"--remote-debugging-port=0", "--remote-allow-origins=*", "--ignore-certificate-errors",
-		"--user-data-dir="+t.TempDir(), "--window-size=1280,1000", "about:blank")
+		"--user-data-dir="+profile, "--window-size=1280,1000", "about:blank")
+	// Its own process group, so the end of the test kills the renderer and
+	// helper processes too, not only the browser process.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +84,7 @@ func Start(t testing.TB) *Browser {
 	t.Cleanup(func() {
 		cancel()
 		_ = cmd.Wait()
+		removeProfile(t, profile)
 	})
 	found := make(chan string, 1)
 	go func() {
@@ -454,5 +467,22 @@ func (p *Page) CheckCharts(t testing.TB, want, minPixels int) {
 	}
 	if err := errors.Join(errs...); err != nil {
 		t.Error(err)
+	}
+}
+
+// removeProfile removes the browser profile once the killed processes have
+// let go of it: removal is retried for a few seconds, then fails the test.
+func removeProfile(t testing.TB, dir string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := os.RemoveAll(dir)
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("removing the browser profile: %v", err)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -62,6 +62,9 @@ const (
 	defaultHeapMB = 512
 	// stopTimeout is how long Stop waits after SIGTERM before SIGKILL.
 	stopTimeout = 30 * time.Second
+	// quorumGrace is how long StopAll lets the last nodes try to finish a
+	// controlled shutdown after the controller quorum is gone.
+	quorumGrace = 5 * time.Second
 	// restartTimeout bounds Restart, which has no context.
 	restartTimeout = 90 * time.Second
 	// startAttempts: free ports are picked by listening on :0 and closing,
@@ -585,8 +588,64 @@ func (c *Cluster) Restart(i int) error {
 
 // StopAll stops every running node with SIGTERM, in parallel: one by one, the
 // last nodes would wait in controlled shutdown for a quorum that is gone.
+// Even in parallel, once fewer than a majority of the nodes still run (one
+// was stopped before, or the others finished first) the rest can never
+// finish theirs — Kafka waits minutes for the controller — so they get
+// quorumGrace and are then killed, which is no failure. A node that hangs
+// while a quorum still runs is an error, as with Stop.
 func (c *Cluster) StopAll() error {
-	return c.forEachNode(func(n *node) error { return c.Stop(c.IndexOfNode(n.id)) })
+	type stopping struct {
+		n *node
+		p *process
+	}
+	var pending []stopping
+	for i := range c.nodes {
+		n, p := c.current(i)
+		if p == nil {
+			continue
+		}
+		if err := p.signal(syscall.SIGTERM); err != nil {
+			return fmt.Errorf("kafkatest: SIGTERM node %d: %w", n.id, err)
+		}
+		_ = p.signal(syscall.SIGCONT) // a paused JVM must run to handle SIGTERM
+		pending = append(pending, stopping{n, p})
+	}
+	majority := len(c.nodes)/2 + 1
+	deadline := time.Now().Add(stopTimeout)
+	var lost time.Time // when fewer than a majority were left running
+	var errs []error
+	for len(pending) > 0 {
+		var still []stopping
+		for _, s := range pending {
+			select {
+			case <-s.p.done:
+				c.setPaused(s.n, false)
+			default:
+				still = append(still, s)
+			}
+		}
+		pending = still
+		if len(pending) == 0 {
+			break
+		}
+		if lost.IsZero() && len(pending) < majority {
+			lost = time.Now()
+		}
+		quorumGone := !lost.IsZero() && time.Since(lost) > quorumGrace
+		if quorumGone || time.Now().After(deadline) {
+			for _, s := range pending {
+				_ = s.p.signal(syscall.SIGKILL)
+				<-s.p.done
+				c.setPaused(s.n, false)
+				if !quorumGone {
+					errs = append(errs, fmt.Errorf("kafkatest: node %d did not exit within %v of SIGTERM, killed it; log %s\n%s", s.n.id, stopTimeout, s.n.logPath, tail(s.n.logPath)))
+				}
+			}
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return errors.Join(errs...)
 }
 
 // StartAll starts every node that is not running (all at once, so that a
