@@ -62,6 +62,15 @@ func RedactValue(key, value string) string {
 	return value
 }
 
+// ShownValue is the value FieldError shows for key: a Secret (<secret>)
+// when the key names one or Kafka says it is sensitive, else the value.
+func ShownValue(key, value string, sensitive bool) any {
+	if sensitive || SensitiveKey(key) {
+		return Secret(value)
+	}
+	return value
+}
+
 // RedactURL hides the credentials of one URL: the password of its userinfo
 // (user:<secret>@), a user without a password (<secret>@) and the values of
 // query parameters named like secrets. It works on the text, so that a URL
@@ -93,7 +102,7 @@ var (
 	// userinfo runs to the last '@' before the path, a space or a quote.
 	urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#\s"'<>` + "`" + `]*)@`)
 	// queryParam is a query parameter whose name suggests a credential.
-	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)[^&#\s"'<>]*`)
+	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)[^&#\s"'<>\\]*`)
 )
 
 // RedactText hides the credentials of every URL in a text, such as an error
