@@ -209,3 +209,21 @@ func TestNoSecretInErrors(t *testing.T) {
 		t.Errorf("the source shows its URL as %q", src.URL)
 	}
 }
+
+// TestNoSecretInPlan: --plan prints each setting a scenario makes, but not
+// the value of one named like a secret.
+func TestNoSecretInPlan(t *testing.T) {
+	brokers := fakeCluster(t)
+	b, err := Parse([]byte("num_records: 10\ndefaults: {topic.x.sasl.jaas.config: hunter2, topic.cleanup.policy: compact}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Kafka.Brokers = brokers
+	var out bytes.Buffer
+	if err := (&Runner{Logger: testLogger()}).Plan(context.Background(), b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); strings.Contains(s, password) || !strings.Contains(s, "x.sasl.jaas.config = <secret>") || !strings.Contains(s, "cleanup.policy = compact") {
+		t.Errorf("plan:\n%s", s)
+	}
+}
