@@ -210,7 +210,7 @@ func TestNoSecretInErrors(t *testing.T) {
 	}
 }
 
-// TestNoSecretInPlan: --plan prints each setting a scenario makes, but not
+// TestNoSecretInPlan: --dry-run prints each setting a scenario makes, but not
 // the value of one named like a secret.
 func TestNoSecretInPlan(t *testing.T) {
 	brokers := fakeCluster(t)
