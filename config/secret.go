@@ -33,25 +33,32 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 
 // SensitiveKey reports whether a configuration key (a config-file key such
 // as kafka.sasl.password, or a Kafka configuration name such as
-// ssl.keystore.password or sasl.jaas.config) holds a secret by its name.
-// Keys that name where a secret is (*_file, *_env) do not.
+// ssl.keystore.password or sasl.jaas.config) holds a secret by its name:
+// its last dot-separated part names one, as in every configuration Kafka
+// types PASSWORD. Keys that name where a secret is (*_file, *_env) or how
+// to reach a service (*url, *endpoint) do not: a URL's credentials are
+// redacted anyway (RedactURL).
 func SensitiveKey(key string) bool {
 	k := strings.ToLower(key)
-	if strings.HasSuffix(k, "_file") || strings.HasSuffix(k, "_env") || strings.HasSuffix(k, ".file") {
-		return false
+	last := k[strings.LastIndex(k, ".")+1:]
+	for _, s := range []string{"_file", "_env", "url", "uri", "endpoint"} {
+		if strings.HasSuffix(last, s) {
+			return false
+		}
 	}
 	for _, w := range sensitiveWords {
-		if strings.Contains(k, w) {
+		if strings.Contains(last, w) {
 			return true
 		}
 	}
-	// Kafka's key material: ssl.keystore.key, delegation.token.master.key.
-	return strings.HasSuffix(k, ".key") || strings.HasSuffix(k, "_key")
+	// Kafka's key material (ssl.keystore.key, delegation.token.master.key)
+	// and PEM chains.
+	return last == "key" || strings.HasSuffix(last, "_key") || strings.HasSuffix(k, "jaas.config") ||
+		strings.HasSuffix(k, "certificate.chain") || last == "certificates"
 }
 
-// sensitiveWords mark a key as a secret wherever they occur in its name;
-// Kafka's PASSWORD-typed configurations all contain one of them.
-var sensitiveWords = []string{"password", "passwd", "secret", "token", "jaas", "credential", "certificates", "certificate.chain", "apikey", "api_key"}
+// sensitiveWords mark a key as a secret when its last part holds one.
+var sensitiveWords = []string{"password", "passwd", "secret", "token", "credential", "apikey", "api_key"}
 
 // RedactValue is value, or <secret> when key names a secret (SensitiveKey);
 // it is for showing configuration values that are plain strings.

@@ -89,6 +89,9 @@ func TestSensitiveKey(t *testing.T) {
 		"client_secret": true, "ssl.keystore.key": true, "delegation.token.master.key": true, "ssl.truststore.certificates": true,
 		"password_file": false, "password_env": false, "client_secret_file": false, "username": false, "url": false,
 		"linger.ms": false, "cleanup.policy": false, "record_size": false, "ca_file": false,
+		"token": true, "session_token": true, "secret_key": true, "ssl.keystore.certificate.chain": true, "password.encoder.secret": true,
+		"delegation.token.expiry.time.ms": false, "sasl.oauthbearer.token.endpoint.url": false, "token_endpoint_url": false,
+		"key_file": false, "ssl.keystore.type": false, "jaas": false,
 	} {
 		if got := SensitiveKey(key); got != want {
 			t.Errorf("SensitiveKey(%q) = %v, want %v", key, got, want)
@@ -140,7 +143,7 @@ kafka:
     secret: |
       hunter2
       hunter2 again
-    jaas: &pw hunter2x
+    api_key: &pw hunter2x
     plain: *pw
 num_records: 1000 # records
 defaults:
@@ -158,7 +161,7 @@ kafka:
     password_file: /etc/kafka/password
     token: <secret>
     secret: <secret>
-    jaas: &pw <secret>
+    api_key: &pw <secret>
     plain: *pw
 num_records: 1000 # records
 defaults:
