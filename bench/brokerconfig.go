@@ -101,7 +101,7 @@ func (c *configChanger) check(ctx context.Context, b *Bench) error {
 				continue
 			}
 			if set.Broker != allBrokers && !slices.Contains(c.brokers, set.Broker) {
-				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, set.Value, fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
+				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, config.ShownValue(set.Name, set.Value, false), fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
 			}
 			for _, id := range c.targets(set) {
 				if !slices.Contains(names[id], set.Name) {
@@ -136,7 +136,7 @@ func (c *configChanger) check(ctx context.Context, b *Bench) error {
 				default:
 					continue
 				}
-				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, set.Value, problem)}
+				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, config.ShownValue(set.Name, set.Value, st.sensitive), problem)}
 			}
 		}
 	}
@@ -213,7 +213,7 @@ func (c *configChanger) apply(ctx context.Context, settings []ConfigSetting, top
 			}
 			c.pending = append(c.pending, ch)
 			moves = append(moves, move{res: res, name: name, set: &ch.value, shows: &ch.value})
-			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", deref(st.value), "new", vals[name])
+			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", config.RedactValue(name, deref(st.value)), "new", config.RedactValue(name, vals[name]))
 		}
 	}
 	return c.reach(ctx, moves)

@@ -3,8 +3,9 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // unreachableCell marks a host that could not be measured.
@@ -27,15 +28,25 @@ func hostCells(h HostRow) []string {
 }
 
 // hostAddress is the seeds' ip column: the endpoint's host, or "local" for
-// the bench's own machine.
+// the bench's own machine. It is cut from the text: a redacted URL
+// (u:<secret>@) no longer parses.
 func hostAddress(h HostRow) string {
 	if h.URL == "" {
 		return "local"
 	}
-	if u, err := url.Parse(h.URL); err == nil && u.Host != "" {
-		return u.Host
+	shown := config.RedactURL(h.URL) // a row read back may not be redacted yet
+	if _, rest, ok := strings.Cut(shown, "://"); ok {
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			rest = rest[:i]
+		}
+		if i := strings.LastIndex(rest, "@"); i >= 0 {
+			rest = rest[i+1:]
+		}
+		if rest != "" {
+			return rest
+		}
 	}
-	return h.URL
+	return shown
 }
 
 // writeHostsMarkdown writes the per-machine table, seed 004's layout: per
@@ -73,7 +84,7 @@ func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []Result
 			}
 			writeMarkdownRow(b, row)
 			if host.Unreachable() {
-				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", unreachableCell, host.Name, host.URL, r.Name(), host.Err))
+				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", unreachableCell, host.Name, config.RedactURL(host.URL), r.Name(), config.RedactText(host.Err)))
 			}
 		}
 	}
@@ -181,7 +192,9 @@ func (h *jsonHostRow) UnmarshalJSON(data []byte) error {
 func hostsJSON(rows []HostRow) []jsonHostRow {
 	out := make([]jsonHostRow, 0, len(rows))
 	for _, h := range rows {
-		jr := jsonHostRow{Name: h.Name, Role: h.Role, URL: h.URL, Source: h.Source, Status: "ok", Error: h.Err}
+		// Redacted again: rows merged from other workers' results or read
+		// from a file written by an older version may hold credentials.
+		jr := jsonHostRow{Name: h.Name, Role: h.Role, URL: config.RedactURL(h.URL), Source: h.Source, Status: "ok", Error: config.RedactText(h.Err)}
 		if h.Unreachable() {
 			jr.Status = unreachableCell
 		} else {

@@ -165,26 +165,32 @@ func (h *hostSource) stamp() time.Time {
 }
 
 // newHostSource reads a remote /metrics endpoint. The entry is validated,
-// so its regexps compile.
+// so its regexps compile. Only the scrape sees the URL as written: the
+// source's own copy, which rows, results, logs and errors show, has its
+// credentials redacted (config.RedactURL).
 func newHostSource(e HostEntry, client *http.Client) *hostSource {
+	raw := e.URL
+	e.URL = config.RedactURL(raw)
 	return &hostSource{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
-		scrape: func(ctx context.Context) (families, error) { return scrapeURL(ctx, client, e.URL) }}
+		scrape: func(ctx context.Context) (families, error) { return scrapeURL(ctx, client, raw) }}
 }
 
+// scrapeURL reads one endpoint; its errors never show the URL's
+// credentials (net/http quotes a user without a password whole).
 func scrapeURL(ctx context.Context, client *http.Client, url string) (families, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err
+		return nil, config.RedactError(err)
 	}
 	req.Header.Set("Accept", string(expfmt.NewFormat(expfmt.TypeTextPlain)))
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, config.RedactError(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		_, _ = io.Copy(io.Discard, resp.Body)
-		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+		return nil, fmt.Errorf("GET %s: %s", config.RedactURL(url), resp.Status)
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	return p.TextToMetricFamilies(resp.Body)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/webassets"
 )
 
@@ -80,8 +81,17 @@ func WriteRoundsHTML(w io.Writer, b *Bench, seed uint64, results []Result, file 
 // RenderHTML turns a JSON result (WriteJSON's array or WriteRounds' object,
 // perhaps saved long ago or merged from several runs) into the page
 // WriteHTML or WriteRoundsHTML writes. With nil paramKeys the parameters are
-// read from the results.
+// read from the results. The page holds no secret: the bench file's are
+// shown as <secret> (config.RedactYAML), and so are the credentials of any
+// URL in the results, which an older version may have saved.
 func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *BenchFile) error {
+	if file != nil {
+		file = &BenchFile{Name: file.Name, Text: config.RedactYAML(file.Text)}
+	}
+	resultsJSON, err := redactJSON(resultsJSON)
+	if err != nil {
+		return err
+	}
 	data, err := reportDataOf(resultsJSON, paramKeys, file)
 	if err != nil {
 		return err
@@ -110,6 +120,46 @@ func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *Bench
 		"ChartsJS":     template.JS(webassets.ChartsJS),
 		"ReportJS":     template.JS(reportJS),
 	})
+}
+
+// redactJSON applies config.RedactText to every string of a JSON document,
+// and config.RedactValue to the values of keys that name a secret. A
+// document without secrets is returned as it is (key order and all); one
+// that does not parse too, for reportDataOf to refuse.
+func redactJSON(doc []byte) ([]byte, error) {
+	if !json.Valid(doc) {
+		return doc, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber() // numbers stay as written
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	changed := false
+	var walk func(key string, v any) any
+	walk = func(key string, v any) any {
+		switch x := v.(type) {
+		case string:
+			r := config.RedactValue(key, config.RedactText(x))
+			changed = changed || r != x
+			return r
+		case []any:
+			for i := range x {
+				x[i] = walk(key, x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(k, x[k])
+			}
+		}
+		return v
+	}
+	v = walk("", v)
+	if !changed {
+		return doc, nil
+	}
+	return json.Marshal(v)
 }
 
 // ReportDataSection extracts the data section of a page RenderHTML wrote.

@@ -73,7 +73,7 @@ func (c *configChanger) planLines(ctx context.Context, w io.Writer, s Scenario, 
 			topic += "-<run id>" // created for the run, so nothing to read yet
 		}
 		for _, n := range names {
-			fmt.Fprintf(w, "  topic %s: set %s = %s; restored afterwards\n", topic, n, vals[n])
+			fmt.Fprintf(w, "  topic %s: set %s = %s; restored afterwards\n", topic, n, config.RedactValue(n, vals[n]))
 		}
 		return nil
 	}
@@ -91,7 +91,7 @@ func (c *configChanger) planLines(ctx context.Context, w io.Writer, s Scenario, 
 		if path := steps(n, st.value, kadm.StringPtr(vals[n])); len(path) > 0 {
 			via = ", via " + strings.Join(path, ", ") // Kafka resizes a thread pool by half or double at most
 		}
-		fmt.Fprintf(w, "  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, vals[n], deref(st.value), st.source, via, how)
+		fmt.Fprintf(w, "  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, config.RedactValue(n, vals[n]), config.RedactValue(n, deref(st.value)), st.source, via, how)
 	}
 	return nil
 }

@@ -78,13 +78,16 @@ type benchHost struct {
 // hosts besides its own: the real node_exporter and this exporter in
 // host-agent mode, plus one URL nobody serves. Every reachable row has
 // plausible values; the dead one is unreachable and the bench exits 0,
-// or 1 with --hosts-required.
+// or 1 with --hosts-required. The node_exporter's and the dead host's URLs
+// carry a password, which no output, result or log line shows.
 func TestBenchHostsRealBroker(t *testing.T) {
 	kafkatest.Integration(t)
 	node := promtest.StartNodeExporter(t)
 	_, agentURL := startAgent(t, "--no-probes")
 	cluster := kafkatest.Start(t, kafkatest.Options{Nodes: 1})
-	deadURL := "http://" + freeAddr(t) + "/metrics"
+	const password = "hunter2"
+	deadURL := "http://u:" + password + "@" + freeAddr(t) + "/metrics"
+	nodeURL := strings.Replace(node.URL, "://", "://u:"+password+"@", 1)
 
 	dir := t.TempDir()
 	benchFile := func(bound string) string {
@@ -97,7 +100,7 @@ hosts:
   - {name: kafka1, url: %q, role: broker}
   - {name: agent, url: %q, role: broker}
   - {name: kafka3, url: %q, role: broker}
-`, cluster.Bootstrap()[0], bound, node.URL, agentURL, deadURL)
+`, cluster.Bootstrap()[0], bound, nodeURL, agentURL, deadURL)
 		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +116,8 @@ hosts:
 	}
 	t.Logf("stdout:\n%s", stdout)
 	for _, want := range []string{"| kafka1 | broker | 127.0.0.1:", "| agent | broker |", "| bench | bench | local |",
-		"| kafka3 | broker | " + strings.TrimSuffix(strings.TrimPrefix(deadURL, "http://"), "/metrics") + " |", "| unreachable |"} {
+		"| kafka3 | broker | " + strings.TrimSuffix(strings.TrimPrefix(deadURL, "http://u:"+password+"@"), "/metrics") + " |", "| unreachable |",
+		"unreachable kafka3 (http://u:<secret>@"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the per-machine table lacks %q", want)
 		}
@@ -121,6 +125,11 @@ hosts:
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"stdout": stdout, "stderr (the log)": stderr, "the JSON result": string(b)} {
+		if strings.Contains(text, password) {
+			t.Errorf("%s shows the hosts' password:\n%s", what, text)
+		}
 	}
 	var res []struct {
 		Status string
@@ -149,7 +158,7 @@ hosts:
 	}
 
 	code, stdout, stderr = runCLI(t, "bench", "--bench.file", benchFile("num_records: 2000"), "--hosts-required")
-	if code != exitFailed || !strings.Contains(stderr, `host "kafka3" unreachable`) {
+	if code != exitFailed || !strings.Contains(stderr, `host "kafka3" unreachable`) || strings.Contains(stderr+stdout, password) {
 		t.Errorf("--hosts-required: exit %d, want %d and the unreachable host named; stderr:\n%s\nstdout:\n%s", code, exitFailed, stderr, stdout)
 	}
 }

@@ -175,3 +175,49 @@ func TestBenchRoundsHTMLAndReport(t *testing.T) {
 		t.Errorf("report of %s: rounds %+v, %d results", saved, *s.Rounds, len(s.Results))
 	}
 }
+
+// TestBenchReportRedactsSecrets: "bench report" of a result saved with a
+// host URL's password (by an older version) and a bench file holding a SASL
+// password and that URL makes a page without the password; a bench file
+// whose host URL does not parse is refused without it.
+func TestBenchReportRedactsSecrets(t *testing.T) {
+	const password = "hunter2"
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	saved := write("results.json", `[{"scenario": "", "params": {}, "status": "ok", "hosts": [{"name": "kafka1", "role": "broker",
+  "url": "http://u:hunter2@127.0.0.1:9100/metrics", "status": "unreachable", "error": "GET http://u:hunter2@127.0.0.1:9100/metrics: 401 Unauthorized"}]}]`)
+	file := write("bench.yml", `kafka:
+  brokers: [127.0.0.1:9092]
+  sasl: {mechanism: PLAIN, username: u, password: hunter2}
+num_records: 100
+hosts:
+  - {name: kafka1, url: "http://u:hunter2@127.0.0.1:9100/metrics"}
+`)
+	page := filepath.Join(dir, "report.html")
+	code, stdout, stderr := runCLI(t, "bench", "report", saved, "--bench.file", file, "--output", page)
+	if code != exitOK {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(html)+stdout+stderr, password) {
+		t.Errorf("the report shows the password:\n%s", html)
+	}
+	if !strings.Contains(string(html), "password: &lt;secret&gt;}") || !strings.Contains(string(html), "u:&lt;secret&gt;@127.0.0.1:9100") {
+		t.Errorf("the report's bench file lacks the redacted password and URL:\n%s", html)
+	}
+
+	bad := write("bad.yml", "num_records: 100\nhosts:\n  - {name: kafka1, url: \"http://u:hunter2@[::1/metrics\"}\n")
+	code, _, stderr = runCLI(t, "bench", "report", saved, "--bench.file", bad)
+	if code != exitBadInput || strings.Contains(stderr, password) || !strings.Contains(stderr, "u:<secret>@") {
+		t.Errorf("invalid host URL: exit %d, want %d without the password; stderr:\n%s", code, exitBadInput, stderr)
+	}
+}

@@ -1,0 +1,229 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// password is the secret the redaction tests hide; it must appear nowhere.
+const password = "hunter2"
+
+// closedAddr is a loopback address nobody listens on: connection refused.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// TestNoSecretInAnyOutput runs a bench that authenticates with SASL PLAIN
+// password hunter2 and measures three hosts whose URLs hold it: one that
+// serves its metrics only with those credentials, one that refuses the
+// connection and one that answers 401 to a token given as the user. The
+// Markdown, CSV, JSON and HTML outputs, the record sent to the results
+// topic, the progress and the log show no hunter2; the serving host was
+// still scraped with the credentials.
+func TestNoSecretInAnyOutput(t *testing.T) {
+	prom, err := os.ReadFile(filepath.Join("testdata", "hosts", "kafka_bench_host.prom"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var authorized int
+	serving := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "u" || p != password {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		authorized++
+		_, _ = w.Write(prom)
+	}))
+	defer serving.Close()
+	denying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	defer denying.Close()
+
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("PLAIN", "u", password))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	file := fmt.Sprintf(`kafka:
+  brokers: [%s]
+  sasl: {mechanism: PLAIN, username: u, password: %s}
+num_records: 300
+defaults: {record_size: 100, create_topic: {partitions: 1}}
+hosts:
+  - {name: served, url: "http://u:%s@%s/metrics", role: broker}
+  - {name: refused, url: "http://u:%s@%s/metrics", role: broker}
+  - {name: denied, url: "http://%s@%s/metrics", role: broker}
+`, c.ListenAddrs()[0], password, password, strings.TrimPrefix(serving.URL, "http://"),
+		password, closedAddr(t), password, strings.TrimPrefix(denying.URL, "http://"))
+	b, err := Parse([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs, progress bytes.Buffer
+	r := &Runner{
+		Metrics:          probes.NewMetrics(prometheus.NewRegistry()),
+		Logger:           slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Progress:         &progress,
+		ProgressInterval: 100 * time.Millisecond,
+		RunID:            "secret",
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	results, err := r.Run(ctx, b)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(results) != 1 || results[0].Err != "" || results[0].Produce == nil || results[0].Produce.Records != 300 {
+		t.Fatalf("the bench did not run through SASL: %+v", results)
+	}
+	if authorized == 0 {
+		t.Error("the serving host was never scraped with the URL's credentials")
+	}
+	rows := map[string]HostRow{}
+	for _, h := range results[0].Hosts {
+		rows[h.Name] = h
+	}
+	if rows["served"].Unreachable() || !rows["refused"].Unreachable() || !strings.Contains(rows["denied"].Err, "401") {
+		t.Errorf("host rows %+v: want served measured, refused unreachable, denied with its 401", results[0].Hosts)
+	}
+	if got := rows["served"].URL; got != "http://u:<secret>@"+strings.TrimPrefix(serving.URL, "http://")+"/metrics" {
+		t.Errorf("served host's URL shown as %q", got)
+	}
+
+	outputs := map[string]string{"log": logs.String(), "progress": progress.String()}
+	for _, format := range Formats {
+		var out bytes.Buffer
+		if err := Write(&out, format, b.ParamKeys, results); err != nil {
+			t.Fatal(err)
+		}
+		outputs[format] = out.String()
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, b.ParamKeys, results, &BenchFile{Name: "bench.yml", Text: file}); err != nil {
+		t.Fatal(err)
+	}
+	outputs["html with the bench file"] = page.String()
+	record, err := json.Marshal(jsonResults(b.ParamKeys, results)[0]) // what publish sends
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs["results topic record"] = string(record)
+	for what, out := range outputs {
+		if strings.Contains(out, password) {
+			t.Errorf("%s shows the password:\n%s", what, out)
+		}
+	}
+	for what, want := range map[string]string{"markdown": "u:<secret>@", "json": `u:\u003csecret\u003e@`, "log": "u:<secret>@",
+		"html with the bench file": "password: &lt;secret&gt;"} {
+		if !strings.Contains(outputs[what], want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, outputs[what])
+		}
+	}
+}
+
+// TestNoSecretInSavedResults: results saved by an older version, or read
+// back from another worker, may hold a URL's credentials; the outputs made
+// from them (Markdown, JSON, the results topic, the report page of "bench
+// report") show none.
+func TestNoSecretInSavedResults(t *testing.T) {
+	raw := `[{"scenario": "", "params": {}, "status": "ok",
+  "hosts": [{"name": "kafka1", "role": "broker", "url": "http://u:hunter2@10.0.0.1:9100/metrics", "status": "unreachable",
+    "error": "GET http://u:hunter2@10.0.0.1:9100/metrics: 401 Unauthorized"}]}]`
+	var page bytes.Buffer
+	if err := RenderHTML(&page, []byte(raw), nil, &BenchFile{Name: "b.yml", Text: "kafka:\n  sasl: {password: hunter2}\n"}); err != nil {
+		t.Fatal(err)
+	}
+	outputs := map[string]string{"report page": page.String()}
+	results := []Result{{Hosts: []HostRow{{Name: "kafka1", Role: "broker", URL: "http://u:hunter2@10.0.0.1:9100/metrics",
+		Err: `Get "http://hunter2@10.0.0.1:9100/metrics": dial tcp 10.0.0.1:9100: connect: connection refused`},
+		{Name: "kafka2", Role: "broker", URL: "http://u:hunter2/x@10.0.0.2:9100/metrics", Err: "refused"}}}}
+	for _, format := range []string{FormatMarkdown, FormatJSON} {
+		var out bytes.Buffer
+		if err := Write(&out, format, nil, results); err != nil {
+			t.Fatal(err)
+		}
+		outputs[format] = out.String()
+	}
+	for what, out := range outputs {
+		if strings.Contains(out, password) {
+			t.Errorf("%s shows the password:\n%s", what, out)
+		}
+	}
+	section, err := ReportDataSection(page.Bytes())
+	if err != nil || !json.Valid(section) {
+		t.Errorf("the redacted data section is not JSON (%v):\n%s", err, section)
+	}
+}
+
+// TestNoSecretInErrors: a host URL that does not parse, a broker setting
+// named like a password refused before anything runs, and a scrape of an
+// unreachable URL with a token as its user name no secret.
+func TestNoSecretInErrors(t *testing.T) {
+	_, err := Parse([]byte("num_records: 10\nhosts:\n  - {name: k, url: \"http://u:hunter2@[::1/metrics\"}\n"))
+	if err == nil || strings.Contains(err.Error(), password) || !strings.Contains(err.Error(), `url = "http://u:<secret>@[::1/metrics"`) {
+		t.Errorf("invalid URL: %v", err)
+	}
+
+	b, err := Parse([]byte("num_records: 10\ndefaults: {broker.7.ssl.key.password: hunter2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &configChanger{brokers: []int32{1}}
+	err = c.check(context.Background(), b)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || strings.Contains(err.Error(), password) || !strings.Contains(err.Error(), "= <secret>: no broker 7") {
+		t.Errorf("refused setting: %v", err)
+	}
+
+	src := newHostSource(HostEntry{Name: "k", URL: "http://" + password + "@" + closedAddr(t) + "/metrics", Disks: ".*", Interfaces: ".*"}, http.DefaultClient)
+	_, _, err = src.read(context.Background())
+	if err == nil || strings.Contains(err.Error(), password) || !strings.Contains(err.Error(), "http://<secret>@127.0.0.1:") {
+		t.Errorf("scrape of an unreachable host: %v", err)
+	}
+	if strings.Contains(src.URL, password) {
+		t.Errorf("the source shows its URL as %q", src.URL)
+	}
+}
+
+// TestNoSecretInPlan: --dry-run prints each setting a scenario makes, but not
+// the value of one named like a secret.
+func TestNoSecretInPlan(t *testing.T) {
+	brokers := fakeCluster(t)
+	b, err := Parse([]byte("num_records: 10\ndefaults: {topic.x.sasl.jaas.config: hunter2, topic.cleanup.policy: compact}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Kafka.Brokers = brokers
+	var out bytes.Buffer
+	if err := (&Runner{Logger: testLogger()}).Plan(context.Background(), b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); strings.Contains(s, password) || !strings.Contains(s, "x.sasl.jaas.config = <secret>") || !strings.Contains(s, "cleanup.policy = compact") {
+		t.Errorf("plan:\n%s", s)
+	}
+}

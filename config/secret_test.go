@@ -1,0 +1,185 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://u:hunter2@127.0.0.1:9100/metrics":        "http://u:<secret>@127.0.0.1:9100/metrics",
+		"https://tok3n@kafka1:9100/metrics":              "https://<secret>@kafka1:9100/metrics",
+		"http://u:p@ss:w@rd@host/metrics":                "http://u:<secret>@host/metrics",
+		"http://u:hunter2@[::1/metrics":                  "http://u:<secret>@[::1/metrics", // does not parse
+		"http://kafka1:9100/metrics?token=abc&x=1":       "http://kafka1:9100/metrics?token=<secret>&x=1",
+		"http://kafka1:9100/metrics?X-Api-Key=abc":       "http://kafka1:9100/metrics?X-Api-Key=<secret>",
+		"http://kafka1:9100/metrics?collect[]=cpu":       "http://kafka1:9100/metrics?collect[]=cpu",
+		"http://kafka1:9100/metrics":                     "http://kafka1:9100/metrics",
+		"":                                               "",
+		"kafka1:9092":                                    "kafka1:9092",
+		"http://u:hunter2@h/m?password=hunter2#frag":     "http://u:<secret>@h/m?password=<secret>#frag",
+		"http://u%40corp:hunter2%2F@127.0.0.1:1/metrics": "http://u%40corp:<secret>@127.0.0.1:1/metrics",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRedactText(t *testing.T) {
+	for in, want := range map[string]string{
+		`Get "http://u:hunter2@127.0.0.1:1/metrics": dial tcp 127.0.0.1:1: connect: connection refused`: `Get "http://u:<secret>@127.0.0.1:1/metrics": dial tcp 127.0.0.1:1: connect: connection refused`,
+		`{"url":"http://u:hunter2@h:1/m","error":"GET https://t0k@h/m?a=1\u0026token=x: 401"}`:          `{"url":"http://u:<secret>@h:1/m","error":"GET https://<secret>@h/m?a=1\u0026token=<secret> 401"}`,
+		"two: http://a:b@x/ and ftp://c:d@y/z":                                                          "two: http://a:<secret>@x/ and ftp://c:<secret>@y/z",
+		"mail me@example.com at http://host/x":                                                          "mail me@example.com at http://host/x",
+		"no url here":                                                                                   "no url here",
+	} {
+		if got := RedactText(in); got != want {
+			t.Errorf("RedactText(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+// TestRedactedError: the error of an HTTP request to an unreachable URL with
+// userinfo keeps its cause but not the credentials: net/http hides a
+// password as *** but quotes a user alone (often a token) as it is.
+func TestRedactedError(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nobody listens: connection refused
+	_, err = http.Get("http://hunter2@" + addr + "/metrics")
+	if err == nil {
+		t.Fatal("GET of a closed port succeeded")
+	}
+	if !strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("the unredacted error does not show the password (nothing to test): %v", err)
+	}
+	red := RedactError(err)
+	var ue *url.Error
+	if msg := red.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "http://<secret>@"+addr) || !errors.As(red, &ue) {
+		t.Errorf("redacted: %q (url.Error reachable: %v)", msg, errors.As(red, &ue))
+	}
+	// url.Parse quotes the URL whole, password included.
+	if _, err := url.Parse("http://u:hunter2@[::1/metrics"); err == nil || !strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("url.Parse error %v, want one quoting the password", err)
+	} else if msg := RedactError(err).Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "u:<secret>@") {
+		t.Errorf("redacted parse error: %q", msg)
+	}
+	if RedactError(nil) != nil {
+		t.Error("RedactError(nil) != nil")
+	}
+}
+
+func TestSensitiveKey(t *testing.T) {
+	for key, want := range map[string]bool{
+		"password": true, "kafka.sasl.password": true, "ssl.keystore.password": true, "sasl.jaas.config": true,
+		"client_secret": true, "ssl.keystore.key": true, "delegation.token.master.key": true, "ssl.truststore.certificates": true,
+		"password_file": false, "password_env": false, "client_secret_file": false, "username": false, "url": false,
+		"linger.ms": false, "cleanup.policy": false, "record_size": false, "ca_file": false,
+		"token": true, "session_token": true, "secret_key": true, "ssl.keystore.certificate.chain": true, "password.encoder.secret": true,
+		"delegation.token.expiry.time.ms": false, "sasl.oauthbearer.token.endpoint.url": false, "token_endpoint_url": false,
+		"key_file": false, "ssl.keystore.type": false, "jaas": false,
+	} {
+		if got := SensitiveKey(key); got != want {
+			t.Errorf("SensitiveKey(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
+
+// TestSecretOutputs: a Secret shows as <secret> in fmt, YAML, JSON and both
+// slog handlers, also inside a structure.
+func TestSecretOutputs(t *testing.T) {
+	s := SASL{Mechanism: SASLPlain, Username: "u", Password: "hunter2"}
+	var outs []string
+	outs = append(outs, fmt.Sprint(s), fmt.Sprintf("%+v %#v %s %q %v", s, s, s.Password, s.Password, s.Password))
+	y, err := yaml.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs = append(outs, string(y), string(j))
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
+	outs = append(outs, logs.String())
+	for _, o := range outs {
+		if strings.Contains(o, "hunter2") || !strings.Contains(o, "secret") {
+			t.Errorf("output shows the secret or no <secret>: %s", o)
+		}
+	}
+	if e, _ := json.Marshal(Secret("")); string(e) != "null" {
+		t.Errorf("an unset Secret marshals as %s, want null", e)
+	}
+	if s.Password.Reveal() != "hunter2" {
+		t.Error("Reveal lost the secret")
+	}
+}
+
+func TestRedactYAML(t *testing.T) {
+	in := `# the bench of the week
+kafka:
+  brokers: [kafka1:9092]
+  sasl: {mechanism: PLAIN, username: bench, password: hunter2}   # inline
+  other:
+    password: "hun\"ter2"
+    password_file: /etc/kafka/password
+    token: 'hunter2''s'
+    secret: |
+      hunter2
+      hunter2 again
+    api_key: &pw hunter2x
+    plain: *pw
+num_records: 1000 # records
+defaults:
+  broker.listener.name.sasl_ssl.ssl.key.password: hunter2
+  topic.cleanup.policy: delete
+hosts:
+  - {name: kafka1, url: "http://u:hunter2@127.0.0.1:9100/metrics", role: broker}
+`
+	want := `# the bench of the week
+kafka:
+  brokers: [kafka1:9092]
+  sasl: {mechanism: PLAIN, username: bench, password: <secret>}   # inline
+  other:
+    password: <secret>
+    password_file: /etc/kafka/password
+    token: <secret>
+    secret: <secret>
+    api_key: &pw <secret>
+    plain: *pw
+num_records: 1000 # records
+defaults:
+  broker.listener.name.sasl_ssl.ssl.key.password: <secret>
+  topic.cleanup.policy: delete
+hosts:
+  - {name: kafka1, url: "http://u:<secret>@127.0.0.1:9100/metrics", role: broker}
+`
+	got := RedactYAML(in)
+	if got != want {
+		t.Errorf("RedactYAML:\n%s\nwant:\n%s", got, want)
+	}
+	var v any
+	if err := yaml.Unmarshal([]byte(got), &v); err != nil {
+		t.Errorf("the redacted document does not parse: %v", err)
+	}
+	bad := "kafka:\n  sasl:\n    password: hunter2\n  brokers: [oops\n"
+	if got := RedactYAML(bad); strings.Contains(got, "hunter2") || !strings.Contains(got, "password: <secret>") {
+		t.Errorf("RedactYAML of invalid YAML:\n%s", got)
+	}
+}
