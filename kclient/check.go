@@ -71,6 +71,13 @@ func CheckProbe(k config.Kafka, p config.Probe) error {
 		if err := check(scope, ck, probing, producerProps(cp)); err != nil {
 			return err
 		}
+		// With end_to_end_slo a reader takes the consumer's fetch settings,
+		// even with the probe's consumer off.
+		if p.Capacity.EndToEndSLO > 0 {
+			if err := check(scope, ck, probing, consumerProps(cp, nil)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
