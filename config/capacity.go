@@ -88,19 +88,21 @@ func (c *Capacity) Steps(recordSize int) []float64 {
 }
 
 func (c *Capacity) validate(s string, recordSize int) error {
+	if err := CheckRate(s, "capacity.start_rate", c.StartRate, math.SmallestNonzeroFloat64, "must be a number > 0"); err != nil {
+		return err
+	}
+	if err := CheckRate(s, "capacity.max_rate", c.MaxRate, 0, "must be a number >= 0 (0 = no ceiling in records/s)"); err != nil {
+		return err
+	}
 	switch {
 	case c.Interval <= 0:
 		return FieldError(s, "capacity.interval", c.Interval, "must be > 0")
 	case c.StepDuration < model.Duration(minCapacityStep):
 		return FieldError(s, "capacity.step_duration", c.StepDuration, "must be >= 1s, so each step has records enough for a p99")
-	case c.StartRate <= 0:
-		return FieldError(s, "capacity.start_rate", c.StartRate, "must be > 0")
-	case c.Growth <= 1:
+	case !(c.Growth > 1) || math.IsInf(c.Growth, 1): // NaN fails every comparison
 		return FieldError(s, "capacity.growth", c.Growth, "must be > 1 (the rate factor from one step to the next)")
-	case c.MaxRate < 0:
-		return FieldError(s, "capacity.max_rate", c.MaxRate, "must be >= 0 (0 = no ceiling in records/s)")
-	case c.MaxBytesPerSecond < 0:
-		return FieldError(s, "capacity.max_bytes_per_second", c.MaxBytesPerSecond, "must be >= 0 (0 = no ceiling in bytes/s)")
+	case !(c.MaxBytesPerSecond >= 0) || math.IsInf(c.MaxBytesPerSecond, 1):
+		return FieldError(s, "capacity.max_bytes_per_second", c.MaxBytesPerSecond, "must be a number >= 0 (0 = no ceiling in bytes/s)")
 	case c.MaxRate == 0 && c.MaxBytesPerSecond == 0:
 		return FieldError(s, "capacity.max_rate", c.MaxRate, "set max_rate or max_bytes_per_second: a capacity run needs a hard ceiling")
 	case c.StartRate > c.Ceiling(recordSize):

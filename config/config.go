@@ -6,6 +6,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"time"
 
@@ -133,15 +134,19 @@ const (
 	// DefaultDisks matches whole devices only (sda, vdb, xvdc, nvme0n1),
 	// not their partitions (sda1, nvme0n1p1): a partition's IO is also
 	// its device's, so matching both counts it twice.
-	DefaultDisks        = `^(sd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)$`
-	DefaultInterfaces   = "^(eth|en|lo)"
-	DefaultPartitions   = 3
-	DefaultLossGrace    = 30 * time.Second
-	DefaultLagInterval  = 5 * time.Second
-	DefaultRound        = 200 * time.Millisecond
-	maxRound            = 10 * time.Second
-	DefaultConfigPoll   = 60 * time.Second
-	maxRecordSize       = 100 << 20
+	DefaultDisks       = `^(sd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)$`
+	DefaultInterfaces  = "^(eth|en|lo)"
+	DefaultPartitions  = 3
+	DefaultLossGrace   = 30 * time.Second
+	DefaultLagInterval = 5 * time.Second
+	DefaultRound       = 200 * time.Millisecond
+	maxRound           = 10 * time.Second
+	DefaultConfigPoll  = 60 * time.Second
+	// maxRecordSize keeps a record's batch, framed in a produce request,
+	// within franz-go's 100 MiB request limit (Kafka's default
+	// socket.request.max.bytes): 1 KiB is left for the batch, request,
+	// client id and topic framing.
+	maxRecordSize       = 100<<20 - 1024
 	maxConsumers        = 256
 	maxProbeNameLength  = 64
 	defaultRequestTO    = 30000
@@ -149,6 +154,23 @@ const (
 	defaultBatchSize    = 16384
 	defaultBufferMemory = 32 << 20
 )
+
+// MaxRate is the highest rate in records/s a probe, a capacity ceiling or a
+// bench scenario may ask for: far above what one producer client sends, and
+// low enough that the pacer's schedule stays exact to the nanosecond.
+const MaxRate = 1e7
+
+// CheckRate refuses a rate that is not a finite number in [min, MaxRate];
+// NaN and ±Inf would pass a comparison with min.
+func CheckRate(scope, key string, v, min float64, problem string) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < min {
+		return FieldError(scope, key, v, problem)
+	}
+	if v > MaxRate {
+		return FieldError(scope, key, v, fmt.Sprintf("must be <= %g records/s", float64(MaxRate)))
+	}
+	return nil
+}
 
 var probeNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
@@ -310,8 +332,6 @@ func (p *Probe) Validate() error {
 		return FieldError(s, "name", p.Name, fmt.Sprintf("longer than %d characters", maxProbeNameLength))
 	case !probeNameRE.MatchString(p.Name):
 		return FieldError(s, "name", p.Name, "must match [a-z0-9_-]+ (it becomes the probe label)")
-	case p.Rate < 0:
-		return FieldError(s, "rate", p.Rate, "must be >= 0 (0 = as fast as possible)")
 	case p.RecordSize < HeaderSize:
 		return FieldError(s, "record_size", p.RecordSize, fmt.Sprintf("must be >= %d, the probe header size", HeaderSize))
 	case p.RecordSize > maxRecordSize:
@@ -322,6 +342,9 @@ func (p *Probe) Validate() error {
 		return FieldError(s, "lag_interval", p.LagInterval, "must be > 0")
 	case time.Duration(p.RoundInterval) > maxRound:
 		return FieldError(s, "round_interval", p.RoundInterval, fmt.Sprintf("must be <= %v", model.Duration(maxRound)))
+	}
+	if err := CheckRate(s, "rate", p.Rate, 0, "must be a number >= 0 (0 = as fast as possible)"); err != nil {
+		return err
 	}
 	maxRecord, err := p.Payload.validate(s)
 	if err != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,7 +38,9 @@ var invalidFiles = map[string]string{
 	"invalid-linger-not-integer.yml":                 "probe \"p1\": producer.linger.ms = \"five\": must be an integer",
 	"invalid-max-poll-records-zero.yml":              "probe \"p1\": consumer.max.poll.records = 0: must be >= 1",
 	"invalid-missing-probe-name.yml":                 "probes[0]: name = \"\": every probe needs a name",
-	"invalid-negative-rate.yml":                      "probe \"p1\": rate = -5: must be >= 0 (0 = as fast as possible)",
+	"invalid-negative-rate.yml":                      "probe \"p1\": rate = -5: must be a number >= 0 (0 = as fast as possible)",
+	"invalid-rate-above-max.yml":                     "probe \"p1\": rate = 1e+25: must be <= 1e+07 records/s",
+	"invalid-record-size-above-max.yml":              "probe \"p1\": record_size = 104857600: must be <= 104856576",
 	"invalid-probes-not-list.yml":                    "probes = {...}: must be a list",
 	"invalid-rate-not-number.yml":                    "probe \"p1\": rate = \"fast\": must be a number",
 	"invalid-record-size-below-header.yml":           "probe \"p1\": record_size = 10: must be >= 36, the probe header size",
@@ -76,10 +79,10 @@ var invalidFiles = map[string]string{
 	"invalid-unknown-sasl-key.yml":                   "kafka.sasl.mechanisms = <secret>: unknown key (supported: mechanism, password, password_env, password_file, username)",
 	"invalid-capacity-interval-zero.yml":             "probe \"p1\": capacity.interval = 0s: must be > 0",
 	"invalid-capacity-step-short.yml":                "probe \"p1\": capacity.step_duration = 500ms: must be >= 1s, so each step has records enough for a p99",
-	"invalid-capacity-start-rate-zero.yml":           "probe \"p1\": capacity.start_rate = 0: must be > 0",
+	"invalid-capacity-start-rate-zero.yml":           "probe \"p1\": capacity.start_rate = 0: must be a number > 0",
 	"invalid-capacity-growth-one.yml":                "probe \"p1\": capacity.growth = 1: must be > 1 (the rate factor from one step to the next)",
-	"invalid-capacity-max-rate-negative.yml":         "probe \"p1\": capacity.max_rate = -1: must be >= 0 (0 = no ceiling in records/s)",
-	"invalid-capacity-max-bytes-negative.yml":        "probe \"p1\": capacity.max_bytes_per_second = -1: must be >= 0 (0 = no ceiling in bytes/s)",
+	"invalid-capacity-max-rate-negative.yml":         "probe \"p1\": capacity.max_rate = -1: must be a number >= 0 (0 = no ceiling in records/s)",
+	"invalid-capacity-max-bytes-negative.yml":        "probe \"p1\": capacity.max_bytes_per_second = -1: must be a number >= 0 (0 = no ceiling in bytes/s)",
 	"invalid-capacity-no-ceiling.yml":                "probe \"p1\": capacity.max_rate = 0: set max_rate or max_bytes_per_second: a capacity run needs a hard ceiling",
 	"invalid-capacity-start-above-ceiling.yml":       "probe \"p1\": capacity.start_rate = 5000: above the ceiling of max_rate and max_bytes_per_second (1000 records/s)",
 	"invalid-capacity-latency-slo-zero.yml":          "probe \"p1\": capacity.latency_slo = 0s: must be > 0",
@@ -372,5 +375,40 @@ func TestPayloadPrintsAndLoadsAgain(t *testing.T) {
 	}
 	if d := again.Probes[0].Payload.Delimiter; d != "\n" {
 		t.Errorf("delimiter after printing and loading = %q, want %q\n%s", d, "\n", out)
+	}
+}
+
+// The --probe.rate flag takes any float, NaN and ±Inf included (the file's
+// parser already refuses them): they must not pass as "not negative".
+func TestRateNotFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e17} {
+		_, err := Effective("", Overrides{ProbeRate: &v})
+		if err == nil {
+			t.Errorf("--probe.rate=%v accepted", v)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), `command line: probe "default": rate = `) {
+			t.Errorf("--probe.rate=%v: %v", v, err)
+		}
+	}
+	p := NewProbe("p1")
+	p.Capacity = &Capacity{}
+	p.Capacity.SetDefaults()
+	p.Capacity.MaxRate = 1000
+	for _, set := range []func(c *Capacity){
+		func(c *Capacity) { c.StartRate = math.NaN() },
+		func(c *Capacity) { c.MaxRate = math.NaN() },
+		func(c *Capacity) { c.MaxRate = math.Inf(1) },
+		func(c *Capacity) { c.Growth = math.NaN() },
+		func(c *Capacity) { c.MaxBytesPerSecond = math.NaN() },
+	} {
+		q := p
+		c := *p.Capacity
+		set(&c)
+		q.Capacity = &c
+		q.Resolve()
+		if err := q.Validate(); err == nil {
+			t.Errorf("capacity %+v accepted", c)
+		}
 	}
 }

@@ -141,6 +141,8 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 			Metrics:    e.metrics,
 			Registerer: e.reg,
 			Logger:     e.logger,
+			// The daemon keeps a probe whose client fails exported, down.
+			RetryClients: true,
 		}),
 		kafka:  k,
 		cancel: cancel,

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // reloadState is the outcome of the last configuration load, as Prometheus
@@ -47,6 +48,11 @@ func (e *Exporter) Reload(ctx context.Context, load func() (*config.Config, erro
 	e.reload.mu.Lock()
 	defer e.reload.mu.Unlock()
 	cfg, err := load()
+	if err == nil {
+		// A configuration whose clients franz-go would refuse must not
+		// stop the probes that run now.
+		err = kclient.Check(cfg)
+	}
 	if err != nil {
 		e.reload.successful.Set(0)
 		e.logger.Error("configuration reload rejected; the running configuration stays", "err", err)

@@ -169,6 +169,23 @@ func TestReloadDiffsProbes(t *testing.T) {
 			t.Errorf("probe %s changed on a rejected reload", name)
 		}
 	}
+	// So does one that validates but whose producer franz-go refuses: the
+	// probe it would replace keeps running.
+	e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV2) }) // successful = 1 again
+	err = e.Reload(ctx, func() (*config.Config, error) {
+		return parse(reloadV2 + "    producer: {linger.ms: 70000, delivery.timeout.ms: 200000}\n")
+	})
+	if want := `probe "add": producer.linger.ms = 70000: franz-go refuses it: linger 1m10s is larger than allowed 1m0s`; err == nil || err.Error() != want {
+		t.Errorf("a reload to clients franz-go refuses: err = %v, want %s", err, want)
+	}
+	if v := value(mustScrape(t, metrics), "kafka_bench_config_last_reload_successful"); v != 0 {
+		t.Errorf("after a reload to refused clients: successful = %v, want 0", v)
+	}
+	for name, p := range running {
+		if e.Probe(name) != p {
+			t.Errorf("probe %s changed on a reload to refused clients", name)
+		}
+	}
 	if err := e.Reload(ctx, func() (*config.Config, error) { return nil, errors.New("unreadable") }); err == nil {
 		t.Error("a load error was not returned")
 	}

@@ -54,6 +54,16 @@ type Labels struct {
 // New creates a client of the cluster k (seeds, client id, TLS, SASL) with
 // what o asks for and the extra options.
 func New(k config.Kafka, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
+	opts, err := clientOpts(k, o)
+	if err != nil {
+		return nil, err
+	}
+	return kgo.NewClient(append(opts, extra...)...)
+}
+
+// clientOpts are the options of New before the role's own (extra); Check
+// builds its clients from them too.
+func clientOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
 	opts, err := connOpts(k)
 	if err != nil {
 		return nil, err
@@ -85,7 +95,7 @@ func New(k config.Kafka, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
 		)
 		opts = append(opts, kgo.WithHooks(m))
 	}
-	return kgo.NewClient(append(opts, extra...)...)
+	return opts, nil
 }
 
 // connOpts say how to reach and authenticate to the cluster: seeds, client

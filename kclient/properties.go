@@ -9,43 +9,78 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// ProducerOpts maps the Kafka producer properties of probe p onto franz-go;
-// the table in README.md ("Kafka property mapping") mirrors this function.
-func ProducerOpts(p config.Probe) []kgo.Opt {
-	pr := p.Producer
-	opts := []kgo.Opt{
-		kgo.DefaultProduceTopic(p.Topic),
-		// The probe chooses partitions itself, round-robin, so every
-		// partition and so every leader broker is exercised.
-		kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerLinger(time.Duration(pr.LingerMS) * time.Millisecond),
-		// Kafka sends a record larger than batch.size in a batch of its
-		// own; franz-go would fail it, so the batch limit fits one record.
-		kgo.ProducerBatchMaxBytes(int32(max(pr.BatchSize, p.RecordSize+config.BatchOverhead))),
-		kgo.MaxBufferedBytes(int(pr.BufferMemory)),
-		// Java bounds the buffer by bytes only; franz-go also by records
-		// (10,000 by default), which would cap small records too early.
-		kgo.MaxBufferedRecords(int(pr.BufferMemory/int64(p.RecordSize)) + 1),
-		kgo.ProduceRequestTimeout(time.Duration(pr.RequestTimeoutMS) * time.Millisecond),
-		kgo.RecordDeliveryTimeout(time.Duration(pr.DeliveryTimeoutMS) * time.Millisecond),
-		kgo.ProducerBatchCompression(compression(pr.CompressionType)),
-	}
-	if pr.Retries < 2147483647 {
-		opts = append(opts, kgo.RecordRetries(pr.Retries))
-	}
-	switch pr.Acks {
-	case "0":
-		opts = append(opts, kgo.RequiredAcks(kgo.NoAck()))
-	case "1":
-		opts = append(opts, kgo.RequiredAcks(kgo.LeaderAck()))
-	default:
-		opts = append(opts, kgo.RequiredAcks(kgo.AllISRAcks()))
-	}
-	if !pr.Idempotent() {
-		opts = append(opts, kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(pr.MaxInFlight))
+// property is one setting of the configuration file (its key as the file
+// spells it, and its value) with the franz-go options it maps to, so that a
+// client franz-go refuses is refused naming the key the user wrote (Check).
+type property struct {
+	key   string // "" for options of the probe's own, not the user's
+	value any
+	opts  []kgo.Opt
+	// starts marks options that make a client connect when it is built
+	// (a group, topics to consume): Check leaves them out.
+	starts bool
+}
+
+func flatten(props []property) []kgo.Opt {
+	var opts []kgo.Opt
+	for _, p := range props {
+		opts = append(opts, p.opts...)
 	}
 	return opts
 }
+
+// ProducerOpts maps the Kafka producer properties of probe p onto franz-go;
+// the table in README.md ("Kafka property mapping") mirrors producerProps.
+func ProducerOpts(p config.Probe) []kgo.Opt { return flatten(producerProps(p)) }
+
+func producerProps(p config.Probe) []property {
+	pr := p.Producer
+	// Kafka sends a record larger than batch.size in a batch of its own;
+	// franz-go would fail it, so the batch limit fits one record. The key
+	// named when franz-go refuses the limit is the one that set it.
+	batch := max(pr.BatchSize, p.RecordSize+config.BatchOverhead)
+	batchKey, batchValue := "producer.batch.size", any(pr.BatchSize)
+	if batch > pr.BatchSize && batch >= minBatchBytes {
+		batchKey, batchValue = "record_size", p.RecordSize
+	}
+	props := []property{
+		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.DefaultProduceTopic(p.Topic)}},
+		// The probe chooses partitions itself, round-robin, so every
+		// partition and so every leader broker is exercised.
+		{opts: []kgo.Opt{kgo.RecordPartitioner(kgo.ManualPartitioner())}},
+		{key: "producer.linger.ms", value: pr.LingerMS, opts: []kgo.Opt{kgo.ProducerLinger(time.Duration(pr.LingerMS) * time.Millisecond)}},
+		{key: batchKey, value: batchValue, opts: []kgo.Opt{kgo.ProducerBatchMaxBytes(int32(min(batch, 1<<31-1)))}},
+		{key: "producer.buffer.memory", value: pr.BufferMemory, opts: []kgo.Opt{
+			kgo.MaxBufferedBytes(int(pr.BufferMemory)),
+			// Java bounds the buffer by bytes only; franz-go also by
+			// records (10,000 by default), which would cap small records
+			// too early.
+			kgo.MaxBufferedRecords(int(pr.BufferMemory/int64(p.RecordSize)) + 1),
+		}},
+		{key: "producer.request.timeout.ms", value: pr.RequestTimeoutMS, opts: []kgo.Opt{kgo.ProduceRequestTimeout(time.Duration(pr.RequestTimeoutMS) * time.Millisecond)}},
+		{key: "producer.delivery.timeout.ms", value: pr.DeliveryTimeoutMS, opts: []kgo.Opt{kgo.RecordDeliveryTimeout(time.Duration(pr.DeliveryTimeoutMS) * time.Millisecond)}},
+		{key: "producer.compression.type", value: pr.CompressionType, opts: []kgo.Opt{kgo.ProducerBatchCompression(compression(pr.CompressionType))}},
+	}
+	if pr.Retries < 2147483647 {
+		props = append(props, property{key: "producer.retries", value: pr.Retries, opts: []kgo.Opt{kgo.RecordRetries(pr.Retries)}})
+	}
+	acks := kgo.AllISRAcks()
+	switch pr.Acks {
+	case "0":
+		acks = kgo.NoAck()
+	case "1":
+		acks = kgo.LeaderAck()
+	}
+	props = append(props, property{key: "producer.acks", value: pr.Acks, opts: []kgo.Opt{kgo.RequiredAcks(acks)}})
+	if !pr.Idempotent() {
+		props = append(props, property{key: "producer.max.in.flight.requests.per.connection", value: pr.MaxInFlight,
+			opts: []kgo.Opt{kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(pr.MaxInFlight)}})
+	}
+	return props
+}
+
+// minBatchBytes is franz-go's smallest record batch limit.
+const minBatchBytes = 512
 
 func compression(name string) kgo.CompressionCodec {
 	switch name {
@@ -65,23 +100,26 @@ func compression(name string) kgo.CompressionCodec {
 // Offsets are committed by the probe itself (to time the commits), after
 // processing.
 func ConsumerOpts(p config.Probe, onRevoked func(context.Context, *kgo.Client, map[string][]int32)) []kgo.Opt {
+	return flatten(consumerProps(p, onRevoked))
+}
+
+func consumerProps(p config.Probe, onRevoked func(context.Context, *kgo.Client, map[string][]int32)) []property {
 	c := p.Consumer
 	reset := kgo.NewOffset().AtStart()
 	if c.AutoOffsetReset == "latest" {
 		reset = kgo.NewOffset().AtEnd()
 	}
-	return []kgo.Opt{
-		kgo.ConsumerGroup(c.GroupID),
-		kgo.ConsumeTopics(p.Topic),
-		kgo.DisableAutoCommit(),
-		kgo.BlockRebalanceOnPoll(),
-		kgo.OnPartitionsRevoked(onRevoked),
-		kgo.ConsumeResetOffset(reset),
-		kgo.FetchMinBytes(c.FetchMinBytes),
-		kgo.FetchMaxBytes(c.FetchMaxBytes),
-		kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes),
-		kgo.FetchMaxWait(time.Duration(c.FetchMaxWaitMS) * time.Millisecond),
-		kgo.SessionTimeout(time.Duration(c.SessionTimeoutMS) * time.Millisecond),
-		kgo.HeartbeatInterval(time.Duration(c.HeartbeatIntervalMS) * time.Millisecond),
+	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
+	return []property{
+		{key: "consumer.group.id", value: c.GroupID, opts: []kgo.Opt{kgo.ConsumerGroup(c.GroupID)}, starts: true},
+		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
+		{opts: []kgo.Opt{kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(), kgo.OnPartitionsRevoked(onRevoked)}, starts: true},
+		{key: "consumer.auto.offset.reset", value: c.AutoOffsetReset, opts: []kgo.Opt{kgo.ConsumeResetOffset(reset)}},
+		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
+		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
+		{key: "consumer.max.partition.fetch.bytes", value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},
+		{key: "consumer.fetch.max.wait.ms", value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(ms(c.FetchMaxWaitMS))}},
+		{key: "consumer.session.timeout.ms", value: c.SessionTimeoutMS, opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeoutMS))}},
+		{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatIntervalMS, opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatIntervalMS))}},
 	}
 }

@@ -124,7 +124,9 @@ func NewCapacity(p config.Probe, opts CapacityOptions) *Capacity {
 }
 
 // CapacityClientID is the client.id of a probe's capacity clients.
-func CapacityClientID(clientID, probe string) string { return clientID + "-capacity-" + probe }
+func CapacityClientID(clientID, probe string) string {
+	return kclient.CapacityClientID(clientID, probe)
+}
 
 // RunOnce runs one ramp, logs it and records it in the metrics.
 func (c *Capacity) RunOnce(ctx context.Context) CapacityResult {

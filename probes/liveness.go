@@ -23,6 +23,23 @@ type liveness struct {
 	lastConsumed atomic.Int64 // unix ns of the last consumed record
 	up           atomic.Bool
 	mu           sync.Mutex // one update at a time: the gauge follows up
+	failure      string     // under mu: why a client is failing, "" if none
+}
+
+// fail holds the probe down with reason while a client fails to start (it
+// is retried): probe_up is 0 at once, not a window later.
+func (l *liveness) fail(now time.Time, reason string) {
+	l.mu.Lock()
+	l.failure = reason
+	l.mu.Unlock()
+	l.update(now)
+}
+
+// recovered ends a failure of fail: the next update follows the records again.
+func (l *liveness) recovered() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.failure = ""
 }
 
 // produced notes an acknowledged record; the first makes the probe up (and
@@ -54,6 +71,7 @@ func (l *liveness) update(now time.Time) {
 	if l.cfg.Consumer.Enabled {
 		up = up && now.UnixNano()-l.lastConsumed.Load() < w
 	}
+	up = up && l.failure == ""
 	was := l.up.Swap(up)
 	switch {
 	case up:
@@ -63,7 +81,10 @@ func (l *liveness) update(now time.Time) {
 		}
 	default:
 		l.gauge.Set(0)
-		if was {
+		switch {
+		case was && l.failure != "":
+			l.logger.Warn("probe is down: a client fails", "reason", l.failure)
+		case was:
 			l.logger.Warn("probe is down: no records produced or consumed within the window", "window", l.window())
 		}
 	}

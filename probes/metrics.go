@@ -56,6 +56,7 @@ type Metrics struct {
 	lagSeconds      *prometheus.GaugeVec
 	groupLagRecords *prometheus.GaugeVec
 	groupLagSeconds *prometheus.GaugeVec
+	clientFailed    *prometheus.CounterVec
 }
 
 // Every probe family is declared with one of histogram, counter and gauge:
@@ -104,6 +105,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		lagSeconds:      gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up."),
 		groupLagRecords: gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
 		groupLagSeconds: gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
+		clientFailed:    counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff (probe_up is 0 meanwhile), by client and reason.", "client", "reason"),
 	}
 	for _, f := range m.families() {
 		reg.MustRegister(f)
@@ -121,7 +123,7 @@ type family interface {
 func (m *Metrics) families() []family {
 	return []family{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
 		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
-		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds}
+		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds, m.clientFailed}
 }
 
 // probeMetrics are one probe's children, looked up once so the hot path does
@@ -145,6 +147,7 @@ type probeMetrics struct {
 	lagSeconds      prometheus.Gauge
 	groupLagRecords prometheus.Gauge
 	groupLagSeconds prometheus.Gauge
+	clientFailed    map[[2]string]prometheus.Counter // by client and reason
 }
 
 // forProbe creates (at zero, so failures are visible from the first scrape)
@@ -169,9 +172,15 @@ func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
 		lagSeconds:      m.lagSeconds.WithLabelValues(name),
 		groupLagRecords: m.groupLagRecords.WithLabelValues(name),
 		groupLagSeconds: m.groupLagSeconds.WithLabelValues(name),
+		clientFailed:    map[[2]string]prometheus.Counter{},
 	}
 	for _, r := range FailureReasons {
 		pm.failed[r] = m.produceFailed.WithLabelValues(name, r)
+	}
+	for _, c := range clientNames {
+		for _, r := range clientFailureReasons {
+			pm.clientFailed[[2]string{c, r}] = m.clientFailed.WithLabelValues(name, c, r)
+		}
 	}
 	pm.targetRate.Set(rate)
 	return pm

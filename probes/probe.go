@@ -6,6 +6,7 @@ package probes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -51,6 +52,11 @@ type Options struct {
 	// the consumer treats their records as its own (end-to-end latency,
 	// Recorder), as the sweep's workers share one consumer group.
 	SweepRuns []uint64
+	// RetryClients makes Run retry, with backoff, a client that cannot be
+	// built, where it would return the error: the daemon keeps the probe
+	// exported (probe_up 0, kafka_bench_probe_client_failed_total) until
+	// it can; a one-shot bench run fails instead.
+	RetryClients bool
 }
 
 // RecordID names one probe record: its producer's run, its partition and
@@ -158,15 +164,25 @@ func (p *Probe) Sent() uint64 {
 }
 
 // Run runs the probe until ctx is cancelled, then stops pacing, flushes with
-// a deadline, commits and leaves the group. It returns an error only when a
-// client cannot be created at all (bad options); Kafka being away is retried.
+// a deadline, commits and leaves the group. Kafka being away is retried; a
+// client that cannot be built is retried with backoff (Options.RetryClients)
+// or returned as the error.
 func (p *Probe) Run(ctx context.Context) error {
 	defer p.metrics.deleteProbe(p.cfg.Name)
 	// The admin client's metadata answers are cached for a short time only,
 	// so a topic deleted or created is seen at the next lag tick.
-	adminClient, err := p.newClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond))
-	if err != nil {
-		return err
+	var adminClient *kgo.Client
+	for failures := 1; ; failures++ {
+		var err error
+		if adminClient, err = p.newClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond)); err == nil {
+			break
+		}
+		if !p.opts.RetryClients {
+			return err
+		}
+		if !sleep(ctx, p.clientFailed(ClientAdmin, failures, &buildError{ClientAdmin, err})) {
+			return nil
+		}
 	}
 	defer adminClient.Close()
 	p.admin = kadm.NewClient(adminClient)
@@ -175,11 +191,21 @@ func (p *Probe) Run(ctx context.Context) error {
 	if err := p.ensureTopic(ctx); err != nil {
 		return nil // cancelled while Kafka was away: a clean stop
 	}
+	failures := 0
 	for {
 		if p.cfg.CreateTopic.LeaderOnEveryBroker {
 			p.spreadLeaders(ctx)
 		}
 		recreated, err := p.runClients(ctx)
+		var be *buildError
+		if errors.As(err, &be) && p.opts.RetryClients {
+			failures++
+			if !sleep(ctx, p.clientFailed(be.client, failures, be)) {
+				return nil
+			}
+			continue
+		}
+		failures = 0
 		if err != nil || !recreated {
 			if err == nil {
 				p.logger.Info("probe stopped")
@@ -213,12 +239,15 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		wg.Wait()
 	}()
 	if p.cfg.Consumer.Enabled && !p.opts.ConsumeOnly {
-		for err := p.startAtEnd(ctx); err != nil; err = p.startAtEnd(ctx) {
-			p.logger.Warn("setting the group's start offsets failed; retrying", "err", err)
-			select {
-			case <-ctx.Done():
+		// A lasting failure (a denied group ACL) backs off, and shows in
+		// probe_up and kafka_bench_probe_client_failed_total.
+		for failures := 1; ; failures++ {
+			err := p.startAtEnd(ctx)
+			if err == nil {
+				break
+			}
+			if !sleep(ctx, p.clientFailed(ClientGroup, failures, fmt.Errorf("setting the group's start offsets: %w", err))) {
 				return false, nil
-			case <-time.After(time.Second):
 			}
 		}
 	}
@@ -227,7 +256,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
 			cl, err := p.newClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
 			if err != nil {
-				return false, err
+				return false, &buildError{ClientConsumer, err}
 			}
 			c.client = cl
 			wg.Add(1)
@@ -241,10 +270,11 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	stopProducer := func() {}
 	if !p.opts.ConsumeOnly && !p.producingStopped() {
 		if stopProducer, err = p.startProducer(ctx); err != nil {
-			return false, err
+			return false, &buildError{ClientProducer, err}
 		}
 	}
 	defer stopProducer()
+	p.live.recovered()
 
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	recreatedCh, watched := make(chan struct{}), make(chan struct{})

@@ -11,6 +11,7 @@ targets=(
   "./config FuzzParse"
   "./probes/payload FuzzDecode"
   "./probes FuzzConsumerRecord"
+  "./probes/pacer FuzzPacer"
 )
 # Every Fuzz function in the tree must be listed above.
 found=$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include='*_test.go' . | sed 's/^func //' | sort)

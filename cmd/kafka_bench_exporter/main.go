@@ -165,7 +165,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	if f.command == benchCommand {
 		return runBench(f, stdout, stderr)
 	}
-	cfg, err := config.Effective(f.configFile, f.overrides())
+	cfg, err := kclient.LoadConfig(f.configFile, f.overrides())
 	if f.configCheck {
 		return checkConfig(cfg, err, stdout, stderr)
 	}
@@ -208,7 +208,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	if f.configFile != "" {
 		reload = func() error {
 			return exp.Reload(probeCtx, func() (*config.Config, error) {
-				newCfg, err := config.Effective(f.configFile, f.overrides())
+				newCfg, err := kclient.LoadConfig(f.configFile, f.overrides())
 				if err != nil {
 					return nil, err
 				}

@@ -116,7 +116,7 @@ func TestReloadBinary(t *testing.T) {
 		return resp.StatusCode, string(b)
 	}
 	code, body := post()
-	if code != http.StatusBadRequest || !strings.Contains(body, `probe "keep": rate = -1: must be >= 0`) {
+	if code != http.StatusBadRequest || !strings.Contains(body, `probe "keep": rate = -1: must be a number >= 0`) {
 		t.Errorf("POST /-/reload of an invalid file = %d %q, want 400 naming the problem", code, body)
 	}
 	// SIGHUP with the invalid file: rejected too, no crash.

@@ -52,6 +52,7 @@ type metrics struct {
 	clusterInfo      *prometheus.GaugeVec // cluster_id, controller, version
 	pollSuccess      *prometheus.GaugeVec
 	pollDuration     *prometheus.GaugeVec
+	describeFailed   *prometheus.CounterVec // resource
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -100,16 +101,21 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "kafka_bench_config_poll_duration_seconds",
 			Help: "How long the last configuration poll took.",
 		}, nil),
+		describeFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kafka_bench_config_describe_failed_total",
+			Help: "Metadata requests (resource cluster) and broker or probe topic DescribeConfigs (broker, topic) that failed, e.g. TOPIC_AUTHORIZATION_FAILED; a probe topic that does not exist yet is not counted.",
+		}, []string{"resource"}),
 	}
 	reg.MustRegister(m.brokerInfo, m.brokerChanges, m.brokerLastChange, m.brokerValue, m.brokerRack,
-		m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration)
+		m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration, m.describeFailed)
 	return m
 }
 
 // reset removes every series.
 func (m *metrics) reset() {
 	for _, v := range []interface{ Reset() }{m.brokerInfo, m.brokerChanges, m.brokerLastChange, m.brokerValue,
-		m.brokerRack, m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration} {
+		m.brokerRack, m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration,
+		m.describeFailed} {
 		v.Reset()
 	}
 }

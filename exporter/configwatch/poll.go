@@ -41,9 +41,10 @@ type snapshot struct {
 	facts         *facts // nil: metadata failed
 	brokers       map[int32]Configs
 	topics        map[string]Configs
-	missingTopics bool  // a probe topic does not exist (yet)
-	denied        bool  // DescribeConfigs (or Metadata) was not authorized
-	err           error // nil: everything asked for was described
+	missingTopics bool         // a probe topic does not exist (yet)
+	denied        bool         // DescribeConfigs (or Metadata) was not authorized
+	err           error        // nil: everything asked for was described
+	failed        map[Kind]int // failed requests or resources, by kind
 }
 
 // poll reads the cluster facts, every broker's configuration and each
@@ -51,10 +52,11 @@ type snapshot struct {
 func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int16]string) snapshot {
 	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
-	s := snapshot{brokers: map[int32]Configs{}, topics: map[string]Configs{}}
+	s := snapshot{brokers: map[int32]Configs{}, topics: map[string]Configs{}, failed: map[Kind]int{}}
 	var errs []error
-	fail := func(what string, err error) {
+	fail := func(kind Kind, what string, err error) {
 		s.denied = s.denied || denied(err)
+		s.failed[kind]++
 		errs = append(errs, fmt.Errorf("%s: %w", what, err))
 	}
 
@@ -67,7 +69,7 @@ func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int
 		err = kerr.ErrorForCode(meta.ErrorCode)
 	}
 	if err != nil {
-		fail("metadata", err)
+		fail(KindCluster, "metadata", err)
 		s.err = errors.Join(errs...)
 		return s
 	}
@@ -95,13 +97,13 @@ func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int
 	if len(f.brokers) > 0 {
 		rcs, err := adm.DescribeBrokerConfigs(ctx, f.brokers...)
 		if err != nil {
-			fail("describe broker configs", err)
+			fail(KindBroker, "describe broker configs", err)
 		}
 		for _, rc := range rcs {
 			id, perr := strconv.ParseInt(rc.Name, 10, 32)
 			switch {
 			case rc.Err != nil:
-				fail("describe configs of broker "+rc.Name, rc.Err)
+				fail(KindBroker, "describe configs of broker "+rc.Name, rc.Err)
 			case perr == nil:
 				s.brokers[int32(id)] = fromDescribe(rc)
 			}
@@ -110,20 +112,24 @@ func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int
 	if len(topics) > 0 {
 		rcs, err := adm.DescribeTopicConfigs(ctx, topics...)
 		if err != nil {
-			fail("describe topic configs", err)
+			fail(KindTopic, "describe topic configs", err)
 		}
+		// Only a topic that does not exist is retried soon (the probe is
+		// creating it); a denied one waits for the interval like the rest.
+		answered := map[string]bool{}
 		for _, rc := range rcs {
+			answered[rc.Name] = true
 			switch {
 			case errors.Is(rc.Err, kerr.UnknownTopicOrPartition):
 				s.missingTopics = true
 			case rc.Err != nil:
-				fail("describe configs of topic "+rc.Name, rc.Err)
+				fail(KindTopic, "describe configs of topic "+rc.Name, rc.Err)
 			default:
 				s.topics[rc.Name] = fromDescribe(rc)
 			}
 		}
 		for _, t := range topics {
-			if _, ok := s.topics[t]; !ok && err == nil {
+			if !answered[t] && err == nil {
 				s.missingTopics = true
 			}
 		}

@@ -27,8 +27,22 @@ import (
 
 // retryDelay is how soon a poll is repeated when a probe topic did not
 // exist yet (the probe is creating it), so its series appear with the
-// probe's, not one interval later.
+// probe's, not one interval later. While the topic stays missing the wait
+// doubles, up to the interval: a topic that never comes (create_topic off)
+// costs no more than the interval's polls.
 const retryDelay = time.Second
+
+// nextWait is the wait before the next poll after missing polls in a row
+// found a probe topic missing (0: none was).
+func nextWait(interval time.Duration, missing int) time.Duration {
+	if missing < 1 {
+		return interval
+	}
+	if missing > 16 { // retryDelay << 16 is past any sane interval
+		return interval
+	}
+	return min(retryDelay<<(missing-1), interval)
+}
 
 // ProbeTopic is the topic of one probe.
 type ProbeTopic struct {
@@ -165,6 +179,7 @@ func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	missing := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -176,11 +191,12 @@ func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 		if ctx.Err() != nil {
 			return
 		}
-		wait := t.Interval
 		if w.observe(gen, time.Now(), time.Since(start), s) {
-			wait = min(wait, retryDelay)
+			missing++
+		} else {
+			missing = 0
 		}
-		timer.Reset(wait)
+		timer.Reset(nextWait(t.Interval, missing))
 	}
 }
 
@@ -195,6 +211,9 @@ func (w *Watcher) observe(gen uint64, now time.Time, took time.Duration, s snaps
 	w.m.pollDuration.WithLabelValues().Set(took.Seconds())
 	w.m.pollSuccess.WithLabelValues().Set(map[bool]float64{true: 1}[s.err == nil])
 	w.noteFailure(s)
+	for _, k := range []Kind{KindCluster, KindBroker, KindTopic} {
+		w.m.describeFailed.WithLabelValues(string(k)).Add(float64(s.failed[k]))
+	}
 	if s.facts != nil {
 		w.observeCluster(now, s.facts)
 	}

@@ -503,3 +503,66 @@ func TestClusterFacts(t *testing.T) {
 		t.Errorf("a stale poll changed cluster_id to %q", id)
 	}
 }
+
+// A probe topic that stays missing is polled again after 1 s, 2 s, 4 s, ...
+// up to the interval, not every second for ever.
+func TestMissingTopicBacksOff(t *testing.T) {
+	var got []time.Duration
+	for n := range 9 {
+		got = append(got, nextWait(time.Minute, n))
+	}
+	want := []time.Duration{time.Minute, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second,
+		16 * time.Second, 32 * time.Second, time.Minute, time.Minute}
+	if !slices.Equal(got, want) {
+		t.Errorf("waits after 0..8 missing polls = %v, want %v", got, want)
+	}
+	if w := nextWait(500*time.Millisecond, 1); w != 500*time.Millisecond {
+		t.Errorf("an interval below the retry delay: wait %v, want the interval", w)
+	}
+}
+
+// A probe topic whose DescribeConfigs fails (TOPIC_AUTHORIZATION_FAILED, or
+// any other error of the topic, such as UNKNOWN_SERVER_ERROR) is a failure,
+// logged and counted, not a missing topic: it does not make the watcher
+// poll again after a second.
+func TestFailedTopicIsNotMissing(t *testing.T) {
+	f := start(t)
+	var code atomic.Int32
+	f.cluster.ControlKey(int16(kmsg.DescribeConfigs), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		f.cluster.KeepControl()
+		req := kreq.(*kmsg.DescribeConfigsRequest)
+		if len(req.Resources) == 0 || req.Resources[0].ResourceType != kmsg.ConfigResourceTypeTopic {
+			return nil, nil, false
+		}
+		resp := req.ResponseKind().(*kmsg.DescribeConfigsResponse)
+		for _, r := range req.Resources {
+			rr := kmsg.NewDescribeConfigsResponseResource()
+			rr.ResourceType, rr.ResourceName, rr.ErrorCode = r.ResourceType, r.ResourceName, int16(code.Load())
+			resp.Resources = append(resp.Resources, rr)
+		}
+		return resp, nil, true
+	})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(f.cluster.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for _, e := range []*kerr.Error{kerr.TopicAuthorizationFailed, kerr.UnknownServerError} {
+		code.Store(int32(e.Code))
+		s := poll(context.Background(), cl, []string{testTopic}, releasesByMetadataVersion())
+		if s.missingTopics {
+			t.Errorf("%s: the topic counts as missing: the watcher would poll every second", e.Message)
+		}
+		if s.err == nil || s.failed[KindTopic] != 1 {
+			t.Errorf("%s: err %v, failed %v; want an error and 1 topic failure", e.Message, s.err, s.failed)
+		}
+	}
+
+	f.target.Interval = time.Hour
+	f.w.Apply(context.Background(), f.target)
+	f.waitPolls(t, 1)
+	eventually(t, "the failed topic counted", func() (bool, string) {
+		v, _ := f.gather(t).Value("kafka_bench_config_describe_failed_total", "resource", "topic")
+		return v == 1, fmt.Sprint("failed ", v)
+	})
+}

@@ -24,19 +24,35 @@ type Pacer struct {
 	clock      Clock
 	start      time.Time
 	rate       float64 // records per second; <= 0 means unlimited
-	round      uint64  // records per round, >= 1
+	round      uint64  // records per round, 1 ... maxRound
 	nsPerRound float64 // nanoseconds between the intended times of two rounds
 	next       atomic.Uint64
+	// corrections counts the steps dueBefore took from its estimate to
+	// the exact end, so tests can tell that it never spins.
+	corrections uint64
 }
 
+// Bounds that keep every schedule computable without overflow or spinning:
+// at most one record per nanosecond (1e9 records/s; a faster rate is paced
+// at that), rounds of at most maxRound records, intended times within
+// time.Duration's range of start (later ones saturate), and a bounded
+// correction of dueBefore's float estimate.
+const (
+	maxRound       = 1 << 32
+	maxCorrections = 1 << 12
+)
+
 // New returns a pacer whose first round is intended at start, with round
-// records per round (0 is treated as 1). A rate <= 0, NaN or +Inf means
-// unlimited: Wait never blocks.
+// records per round (0 is treated as 1, more than 2^32 as 2^32). A rate
+// <= 0, NaN or +Inf means unlimited: Wait never blocks.
 func New(clock Clock, start time.Time, rate float64, round uint64) *Pacer {
-	p := &Pacer{clock: clock, start: start, round: max(round, 1)}
+	p := &Pacer{clock: clock, start: start, round: min(max(round, 1), maxRound)}
 	if rate > 0 && !math.IsInf(rate, 1) {
 		p.rate = rate
-		p.nsPerRound = float64(p.round) * 1e9 / rate
+		// A nanosecond per record at least: the float estimate of
+		// dueBefore then stays within a few rounds of the exact end, and
+		// record indexes stay below 2^64 for time.Duration's whole range.
+		p.nsPerRound = max(float64(p.round)*1e9/rate, float64(p.round))
 	}
 	return p
 }
@@ -53,7 +69,11 @@ func (p *Pacer) Intended(i uint64) time.Time {
 }
 
 func (p *Pacer) roundTime(r uint64) time.Time {
-	return p.start.Add(time.Duration(float64(r) * p.nsPerRound))
+	d := float64(r) * p.nsPerRound
+	if !(d < math.MaxInt64) { // +Inf too; converting 2^63 or more is undefined
+		return p.start.Add(math.MaxInt64)
+	}
+	return p.start.Add(time.Duration(d))
 }
 
 // Next returns the index of the next record not yet handed out.
@@ -130,12 +150,16 @@ func (p *Pacer) dueBefore(t time.Time, inclusive bool) uint64 {
 	if elapsed < 0 {
 		elapsed = 0
 	}
+	// elapsed < 2^63 and nsPerRound >= 1: the estimate fits a uint64,
+	// and so does end*round (nsPerRound >= round).
 	end := uint64(elapsed/p.nsPerRound) + 1 // in rounds
-	for end > 0 && !in(end-1) {
+	steps := 0
+	for ; steps < maxCorrections && end > 0 && !in(end-1); steps++ {
 		end--
 	}
-	for in(end) {
+	for ; steps < maxCorrections && in(end); steps++ {
 		end++
 	}
+	p.corrections += uint64(steps)
 	return end * p.round
 }

@@ -3,6 +3,7 @@ package pacer
 import (
 	"context"
 	"errors"
+	"math"
 	"math/big"
 	"testing"
 	"time"
@@ -330,4 +331,74 @@ func TestRoundsCatchUp(t *testing.T) {
 	if first != 50 || n != 10 || !clk.now.Equal(epoch.Add(50*time.Millisecond)) {
 		t.Fatalf("Wait = (%d, %d) at %v, want (50, 10) at +50ms", first, n, clk.now.Sub(epoch))
 	}
+}
+
+// TestHugeRates: a rate beyond one record per nanosecond is paced at one
+// record per nanosecond; the float estimate of dueBefore used to be 1e8
+// rounds off at 1e17 records/s (a second per Wait) and to overflow uint64
+// at 1e25 (a Wait that never returned).
+func TestHugeRates(t *testing.T) {
+	for _, rate := range []float64{1e9, 1e17, 1e25, math.MaxFloat64} {
+		clk := &fakeClock{now: epoch.Add(time.Second)}
+		p := New(clk, epoch, rate, 1)
+		for range 3 {
+			first, n, err := p.Wait(context.Background(), 1000)
+			if err != nil || n != 1000 {
+				t.Fatalf("rate %g: Wait = %d, %d, %v", rate, first, n, err)
+			}
+		}
+		if got := p.SkipTo(clk.now); got != uint64(time.Second)-3000 {
+			t.Errorf("rate %g: SkipTo(1s) skipped %d, want %d (one record per ns)", rate, got, uint64(time.Second)-3000)
+		}
+		if p.corrections > 8 {
+			t.Errorf("rate %g: dueBefore took %d correction steps", rate, p.corrections)
+		}
+	}
+}
+
+// FuzzPacer: whatever the rate, round, elapsed time and batch, Wait and
+// SkipTo return without spinning, hand out consecutive indexes, never a
+// record before its intended time, and intended times never go backwards.
+func FuzzPacer(f *testing.F) {
+	f.Add(100.0, uint64(1), int64(time.Second), uint64(1))
+	f.Add(1e17, uint64(1), int64(time.Second), uint64(1000))
+	f.Add(1e25, uint64(20), int64(time.Hour), uint64(5))
+	f.Add(1e-300, uint64(1), int64(math.MaxInt64), uint64(1))
+	f.Add(33333.3, uint64(1<<40), int64(-time.Second), uint64(0))
+	f.Add(math.NaN(), uint64(7), int64(0), uint64(3))
+	f.Fuzz(func(t *testing.T, rate float64, round uint64, elapsed int64, maxBatch uint64) {
+		maxBatch %= 1 << 20 // a batch is a slice of records in the producer
+		clk := &fakeClock{now: epoch.Add(time.Duration(elapsed))}
+		p := New(clk, epoch, rate, round)
+		ctx := context.Background()
+		var next uint64
+		for i := range 4 {
+			if i == 2 {
+				next += p.SkipTo(clk.now)
+			}
+			first, n, err := p.Wait(ctx, maxBatch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first != next || n < 1 || n > max(maxBatch, 1) {
+				t.Fatalf("Wait = [%d, +%d), want first %d and 1 <= n <= %d", first, n, next, max(maxBatch, 1))
+			}
+			next = first + n
+			if p.unlimited() {
+				continue
+			}
+			last := p.Intended(first + n - 1)
+			if last.After(clk.now) {
+				t.Fatalf("record %d intended at %v handed out at %v", first+n-1, last, clk.now)
+			}
+			if first > 0 && p.Intended(first).Before(p.Intended(first-1)) {
+				t.Fatalf("intended time of %d before that of %d", first, first-1)
+			}
+		}
+		// Within 2^53 ns of start (104 days) a float holds every
+		// nanosecond exactly: the estimate is off by a round or two.
+		if elapsed < 1<<53 && elapsed > -1<<53 && p.corrections > 5*4 {
+			t.Fatalf("dueBefore took %d correction steps in 5 calls", p.corrections)
+		}
+	})
 }

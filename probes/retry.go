@@ -1,0 +1,92 @@
+package probes
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+)
+
+// The client label of kafka_bench_probe_client_failed_total: the probe's
+// Kafka clients, and "group", the setting of its group's start offsets.
+const (
+	ClientAdmin    = kclient.RoleAdmin
+	ClientProducer = kclient.RoleProducer
+	ClientConsumer = kclient.RoleConsumer
+	ClientGroup    = "group"
+)
+
+// The reason label of kafka_bench_probe_client_failed_total: "config" (the
+// client could not be built from the configuration, e.g. a TLS file that
+// went away after start), "auth" (the cluster refused who we are or what we
+// may do, e.g. a denied group ACL) and "other".
+const (
+	ClientReasonConfig = "config"
+	ClientReasonAuth   = ReasonAuth
+	ClientReasonOther  = ReasonOther
+)
+
+var (
+	clientNames          = []string{ClientAdmin, ClientProducer, ClientConsumer, ClientGroup}
+	clientFailureReasons = []string{ClientReasonConfig, ClientReasonAuth, ClientReasonOther}
+)
+
+// Retries of a failing client start at firstRetry and double up to
+// maxRetry: a lasting failure (a denied ACL) costs the cluster a request
+// and the log a line every 30 s, not every second.
+const (
+	firstRetry = time.Second
+	maxRetry   = 30 * time.Second
+)
+
+// retryBackoff is the wait after the n-th failure in a row (n >= 1).
+func retryBackoff(n int) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	if n > 8 { // 1 s << 8 is past maxRetry already
+		return maxRetry
+	}
+	return min(firstRetry<<(n-1), maxRetry)
+}
+
+// buildError is a client that could not be built: the configuration was
+// checked when loaded, so this is something that changed since (a file).
+type buildError struct {
+	client string
+	err    error
+}
+
+func (e *buildError) Error() string { return e.err.Error() }
+func (e *buildError) Unwrap() error { return e.err }
+
+// clientFailed counts and logs the n-th failure in a row of client and
+// holds probe_up at 0, with the error as the reason, until clientsStarted.
+func (p *Probe) clientFailed(client string, n int, err error) time.Duration {
+	reason := ClientReasonOther
+	var be *buildError
+	switch {
+	case errors.As(err, &be):
+		reason = ClientReasonConfig
+	case kclient.IsAuthError(err):
+		reason = ClientReasonAuth
+	}
+	p.m.clientFailed[[2]string{client, reason}].Inc()
+	wait := retryBackoff(n)
+	p.logger.Warn("probe client failed; retrying", "client", client, "reason", reason, "failures", n, "retry_in", wait, "err", err)
+	p.live.fail(time.Now(), client+": "+err.Error())
+	return wait
+}
+
+// sleep waits d or until ctx is done, reporting whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
