@@ -63,7 +63,10 @@ func compression(name string) kgo.CompressionCodec {
 
 // ConsumerOpts maps the Kafka consumer properties of probe p onto franz-go.
 // Offsets are committed by the probe itself (to time the commits), after
-// processing.
+// processing. auto.offset.reset applies when a committed offset is out of
+// range; a partition without a commit is read from its start: the probe
+// commits the end of every partition it finds at start, so one without a
+// commit was added while it ran, and its records are the probe's own.
 func ConsumerOpts(p config.Probe, onRevoked func(context.Context, *kgo.Client, map[string][]int32)) []kgo.Opt {
 	c := p.Consumer
 	reset := kgo.NewOffset().AtStart()
@@ -77,6 +80,7 @@ func ConsumerOpts(p config.Probe, onRevoked func(context.Context, *kgo.Client, m
 		kgo.BlockRebalanceOnPoll(),
 		kgo.OnPartitionsRevoked(onRevoked),
 		kgo.ConsumeResetOffset(reset),
+		kgo.ConsumeStartOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchMinBytes(c.FetchMinBytes),
 		kgo.FetchMaxBytes(c.FetchMaxBytes),
 		kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes),
