@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -91,5 +92,21 @@ func TestLatencyIgnoresWallClockSteps(t *testing.T) {
 	c.process(fetchOf(&kgo.Record{Partition: 0, Offset: 1, Value: other}), p.clk.now())
 	if rec.e2e != 10*time.Millisecond {
 		t.Errorf("end-to-end latency of another process's record %v, want 10ms by the wall clocks", rec.e2e)
+	}
+}
+
+// The producer's pacer runs on the same steady time: a wall-clock step
+// neither makes it burst (forward) nor stall (backward).
+func TestPacerClockIgnoresWallClockSteps(t *testing.T) {
+	ft := &fakeTime{wall: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	pc := ft.clock().pacer()
+	start := pc.Now()
+	ft.advance(time.Second)
+	ft.step(-time.Hour)
+	if got := pc.Now().Sub(start); got != time.Second {
+		t.Errorf("pacer clock moved %v after 1 s and a -1 h wall-clock step, want 1s", got)
+	}
+	if err := pc.SleepUntil(context.Background(), start); err != nil {
+		t.Errorf("sleeping until a past time: %v", err)
 	}
 }
