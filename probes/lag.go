@@ -47,6 +47,9 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 // read is dropped rather than left at its last value: an absent series says
 // "unknown", a stale 0 would say "caught up".
 func (p *Probe) updateLag(ctx context.Context, now time.Time) {
+	if !p.cfg.Consumer.Enabled {
+		return
+	}
 	m := p.metrics
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
@@ -57,9 +60,6 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	if err != nil {
 		p.logger.Debug("listing end offsets failed", "err", err)
 		p.dropGauges(m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
-		return
-	}
-	if !p.cfg.Consumer.Enabled {
 		return
 	}
 	committed, err := p.admin.FetchOffsets(ctx, p.cfg.Consumer.GroupID)
