@@ -112,6 +112,15 @@ func TestSystemdUnit(t *testing.T) {
 		if r := u.last("Service", "ExecReload"); !strings.Contains(r, "kill") || !strings.Contains(r, "-HUP") || !strings.Contains(r, "$MAINPID") {
 			t.Errorf("ExecReload=%q, want kill -HUP $MAINPID", r)
 		}
+		// Started after the clock is synchronised: the wall time read at
+		// start is the base of every header time stamp.
+		var after []string
+		for _, a := range u["Unit"]["After"] {
+			after = append(after, strings.Fields(a)...)
+		}
+		if !slices.Contains(after, "time-sync.target") {
+			t.Errorf("After=%q lacks time-sync.target", u["Unit"]["After"])
+		}
 		cfg := filepath.Join(t.TempDir(), "config.yml")
 		if err := os.WriteFile(cfg, []byte("kafka:\n  brokers: [127.0.0.1:9092]\nprobes:\n  - name: p1\n"), 0o644); err != nil {
 			t.Fatal(err)

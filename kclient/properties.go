@@ -98,7 +98,10 @@ func compression(name string) kgo.CompressionCodec {
 
 // ConsumerOpts maps the Kafka consumer properties of probe p onto franz-go.
 // Offsets are committed by the probe itself (to time the commits), after
-// processing.
+// processing. auto.offset.reset applies when a committed offset is out of
+// range; a partition without a commit is read from its start: the probe
+// commits the end of every partition it finds at start, so one without a
+// commit was added while it ran, and its records are the probe's own.
 func ConsumerOpts(p config.Probe, onRevoked func(context.Context, *kgo.Client, map[string][]int32)) []kgo.Opt {
 	return flatten(consumerProps(p, onRevoked))
 }
@@ -114,7 +117,7 @@ func consumerProps(p config.Probe, onRevoked func(context.Context, *kgo.Client, 
 		{key: "consumer.group.id", value: c.GroupID, opts: []kgo.Opt{kgo.ConsumerGroup(c.GroupID)}, starts: true},
 		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
 		{opts: []kgo.Opt{kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(), kgo.OnPartitionsRevoked(onRevoked)}, starts: true},
-		{key: "consumer.auto.offset.reset", value: c.AutoOffsetReset, opts: []kgo.Opt{kgo.ConsumeResetOffset(reset)}},
+		{key: "consumer.auto.offset.reset", value: c.AutoOffsetReset, opts: []kgo.Opt{kgo.ConsumeResetOffset(reset), kgo.ConsumeStartOffset(kgo.NewOffset().AtStart())}},
 		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
 		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
 		{key: "consumer.max.partition.fetch.bytes", value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},

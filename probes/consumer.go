@@ -19,6 +19,13 @@ type consumer struct {
 	client     *kgo.Client
 	interval   time.Duration
 	lastCommit time.Time
+	// seen is the partition count this consumer's client knows of; while
+	// the topic has more (the watcher saw partitions added), the client is
+	// asked to refresh its metadata, at most once a second (lastRefresh), so
+	// the group is rebalanced onto them at once instead of after
+	// metadata.max.age.
+	seen        int32
+	lastRefresh time.Time
 }
 
 // run polls until ctx is cancelled, then commits what it processed; the
@@ -26,6 +33,7 @@ type consumer struct {
 func (c *consumer) run(ctx context.Context) {
 	maxPoll := c.cfg.Consumer.MaxPollRecords
 	for {
+		c.followGrowth()
 		if c.held.Load() {
 			select {
 			case <-ctx.Done():
@@ -49,7 +57,7 @@ func (c *consumer) run(ctx context.Context) {
 				c.errs.fetch(partition, err)
 			}
 		})
-		c.process(fetches, time.Now())
+		c.process(fetches, c.clk.now())
 		c.client.AllowRebalance()
 		if time.Since(c.lastCommit) >= c.interval {
 			c.commit(ctx)
@@ -63,7 +71,24 @@ func (c *consumer) run(ctx context.Context) {
 	c.client.AllowRebalance()
 }
 
-// process accounts one poll's records; now is when they were received.
+// followGrowth makes the client look for partitions added to the topic.
+func (c *consumer) followGrowth() {
+	n := c.partitions.Load()
+	if n <= c.seen {
+		return
+	}
+	if leader, _, err := c.client.PartitionLeader(c.cfg.Topic, n-1); err == nil && leader >= 0 {
+		c.seen = n
+		return
+	}
+	if now := time.Now(); now.Sub(c.lastRefresh) >= time.Second {
+		c.lastRefresh = now
+		c.client.ForceMetadataRefresh()
+	}
+}
+
+// process accounts one poll's records; now is when they were received, on
+// the probe's clock.
 func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 	m, rec := c.m, c.rec
 	n := 0
@@ -80,8 +105,13 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		}
 		own := h.RunID == c.runID || slices.Contains(c.sweepRuns, h.RunID)
 		var e2e time.Duration
+		switch {
+		case h.RunID == c.runID:
+			e2e = since(h.Intended, now)
+		case own: // another process's record: its wall clock against ours
+			e2e = since(h.Intended, c.clk.wall())
+		}
 		if own {
-			e2e = now.Sub(time.Unix(0, h.Intended))
 			c.latency.e2e(r.Partition).Observe(e2e.Seconds())
 		}
 		if rec != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 )
 
@@ -12,6 +14,9 @@ import (
 // deleted or recreated: then it closes recreated and returns), consumer lag
 // in records and seconds, loss declared by the tracker, and probe_up.
 func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
+	if ackless(p.cfg) {
+		p.dropGauges(p.metrics.lagSeconds, p.metrics.groupLagSeconds)
+	}
 	interval := time.Duration(p.cfg.LagInterval)
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -21,7 +26,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 			return
 		case <-t.C:
 		}
-		now := time.Now()
+		now := p.clk.now()
 		if p.topicRecreated(ctx) {
 			close(recreated)
 			return
@@ -38,8 +43,14 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 // updateLag reads end offsets and the group's committed offsets with kadm,
 // and sets the two views of lag: from the probe consumer's own position
 // (in-process, 0 when caught up) and from the group's committed offsets
-// (what kafka_exporter, Burrow and kminion report).
+// (what kafka_exporter, Burrow and kminion report). A view that cannot be
+// read is dropped rather than left at its last value: an absent series says
+// "unknown", a stale 0 would say "caught up".
 func (p *Probe) updateLag(ctx context.Context, now time.Time) {
+	if !p.cfg.Consumer.Enabled {
+		return
+	}
+	m := p.metrics
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
 	ends, err := p.admin.ListEndOffsets(ctx, p.cfg.Topic)
@@ -48,9 +59,7 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	}
 	if err != nil {
 		p.logger.Debug("listing end offsets failed", "err", err)
-		return
-	}
-	if !p.cfg.Consumer.Enabled {
+		p.dropGauges(m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
 		return
 	}
 	committed, err := p.admin.FetchOffsets(ctx, p.cfg.Consumer.GroupID)
@@ -61,41 +70,74 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	if err != nil {
 		p.logger.Debug("fetching committed offsets failed", "err", err)
 	}
+	// A partition without a commit (added while the probe runs) is read
+	// from its start: its lag counts from there until it has a position
+	// (own view) or a commit (group view).
+	var starts kadm.ListedOffsets
+	for part := range ends[p.cfg.Topic] {
+		if c, ok := committed.Lookup(p.cfg.Topic, part); !ok || c.At < 0 {
+			if starts, err = p.admin.ListStartOffsets(ctx, p.cfg.Topic); err == nil {
+				err = starts.Error()
+			}
+			if err != nil {
+				p.logger.Debug("listing start offsets failed", "err", err)
+				p.dropGauges(m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
+				return
+			}
+			break
+		}
+	}
 	var own, group lagView
 	for part, end := range ends[p.cfg.Topic] {
+		at := end.Offset // no start offset listed: every partition has a commit
+		if start, ok := starts.Lookup(p.cfg.Topic, part); ok {
+			at = start.Offset
+		}
 		c, hasCommit := committed.Lookup(p.cfg.Topic, part)
-		hasCommit = hasCommit && c.At >= 0
+		if hasCommit = hasCommit && c.At >= 0; hasCommit {
+			at = c.At
+		}
 		// Positions are read after the end offsets, so a record read in
 		// between makes a position past its end: that is lag 0.
 		pos, hasPos := p.positions.get(part)
-		if !hasPos && hasCommit {
-			pos, hasPos = c.At, true // nothing read yet: it starts there
+		if !hasPos {
+			pos = at // nothing read yet: it starts there
 		}
-		switch {
-		case hasCommit:
-			p.produceTimes.prune(part, min(c.At, pos))
-		case hasPos:
-			p.produceTimes.prune(part, pos)
-		}
-		if hasPos {
-			own.add(p.produceTimes, part, end.Offset, pos)
-		}
-		if hasCommit {
-			group.add(p.produceTimes, part, end.Offset, c.At)
-		}
+		p.produceTimes.prune(part, min(at, pos))
+		own.add(p.produceTimes, part, end.Offset, pos)
+		group.add(p.produceTimes, part, end.Offset, at)
 	}
-	p.m.lagRecords.Set(float64(own.records))
-	p.m.lagSeconds.Set(own.seconds(now))
+	p.setLag(m.lagRecords, m.lagSeconds, own, now)
 	if groupKnown {
-		p.m.groupLagRecords.Set(float64(group.records))
-		p.m.groupLagSeconds.Set(group.seconds(now))
+		p.setLag(m.groupLagRecords, m.groupLagSeconds, group, now)
+	} else {
+		p.dropGauges(m.groupLagRecords, m.groupLagSeconds)
+	}
+}
+
+// setLag sets one view's gauges; lag in seconds only where it is known.
+func (p *Probe) setLag(records, seconds *prometheus.GaugeVec, v lagView, now time.Time) {
+	records.WithLabelValues(p.cfg.Name).Set(float64(v.records))
+	if s, ok := v.seconds(now); ok && !ackless(p.cfg) {
+		seconds.WithLabelValues(p.cfg.Name).Set(s)
+	} else {
+		p.dropGauges(seconds)
+	}
+}
+
+// dropGauges removes the probe's series of the gauges until they are known
+// again.
+func (p *Probe) dropGauges(gauges ...*prometheus.GaugeVec) {
+	for _, g := range gauges {
+		g.DeleteLabelValues(p.cfg.Name)
 	}
 }
 
 // lagView sums one view of lag over partitions.
 type lagView struct {
 	records int64
-	oldest  int64 // unix ns of the oldest record not read, 0 if none
+	oldest  int64 // unix ns (probe clock) of the oldest record not read, 0 if none
+	unknown bool  // a partition behind has no produce time to tell its age
 }
 
 // add counts partition's records from offset at to its end offset.
@@ -105,15 +147,24 @@ func (v *lagView) add(pt *produceTimes, partition int32, end, at int64) {
 		return
 	}
 	v.records += lag
-	if t, ok := pt.timeOf(partition, at); ok && (v.oldest == 0 || t < v.oldest) {
+	t, ok := pt.timeOf(partition, at)
+	if !ok {
+		v.unknown = true
+		return
+	}
+	if v.oldest == 0 || t < v.oldest {
 		v.oldest = t
 	}
 }
 
-// seconds is the age of the oldest record not read; 0 when caught up.
-func (v lagView) seconds(now time.Time) float64 {
-	if v.oldest == 0 {
-		return 0
+// seconds is the age of the oldest record not read; 0 when caught up, and
+// not ok when a partition behind has no known produce time.
+func (v lagView) seconds(now time.Time) (float64, bool) {
+	switch {
+	case v.unknown:
+		return 0, false
+	case v.oldest == 0:
+		return 0, true
 	}
-	return max(now.Sub(time.Unix(0, v.oldest)).Seconds(), 0)
+	return max(since(v.oldest, now).Seconds(), 0), true
 }

@@ -1,11 +1,16 @@
 package probes
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
@@ -24,8 +29,8 @@ func TestLagView(t *testing.T) {
 	var caughtUp lagView
 	caughtUp.add(pt, 0, 100, 100)
 	caughtUp.add(pt, 1, 100, 103) // position past the listed end
-	if caughtUp.records != 0 || caughtUp.seconds(now) != 0 {
-		t.Errorf("caught up: %d records, %v s; want 0, 0", caughtUp.records, caughtUp.seconds(now))
+	if s, ok := caughtUp.seconds(now); caughtUp.records != 0 || s != 0 || !ok {
+		t.Errorf("caught up: %d records, %v s (known %v); want 0, 0 (known)", caughtUp.records, s, ok)
 	}
 
 	var behind lagView
@@ -34,7 +39,7 @@ func TestLagView(t *testing.T) {
 	if behind.records != 15 {
 		t.Errorf("records = %d, want 15", behind.records)
 	}
-	if got := behind.seconds(now); got < 0.0999 || got > 0.1001 {
+	if got, ok := behind.seconds(now); !ok || got < 0.0999 || got > 0.1001 {
 		t.Errorf("seconds = %v, want 0.1 (the record at offset 90 of partition 0)", got)
 	}
 }
@@ -73,5 +78,143 @@ func TestConsumerSetsPosition(t *testing.T) {
 	}
 	if _, ok := p.positions.get(1); ok {
 		t.Error("partition 1 has a position without a record")
+	}
+}
+
+// lagProbe is a probe on topic t of a kfake cluster with its admin client,
+// as Run sets it up, and the registry of its metrics.
+func lagProbe(t *testing.T, name string, cl *kgo.Client, edit func(*config.Probe)) (*Probe, *prometheus.Registry) {
+	t.Helper()
+	cfg := config.NewProbe(name)
+	cfg.Topic = "t"
+	if edit != nil {
+		edit(&cfg)
+	}
+	cfg.Resolve()
+	reg := prometheus.NewRegistry()
+	p := New(cfg, Options{Metrics: NewMetrics(reg)})
+	p.admin = kadm.NewClient(cl)
+	return p, reg
+}
+
+// fill writes n records into partition of topic t.
+func fill(t *testing.T, cl *kgo.Client, partition int32, n int) {
+	t.Helper()
+	var recs []*kgo.Record
+	for range n {
+		recs = append(recs, &kgo.Record{Topic: "t", Partition: partition, Value: []byte("x")})
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func commit(t *testing.T, adm *kadm.Client, group string, partition int32, at int64) {
+	t.Helper()
+	resp, err := adm.CommitOffsets(context.Background(), group, kadm.Offsets{"t": {partition: {Topic: "t", Partition: partition, At: at, LeaderEpoch: -1}}})
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Lag counts a partition the consumer has neither read nor committed (added
+// while the probe runs) from its start offset, in both views; when the end
+// offsets cannot be listed, the lag series are dropped instead of keeping
+// their last value.
+func TestLagFromStartOffsetAndDroppedWhenUnknown(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	p, reg := lagProbe(t, "lagstart", cl, nil)
+	fill(t, cl, 0, 10)
+	fill(t, cl, 1, 5)
+	if _, err := p.admin.DeleteRecords(context.Background(), kadm.Offsets{"t": {1: {Topic: "t", Partition: 1, At: 2, LeaderEpoch: -1}}}); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, p.admin, p.cfg.Consumer.GroupID, 0, 2)
+	p.positions.set(0, 4)
+	for off := int64(0); off < 10; off++ {
+		p.produceTimes.add(0, off, p.clk.now().UnixNano())
+		p.produceTimes.add(1, off, p.clk.now().UnixNano())
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p.updateLag(ctx, p.clk.now())
+	f := gather(t, reg)
+	// Partition 0: end 10, position 4, commit 2. Partition 1: records 2-4
+	// (the first two deleted), no position, no commit.
+	for name, want := range map[string]float64{"kafka_bench_consumer_lag_records": 6 + 3, "kafka_bench_consumer_group_lag_records": 8 + 3} {
+		if got := mustValue(t, f, name, "probe", "lagstart"); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	for _, name := range []string{"kafka_bench_consumer_lag_seconds", "kafka_bench_consumer_group_lag_seconds"} {
+		mustValue(t, f, name, "probe", "lagstart")
+	}
+
+	c.Close() // Kafka away: the end offsets cannot be listed
+	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	p.updateLag(ctx, p.clk.now())
+	f = gather(t, reg)
+	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds",
+		"kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds"} {
+		if v, ok := f.Value(name, "probe", "lagstart"); ok {
+			t.Errorf("%s = %v kept while the end offsets cannot be listed; want no series", name, v)
+		}
+	}
+}
+
+// With acks=0 franz-go reports offsets counted from 0 in every batch; lag in
+// seconds built from them read 1 s for a consumer 3,000 records (5 minutes)
+// behind. It is absent instead; lag in records is still exact.
+func TestAcks0LagSecondsAbsent(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	p, reg := lagProbe(t, "acks0", cl, func(cfg *config.Probe) { cfg.Producer.Acks = "0"; cfg.Producer.EnableIdempotence = new(bool) })
+	fill(t, cl, 0, 3000)
+	commit(t, p.admin, p.cfg.Consumer.GroupID, 0, 0)
+
+	// 3,000 records over 5 minutes, acknowledged in batches of 10 whose
+	// offsets franz-go reports as 0-9.
+	pr := newProducer(p.runDeps(), nil, 0)
+	start := p.clk.now().Add(-5 * time.Minute)
+	for i := range 3000 {
+		intended := start.Add(time.Duration(i) * 100 * time.Millisecond)
+		r := &kgo.Record{Partition: 0, Offset: int64(i % 10), Value: pr.pool.Get(payload.Header{RunID: p.runID, Seq: uint64(i), Intended: intended.UnixNano()})}
+		pr.promise(r, nil)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p.updateLag(ctx, p.clk.now())
+	f := gather(t, reg)
+	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_group_lag_records"} {
+		if got := mustValue(t, f, name, "probe", "acks0"); got != 3000 {
+			t.Errorf("%s = %v, want 3000", name, got)
+		}
+	}
+	for _, name := range []string{"kafka_bench_consumer_lag_seconds", "kafka_bench_consumer_group_lag_seconds"} {
+		if v, ok := f.Value(name, "probe", "acks0"); ok {
+			t.Errorf("%s = %v with acks=0 (the consumer is 300 s behind); want no series", name, v)
+		}
 	}
 }

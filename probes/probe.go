@@ -87,6 +87,7 @@ type Probe struct {
 	m       *probeMetrics
 	logger  *slog.Logger
 	runID   uint64
+	clk     clock
 
 	admin        *kadm.Client
 	tracker      *tracker.Tracker
@@ -124,6 +125,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		m:            m,
 		logger:       logger,
 		runID:        runID,
+		clk:          newClock(),
 		tracker:      tracker.New(runID, tracker.Config{GracePeriod: time.Duration(cfg.LossGracePeriod)}),
 		produceTimes: newProduceTimes(),
 		positions:    newPositions(),

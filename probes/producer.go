@@ -78,24 +78,80 @@ type producer struct {
 	// limit, when > 0, stops producing after that many records (bench).
 	limit uint64
 	sent  atomic.Uint64
+	// writable is how many partitions the producer writes to: it follows
+	// the topic's count (partitions, raised by the watcher) only once its
+	// own client's metadata has the new partitions, as franz-go fails a
+	// record for a partition it does not know yet ("invalid record
+	// partitioning choice"). loaded says the client knows a partition's
+	// leader; refresh asks it to re-read metadata, at most once a second
+	// (lastRefresh) while partitions are pending. Only the produce loop
+	// touches them.
+	writable    int32
+	loaded      func(partition int32) bool
+	refresh     func()
+	lastRefresh time.Time
+	// lagTimes: acknowledgements carry true offsets, so they feed lag in
+	// seconds; with acks=0 franz-go reports offsets counted from 0 in every
+	// batch, which would make it a confident wrong number.
+	lagTimes bool
 }
 
 // newProducer makes a producer on client; limit > 0 stops it after that
 // many records.
 func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
-	return &producer{
+	pr := &producer{
 		runDeps:   d,
 		client:    client,
 		pool:      newPool(d.cfg, d.logger),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
 		track:     d.cfg.Consumer.Enabled && len(d.sweepRuns) == 0,
+		writable:  d.partitions.Load(),
+		lagTimes:  !ackless(d.cfg),
+	}
+	if client != nil {
+		pr.refresh = client.ForceMetadataRefresh
+		pr.loaded = func(partition int32) bool {
+			leader, _, err := client.PartitionLeader(d.cfg.Topic, partition)
+			return err == nil && leader >= 0
+		}
+	}
+	return pr
+}
+
+// ackless says the probe produces with acks=0: no acknowledgement carries
+// an offset.
+func ackless(cfg config.Probe) bool { return cfg.Producer.Acks == "0" }
+
+// partitionCount is how many partitions the next record may go to.
+func (pr *producer) partitionCount() int32 {
+	if want := pr.partitions.Load(); want > pr.writable {
+		pr.followGrowth(want)
+	}
+	return max(pr.writable, 1)
+}
+
+// followGrowth raises writable to want as far as the client knows the new
+// partitions, and asks it to refresh its metadata while it does not.
+func (pr *producer) followGrowth(want int32) {
+	from := pr.writable
+	for pr.writable < want && pr.loaded(pr.writable) {
+		pr.writable++
+	}
+	if pr.writable > from {
+		pr.logger.Info("producer writes to added partitions", "partitions", pr.writable)
+	}
+	if pr.writable < want {
+		if now := time.Now(); now.Sub(pr.lastRefresh) >= time.Second {
+			pr.lastRefresh = now
+			pr.refresh()
+		}
 	}
 }
 
 // run produces until ctx is cancelled or the record limit is reached.
 func (pr *producer) run(ctx context.Context) {
-	clock := pacer.RealClock()
+	clock := pr.clk.pacer()
 	pc := pacer.New(clock, clock.Now(), pr.cfg.Rate, roundSize(pr.cfg, pr.partitions.Load()))
 	unlimited := pr.cfg.Rate <= 0
 	for ctx.Err() == nil {
@@ -137,17 +193,21 @@ func handOut(clock pacer.Clock, pc *pacer.Pacer, first, n uint64, unlimited bool
 	}
 }
 
-// send hands one record to the client at now, which also becomes the
-// record's timestamp (franz-go would read the clock again otherwise).
+// send hands one record to the client at now (times of the probe's clock).
 // Produce blocks while buffer.memory is full, which is what bounds memory
 // while Kafka is away. It is given no cancellable context: cancelling could
 // fail a record that is already on the wire (and then consumed), so stopping
 // is done by closing the client.
 func (pr *producer) send(intended, now time.Time) {
-	parts := pr.partitions.Load()
-	if parts < 1 {
-		parts = 1
-	}
+	pr.sent.Add(1)
+	pr.client.Produce(context.Background(), pr.record(intended, now), pr.promise)
+}
+
+// record makes the next record, round-robin over the writable partitions,
+// with intended in its header. Its timestamp, which the broker keeps, is
+// the wall clock's.
+func (pr *producer) record(intended, now time.Time) *kgo.Record {
+	parts := pr.partitionCount()
 	if pr.rr >= parts {
 		pr.rr = 0
 	}
@@ -160,14 +220,13 @@ func (pr *producer) send(intended, now time.Time) {
 	pr.seqs[part]++
 	value := pr.pool.Get(payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()})
 	pr.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
-	pr.sent.Add(1)
-	pr.client.Produce(context.Background(), &kgo.Record{Partition: part, Value: value, Timestamp: now}, pr.promise)
+	return &kgo.Record{Partition: part, Value: value, Timestamp: pr.clk.wall()}
 }
 
 // promise runs on franz-go's callback goroutine for each record; it reads the
 // header back instead of capturing it, so no closure is allocated per record.
 func (pr *producer) promise(r *kgo.Record, err error) {
-	now := time.Now()
+	now := pr.clk.now()
 	h, derr := payload.Decode(r.Value)
 	pr.pool.Put(r.Value)
 	if derr != nil {
@@ -181,7 +240,7 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 		pr.errs.produce(err)
 		return
 	}
-	latency := now.Sub(time.Unix(0, h.Intended))
+	latency := since(h.Intended, now)
 	pr.latency.produce(r.Partition).Observe(latency.Seconds())
 	if pr.rec != nil {
 		pr.rec.Produced(latency, len(r.Value), RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
@@ -192,7 +251,9 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	pr.m.produced.Inc()
 	pr.m.producedBytes.Add(float64(len(r.Value)))
 	pr.live.produced(now)
-	pr.produceTimes.add(r.Partition, r.Offset, h.Intended)
+	if pr.lagTimes {
+		pr.produceTimes.add(r.Partition, r.Offset, h.Intended)
+	}
 }
 
 // stop ends pacing, waits for buffered records until the deadline, then

@@ -16,6 +16,7 @@ import (
 type runDeps struct {
 	cfg        config.Probe
 	runID      uint64
+	clk        clock    // the probe's steady time: every in-process latency
 	sweepRuns  []uint64 // Options.SweepRuns
 	tracker    *tracker.Tracker
 	partitions *atomic.Int32 // grows when partitions are added
@@ -33,7 +34,7 @@ type runDeps struct {
 }
 
 func (p *Probe) runDeps() runDeps {
-	return runDeps{cfg: p.cfg, runID: p.runID, sweepRuns: p.opts.SweepRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
+	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, sweepRuns: p.opts.SweepRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
 		fails: p.fails, latency: p.latency, live: p.live, rec: p.opts.Recorder, errs: p.errs, logger: p.logger,
 		produceTimes: p.produceTimes, positions: p.positions, held: &p.held}
 }

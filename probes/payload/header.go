@@ -17,7 +17,9 @@ import (
 //	[4:12]  run id (uint64)
 //	[12:16] partition (int32)
 //	[16:24] sequence number (uint64)
-//	[24:32] intended send time, unix nanoseconds (int64)
+//	[24:32] intended send time, unix nanoseconds (int64), of the producer's
+//	        steady clock: its wall time at start plus the monotonic time
+//	        since, so a wall-clock step after start does not move it
 //	[32:36] CRC-32C (Castagnoli) of bytes [0:32]
 //
 // Castagnoli is used because it is hardware accelerated on amd64 and arm64
@@ -46,7 +48,7 @@ type Header struct {
 	RunID     uint64
 	Partition int32
 	Seq       uint64
-	Intended  int64 // unix nanoseconds
+	Intended  int64 // unix nanoseconds, steady (see the layout)
 }
 
 // Encode writes h into dst[:HeaderSize]. It panics if dst is too short, which

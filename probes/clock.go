@@ -1,0 +1,64 @@
+package probes
+
+import (
+	"context"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
+)
+
+// clock is where a probe reads time. Its now is the wall time at a base
+// read once plus Go's monotonic time since: an NTP step or a VM resume moves
+// the wall clock but not now, so no latency of the probe's own records
+// (produce, end-to-end, lag in seconds), all differences of now readings,
+// moves with it. The intended times in record headers are now readings too;
+// only records of another process (a bench sweep's other workers) are
+// measured against the wall clock, as their clocks must agree with ours.
+type clock struct {
+	base time.Time            // wall time at the base, without a monotonic reading
+	mono func() time.Duration // monotonic time since the base
+	wall func() time.Time     // the wall clock
+}
+
+func newClock() clock {
+	base := time.Now()
+	return clock{
+		base: base.Round(0),
+		mono: func() time.Duration { return time.Since(base) },
+		wall: time.Now,
+	}
+}
+
+// now is the probe's steady time (see clock).
+func (c clock) now() time.Time { return c.base.Add(c.mono()) }
+
+// since is how long ago the header time stamp (unix ns, of a now reading
+// of this clock) was at now.
+func since(stamp int64, now time.Time) time.Duration {
+	return time.Duration(now.UnixNano() - stamp)
+}
+
+// pacer is a pacer clock on the probe's steady time, so the pacer's
+// intended times are steady too.
+func (c clock) pacer() pacer.Clock { return steadyPacerClock{c} }
+
+type steadyPacerClock struct{ c clock }
+
+func (s steadyPacerClock) Now() time.Time { return s.c.now() }
+
+// SleepUntil sleeps for the steady time left until t; Go's timers run on the
+// monotonic clock.
+func (s steadyPacerClock) SleepUntil(ctx context.Context, t time.Time) error {
+	d := t.Sub(s.c.now())
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
