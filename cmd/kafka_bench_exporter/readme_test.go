@@ -219,6 +219,10 @@ probes:
     capacity: {interval: 20s, step_duration: 1s, start_rate: 50, growth: 2, max_rate: 100, latency_slo: 10s}
 `
 
+// lastExposition is the last stable exposition, which the generated
+// metrics page (reference_test.go) reuses rather than start another run.
+var lastExposition scrape.Families
+
 // exposition runs the exporter on the embedded cluster until every family a
 // running exporter has is there: records produced and consumed (latency
 // histograms by broker), and a configuration poll.
@@ -249,6 +253,7 @@ func exposition(t *testing.T) map[string]readme.Family {
 		stable++
 		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), %d families unchanged for %d scrapes", poll, e2e, topic, capacity, len(f), stable)
 	})
+	lastExposition = f
 	return families(f)
 }
 
