@@ -150,7 +150,7 @@ var keyDocs = map[string]KeyDoc{
 	"kafka.brokers":   {Doc: "bootstrap list; empty starts the embedded cluster"},
 	"kafka.client_id": {Doc: "client.id of every client"},
 
-	"kafka.tls.enabled":              {Doc: "TLS to the brokers; see Security"},
+	"kafka.tls.enabled":              {Doc: "TLS to the brokers; needs `kafka.brokers`; see Security"},
 	"kafka.tls.ca_file":              {Default: "(system roots)", Doc: "PEM CA certificate(s) that verify the brokers; a relative path is relative to the configuration file"},
 	"kafka.tls.cert_file":            {Values: "set with `kafka.tls.key_file`: both or neither", Doc: "PEM client certificate (mTLS)"},
 	"kafka.tls.key_file":             {Values: "set with `kafka.tls.cert_file`: both or neither", Doc: "PEM client key (mTLS)"},
