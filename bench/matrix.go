@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/prometheus/common/model"
 	"gopkg.in/yaml.v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -113,38 +112,22 @@ func resolveKey(keys map[string][]probeKey, key string, v *yaml.Node) (probeKey,
 func probeKeys() map[string][]probeKey {
 	keys := map[string][]probeKey{}
 	add := func(name string, k probeKey) { keys[name] = append(keys[name], k) }
-	duration := reflect.TypeOf(model.Duration(0))
-	for _, f := range reflect.VisibleFields(reflect.TypeOf(config.Probe{})) {
-		name := yamlName(f)
-		if name == "" || name == "name" {
-			continue
+	config.Walk(reflect.TypeOf(config.Probe{}), func(k config.Key) bool {
+		name := k.Parts[len(k.Parts)-1]
+		switch {
+		case len(k.Parts) == 1 && name == "name":
+		case len(k.Parts) == 1 && k.Field.Type.Kind() != reflect.Struct:
+			add(name, probeKey{path: k.Parts, typ: k.Field.Type})
+		case len(k.Parts) == 1:
+			return true
+		case k.Field.Type.Kind() != reflect.Map:
+			pk := probeKey{path: k.Parts, typ: k.Field.Type}
+			add(name, pk)
+			add(strings.Join(k.Parts, "."), pk)
 		}
-		if f.Type.Kind() != reflect.Struct || f.Type == duration {
-			add(name, probeKey{path: []string{name}, typ: f.Type})
-			continue
-		}
-		for _, sf := range reflect.VisibleFields(f.Type) {
-			sub := yamlName(sf)
-			if sub == "" || sf.Type.Kind() == reflect.Map {
-				continue
-			}
-			k := probeKey{path: []string{name, sub}, typ: sf.Type}
-			add(sub, k)
-			add(name+"."+sub, k)
-		}
-	}
+		return false
+	})
 	return keys
-}
-
-func yamlName(f reflect.StructField) string {
-	if !f.IsExported() {
-		return ""
-	}
-	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-	if name == "-" {
-		return ""
-	}
-	return name
 }
 
 // axisSettings are the broker and topic settings of one combination.

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/prometheus/common/model"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
 // HeaderSize is the size of the probe record header, whose layout
-// probes/payload defines (payload.HeaderSize is this constant); record_size
-// may not be smaller. Defined here so that config depends on nothing.
-const HeaderSize = 36
+// probes/payload defines; record_size may not be smaller.
+const HeaderSize = payload.HeaderSize
 
 // BatchOverhead bounds the bytes a record batch adds around one record value
 // (batch header 61 bytes plus record framing), so batch and request limits

@@ -143,18 +143,11 @@ func itemNameScope(item *yaml.Node, list string, i int) string {
 	return fmt.Sprintf("%s[%d]", list, i)
 }
 
+// yamlFields are t's keys by name (Fields).
 func yamlFields(t reflect.Type) map[string]reflect.StructField {
 	fields := map[string]reflect.StructField{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		fields[name] = f
+	for _, f := range Fields(t) {
+		fields[f.Name] = f.StructField
 	}
 	return fields
 }

@@ -143,7 +143,7 @@ func configKeys(t *testing.T) map[string]string {
 	flatten(n.Content[0], "", keys)
 	// A key the printout leaves out (omitempty) is still a key: the schema
 	// is the Go type's yaml tags.
-	for _, k := range schemaKeys(reflect.TypeOf(config.Config{}), "") {
+	for _, k := range schemaKeys(reflect.TypeOf(config.Config{})) {
 		if _, ok := keys[k]; !ok {
 			keys[k] = ""
 		}
@@ -152,43 +152,16 @@ func configKeys(t *testing.T) map[string]string {
 	return keys
 }
 
-var yamlMarshaler = reflect.TypeOf((*yaml.Marshaler)(nil)).Elem()
-
 // schemaKeys are the leaf key paths of a configuration type.
-func schemaKeys(t reflect.Type, prefix string) []string {
+func schemaKeys(t reflect.Type) []string {
 	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if !f.IsExported() || name == "" || name == "-" {
-			continue
+	config.Walk(t, func(k config.Key) bool {
+		if !k.Block {
+			out = append(out, k.Path)
 		}
-		key := strings.TrimPrefix(prefix+"."+name, ".")
-		ft := f.Type
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		switch {
-		case ft.Kind() == reflect.Struct && (!ft.Implements(yamlMarshaler) || hasYAMLKeys(ft)):
-			out = append(out, schemaKeys(ft, key)...)
-		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
-			out = append(out, schemaKeys(ft.Elem(), key+"[]")...)
-		default:
-			out = append(out, key)
-		}
-	}
+		return true
+	})
 	return out
-}
-
-// hasYAMLKeys: a struct with keys of its own is a block of keys even when
-// it prints itself (config.Payload quotes its delimiter).
-func hasYAMLKeys(t reflect.Type) bool {
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
-			return true
-		}
-	}
-	return false
 }
 
 // flatten records each leaf of a mapping: a scalar, a list of scalars, a
@@ -246,6 +219,10 @@ probes:
     capacity: {interval: 20s, step_duration: 1s, start_rate: 50, growth: 2, max_rate: 100, latency_slo: 10s}
 `
 
+// lastExposition is the last stable exposition, which the generated
+// metrics page (reference_test.go) reuses rather than start another run.
+var lastExposition scrape.Families
+
 // exposition runs the exporter on the embedded cluster until every family a
 // running exporter has is there: records produced and consumed (latency
 // histograms by broker), and a configuration poll.
@@ -276,6 +253,7 @@ func exposition(t *testing.T) map[string]readme.Family {
 		stable++
 		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), %d families unchanged for %d scrapes", poll, e2e, topic, capacity, len(f), stable)
 	})
+	lastExposition = f
 	return families(f)
 }
 

@@ -5,13 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// HeaderSize is the encoded header length, defined in config (which
-// validates record_size against it and depends on nothing). Layout, big
-// endian:
+// HeaderSize is the encoded header length: the wire format owns it, and
+// config checks record_size against it. Layout, big endian:
 //
 //	[0:4]   magic "KBX1"
 //	[4:12]  run id (uint64)
@@ -24,7 +21,7 @@ import (
 //
 // Castagnoli is used because it is hardware accelerated on amd64 and arm64
 // and is the checksum Kafka itself uses for record batches.
-const HeaderSize = config.HeaderSize
+const HeaderSize = 36
 
 const (
 	magic     = "KBX1"

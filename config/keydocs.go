@@ -1,0 +1,227 @@
+package config
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/common/model"
+	"gopkg.in/yaml.v3"
+)
+
+// KeyDoc is what the docs say about a key beyond its type and default.
+type KeyDoc struct {
+	// Default replaces the printed default where that is a rule
+	// (kafka-bench-<name>) or where empty means something.
+	Default string
+	Values  string // accepted range or values
+	Doc     string // what the key does
+}
+
+// KeyRef is one row of the configuration reference.
+type KeyRef struct {
+	Key
+	KeyDoc
+	Documented bool // keyDocs has a row for it
+}
+
+// Reference lists the keys of the configuration file that the reference
+// documents: every value, and the blocks whose presence means something
+// (lists and optional blocks). Default is what --config.check prints for a
+// file with one probe (named <name>) and a capacity block, secrets as
+// <secret>, unless keyDocs gives a rule instead.
+func Reference() ([]KeyRef, error) {
+	c := Config{}
+	c.SetDefaults()
+	p := NewProbe("<name>")
+	p.Capacity = &Capacity{}
+	p.Capacity.SetDefaults()
+	p.Resolve()
+	c.Probes = []Probe{p}
+	out, err := c.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(out, &doc); err != nil {
+		return nil, err
+	}
+	var refs []KeyRef
+	Walk(reflect.TypeOf(Config{}), func(k Key) bool {
+		if k.Block && !k.List && k.Field.Type.Kind() != reflect.Pointer {
+			return true
+		}
+		d, ok := keyDocs[k.Path]
+		r := KeyRef{Key: k, KeyDoc: d, Documented: ok}
+		if r.Default == "" {
+			r.Default = shownDefault(lookup(doc.Content[0], k.Parts))
+		}
+		refs = append(refs, r)
+		return true
+	})
+	return refs, nil
+}
+
+// lookup finds a key's value in a printed configuration; a list stands for
+// its first item.
+func lookup(n *yaml.Node, parts []string) *yaml.Node {
+	for _, part := range parts {
+		if n != nil && n.Kind == yaml.SequenceNode {
+			if len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				next = n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	return n
+}
+
+// shownDefault writes a printed value as code; nothing for unset.
+func shownDefault(n *yaml.Node) string {
+	switch {
+	case n == nil || n.Tag == "!!null":
+		return ""
+	case n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode:
+		return ""
+	case n.Kind == yaml.SequenceNode:
+		items := make([]string, len(n.Content))
+		for i, it := range n.Content {
+			items[i] = it.Value
+		}
+		return "`[" + strings.Join(items, ", ") + "]`"
+	case n.Kind == yaml.MappingNode && len(n.Content) == 0:
+		return "`{}`"
+	case n.Kind == yaml.MappingNode:
+		return ""
+	case n.Value == "":
+		return ""
+	}
+	if q := strconv.Quote(n.Value); q[1:len(q)-1] != n.Value {
+		return "`" + q + "`" // a delimiter such as "\n"
+	}
+	return "`" + n.Value + "`"
+}
+
+// TypeName is a key's type in the words of the docs.
+func (k Key) TypeName() string {
+	t := k.Type
+	switch {
+	case k.Secret():
+		return "secret"
+	case t == reflect.TypeOf(model.Duration(0)):
+		return "duration"
+	case k.List:
+		return "list of blocks"
+	case k.Block:
+		return "block"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "string"
+	case reflect.Slice:
+		return "list of " + Key{Type: t.Elem()}.TypeName() + "s"
+	case reflect.Map:
+		return "mapping of names to " + Key{Type: t.Elem()}.TypeName() + "s"
+	}
+	return t.String()
+}
+
+// keyDocs say for each key of the file what its type and its default (both
+// read from the code by Reference) do not: the values it accepts and what it
+// does. Paths are Key.Path. docs/reference/config.md is generated from this
+// table, and a key without a row fails TestKeyDocsCoverEveryKey.
+var keyDocs = map[string]KeyDoc{
+	"kafka.brokers":   {Doc: "bootstrap list; empty starts the embedded cluster"},
+	"kafka.client_id": {Doc: "client.id of every client"},
+
+	"kafka.tls.enabled":              {Doc: "TLS to the brokers; needs `kafka.brokers`; see Security"},
+	"kafka.tls.ca_file":              {Default: "(system roots)", Doc: "PEM CA certificate(s) that verify the brokers; a relative path is relative to the configuration file"},
+	"kafka.tls.cert_file":            {Values: "set with `kafka.tls.key_file`: both or neither", Doc: "PEM client certificate (mTLS)"},
+	"kafka.tls.key_file":             {Values: "set with `kafka.tls.cert_file`: both or neither", Doc: "PEM client key (mTLS)"},
+	"kafka.tls.server_name":          {Default: "(the broker's host)", Doc: "name the broker certificates are checked against"},
+	"kafka.tls.insecure_skip_verify": {Doc: "do not verify broker certificates (tests only; logged as WARN)"},
+
+	"kafka.sasl.mechanism":     {Default: "(off)", Values: "`PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512`", Doc: "SASL authentication; needs `kafka.brokers`"},
+	"kafka.sasl.username":      {Values: "required with a mechanism"},
+	"kafka.sasl.password":      {Values: "exactly one of `password`, `password_file`, `password_env`", Doc: "the password inline; never printed (`<secret>`)"},
+	"kafka.sasl.password_file": {Values: "exactly one of `password`, `password_file`, `password_env`", Doc: "a file whose content is the password (trailing newline dropped)"},
+	"kafka.sasl.password_env":  {Values: "exactly one of `password`, `password_file`, `password_env`", Doc: "an environment variable that holds the password"},
+
+	"probes":         {Default: "(absent: the `default` probe of the `--probe.*` flags)", Values: "`[]`: no probe, host-agent mode", Doc: "the probes, each a steady producer/consumer pair"},
+	"probes[].name":  {Default: "(required)", Values: "`[a-z0-9_-]+`, at most 64 characters, unique", Doc: "becomes the `probe` label"},
+	"probes[].topic": {Default: "`kafka-bench-<name>`", Doc: "one topic per probe (sequence numbers are per probe)"},
+
+	"probes[].create_topic.enabled":                {Doc: "create the topic when missing; an existing topic that differs is logged (WARN) and shown in `kafka_bench_probe_info`, never altered"},
+	"probes[].create_topic.partitions":             {Values: "≥ 1", Doc: "partitions of a created topic"},
+	"probes[].create_topic.replication_factor":     {Values: "≥ 1, or -1 for the broker default", Doc: "replication factor of a created topic"},
+	"probes[].create_topic.configs":                {Doc: "topic configs of a created topic, e.g. `min.insync.replicas`, `retention.ms`"},
+	"probes[].create_topic.leader_on_every_broker": {Values: "needs `create_topic.enabled`", Doc: "add partitions up to the broker count and move replicas so every broker leads one; see Broker coverage"},
+
+	"probes[].rate":        {Values: "≥ 0", Doc: "records/s; 0 = as fast as `buffer.memory` allows"},
+	"probes[].record_size": {Values: "36 … 104857600", Doc: "record value bytes, at least the 36-byte probe header; with `payload.kind: file` it is set from the file (header + longest entry)"},
+
+	"probes[].payload.kind":      {Values: "`random_letters`, `random_bytes`, `file`", Doc: "what follows the 36-byte header: `random_letters` (A–Z, as ProducerPerformance), `random_bytes` (incompressible), `file` (entries of `payload.file`); see How it measures"},
+	"probes[].payload.file":      {Values: "with kind `file` only; must hold at least one entry", Doc: "entries drawn at random, one per record (as ProducerPerformance's `--payload-file`); a relative path is relative to the configuration file"},
+	"probes[].payload.delimiter": {Values: "not empty", Doc: "splits `payload.file` into entries; taken literally (not a regex, unlike Java's); empty entries are skipped"},
+
+	"probes[].loss_grace_period": {Values: "> 0", Doc: "an acknowledged record the consumer read past and that is still missing this long after its acknowledgement counts as lost; runs from the acknowledgement, so it needs no relation to `delivery.timeout.ms`"},
+	"probes[].lag_interval":      {Values: "> 0", Doc: "how often lag, loss and `probe_up` are updated"},
+	"probes[].round_interval":    {Values: "0 … 10s", Doc: "records are sent in rounds this far apart, all of a round sharing its intended time (at most one `batch.size` per partition per round); `0` = one record at a time; see How it measures"},
+
+	"probes[].producer.acks":                                  {Values: "`0`, `1`, `all` (`-1`)"},
+	"probes[].producer.linger.ms":                             {Values: "≥ 0"},
+	"probes[].producer.batch.size":                            {Values: "> 0", Doc: "franz-go always batches; Kafka's 0 (one record per batch) is refused"},
+	"probes[].producer.buffer.memory":                         {Values: "≥ record_size"},
+	"probes[].producer.compression.type":                      {Values: "`none`, `gzip`, `snappy`, `lz4`, `zstd`"},
+	"probes[].producer.enable.idempotence":                    {Default: "true with acks=all, else false", Values: "true requires acks=all"},
+	"probes[].producer.max.in.flight.requests.per.connection": {Values: "≥ 1; ≤ 5 with idempotence"},
+	"probes[].producer.request.timeout.ms":                    {Values: "> 0"},
+	"probes[].producer.delivery.timeout.ms":                   {Values: "≥ linger.ms + request.timeout.ms"},
+	"probes[].producer.retries":                               {Values: "≥ 0"},
+
+	"probes[].consumer.enabled":                   {Doc: "false: produce only"},
+	"probes[].consumer.group.id":                  {Default: "`kafka-bench-<name>`", Values: "not empty"},
+	"probes[].consumer.fetch.min.bytes":           {Values: "≥ 1"},
+	"probes[].consumer.fetch.max.bytes":           {Values: "≥ 1"},
+	"probes[].consumer.max.partition.fetch.bytes": {Values: "≥ 1"},
+	"probes[].consumer.fetch.max.wait.ms":         {Values: "≥ 0"},
+	"probes[].consumer.max.poll.records":          {Values: "≥ 1"},
+	"probes[].consumer.auto.commit.interval.ms":   {Values: "≥ 1", Doc: "how often the probe commits (synchronously, to time the commits)"},
+	"probes[].consumer.session.timeout.ms":        {Values: "≥ 1"},
+	"probes[].consumer.heartbeat.interval.ms":     {Values: "≥ 1, below session.timeout.ms"},
+	"probes[].consumer.auto.offset.reset":         {Values: "`earliest`, `latest`"},
+	"probes[].consumer.consumers":                 {Values: "1 … 256", Doc: "group members, each its own client (the seeds' consumer threads)"},
+
+	"probes[].capacity":                      {Default: "(off)", Values: "present = on", Doc: "the capacity canary"},
+	"probes[].capacity.interval":             {Values: "> 0; must exceed the longest run (warm-up + steps × `step_duration`) by 10 %", Doc: "time from the end of one run to the start of the next, ±10 % jitter"},
+	"probes[].capacity.step_duration":        {Values: "≥ 1s", Doc: "length of each step, so each step has records enough for a p99"},
+	"probes[].capacity.start_rate":           {Values: "> 0, at most the ceiling", Doc: "records/s of the warm-up and the first step"},
+	"probes[].capacity.growth":               {Values: "> 1; at most 100 steps to the ceiling", Doc: "each step's rate is the last one's times this"},
+	"probes[].capacity.max_rate":             {Default: "0 (off)", Values: "≥ 0; this or `max_bytes_per_second` required", Doc: "hard ceiling in records/s"},
+	"probes[].capacity.max_bytes_per_second": {Default: "0 (off)", Values: "≥ 0; this or `max_rate` required", Doc: "hard ceiling in value bytes/s"},
+	"probes[].capacity.latency_slo":          {Values: "> 0", Doc: "a step fails when its produce p99 exceeds it"},
+	"probes[].capacity.end_to_end_slo":       {Default: "0 (off)", Values: "≥ 0", Doc: "when > 0 a step also fails when its end-to-end p99 exceeds it"},
+	"probes[].capacity.topic":                {Default: "`<topic>-capacity`", Values: "differs from every probe topic", Doc: "the runs' own topic, created like the probe's (`create_topic`, plus `retention.ms` and `segment.ms` of 10 min unless `configs` set them)"},
+
+	"host.enabled":    {Doc: "host CPU, memory, disk and network metrics"},
+	"host.disks":      {Values: "regex", Doc: "block devices to report; the default matches whole disks only (`sda`, `nvme0n1`), not partitions (`sda1`, `nvme0n1p1`), whose IO is also their disk's and would count twice"},
+	"host.interfaces": {Values: "regex", Doc: "network interfaces to report, by name"},
+
+	"config_poll_interval": {Values: "≥ 0 (a negative value: `must not be negative`)", Doc: "how often broker and probe topic configurations are read (Configuration changes); 0 = off"},
+}

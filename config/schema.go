@@ -1,0 +1,96 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The one walk over the YAML keys of a configuration type. Strict decoding
+// (strict.go) reads one level of it, the bench matrix the probe's keys and
+// the reference page (docs/reference/config.md) every key, so that the
+// three agree on what a key is.
+
+// Field is one key of a struct, by its name in the file.
+type Field struct {
+	Name string
+	reflect.StructField
+}
+
+// Fields are t's keys in declaration order: a field's yaml tag names it (no
+// name is the lower-cased Go name, as yaml.v3 decodes it); unexported
+// fields and those tagged "-" are no keys.
+func Fields(t reflect.Type) []Field {
+	var out []Field
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		out = append(out, Field{Name: name, StructField: f})
+	}
+	return out
+}
+
+// Key is one key of a configuration type, reached from its root.
+type Key struct {
+	// Path is the key as the docs write it: probes[].producer.acks (a
+	// list of blocks adds []).
+	Path string
+	// Parts are the names from the root, without list marks.
+	Parts []string
+	// Field is the Go field; Type is its type without pointers.
+	Field reflect.StructField
+	Type  reflect.Type
+	// Block: keys below it, in a struct or (List) in each item of a list.
+	Block, List bool
+}
+
+// Secret reports a key whose value is never shown.
+func (k Key) Secret() bool { return k.Type == reflect.TypeOf(Secret("")) }
+
+var yamlMarshaler = reflect.TypeOf((*yaml.Marshaler)(nil)).Elem()
+
+// Walk calls visit for every key of the struct type t, depth first in
+// declaration order, and goes into a block when visit returns true.
+func Walk(t reflect.Type, visit func(Key) bool) {
+	walk(t, "", nil, visit)
+}
+
+func walk(t reflect.Type, prefix string, parts []string, visit func(Key) bool) {
+	for _, f := range Fields(t) {
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		k := Key{Path: strings.TrimPrefix(prefix+"."+f.Name, "."), Parts: append(parts[:len(parts):len(parts)], f.Name), Field: f.StructField, Type: ft}
+		below := ft
+		switch {
+		// A struct that prints itself is a value, unless it has keys of
+		// its own (Payload quotes its delimiter).
+		case ft.Kind() == reflect.Struct && (!ft.Implements(yamlMarshaler) || len(Fields(ft)) > 0):
+			k.Block = true
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			k.Block, k.List, below = true, true, ft.Elem()
+		}
+		if visit(k) && k.Block {
+			path := k.Path
+			if k.List {
+				path += "[]"
+			}
+			walk(below, path, k.Parts, visit)
+		}
+	}
+}
+
+// Keys are every key of t, blocks included.
+func Keys(t reflect.Type) []Key {
+	var out []Key
+	Walk(t, func(k Key) bool { out = append(out, k); return true })
+	return out
+}
