@@ -83,6 +83,11 @@ func (w *Worker) Check(b *Bench) error {
 	case b.NumRecords > 0 && b.NumRecords < int64(w.Workers):
 		return fmt.Errorf("--workers=%d: num_records = %d: fewer records than workers", w.Workers, b.NumRecords)
 	}
+	for _, s := range b.Scenarios {
+		if err := checkRateSplit(s.Name, s.Probe.Rate, w.Workers); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

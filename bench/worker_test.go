@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // A worker that reaches a scenario after its common start goes on at once
@@ -43,6 +45,10 @@ func TestWorkerCheck(t *testing.T) {
 		{ok, Bench{Rounds: 3}, "--workers=3: rounds = 3"},
 		{ok, Bench{FindMaxRate: true}, "--workers=3: find_max_rate"},
 		{ok, Bench{NumRecords: 2}, "--workers=3: num_records = 2: fewer records than workers"},
+		// Shares below a record/s are fine; a rate whose shares round to
+		// 0 (as fast as possible) is not.
+		{ok, Bench{NumRecords: 3, Scenarios: []Scenario{{Name: "slow", Probe: config.Probe{Rate: 2}}}}, ""},
+		{ok, Bench{NumRecords: 3, Scenarios: []Scenario{{Name: "tiny", Probe: config.Probe{Rate: 5e-324}}}}, `--workers=3: scenario "tiny" rate = 5e-324: cannot be split`},
 	}
 	for _, c := range cases {
 		err := c.w.Check(&c.b)
