@@ -33,9 +33,9 @@ type Recorder struct {
 	consumeLimit int64
 	warmedUp     chan struct{}
 
-	pmu     sync.Mutex
-	acked   int64 // including warm-up
-	failed  int64 // including warm-up
+	pmu    sync.Mutex
+	acked  int64 // including warm-up
+	failed int64 // including warm-up
 	// skipped are failed records the producer never sent (behind
 	// schedule): never in flight, so they do not end the produce phase.
 	skipped int64
