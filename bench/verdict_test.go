@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -124,4 +125,67 @@ func sum(v []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// mannWhitneyTable is the null distribution from the table of every
+// smaller pair of sizes: slow and big, but plainly right.
+func mannWhitneyTable(n, m int) []float64 {
+	c := make([][][]float64, n+1)
+	for i := range c {
+		c[i] = make([][]float64, m+1)
+		for j := range c[i] {
+			c[i][j] = make([]float64, i*j+1)
+			if i == 0 || j == 0 {
+				c[i][j][0] = 1
+				continue
+			}
+			for u := range c[i][j] {
+				if u-j >= 0 && u-j < len(c[i-1][j]) {
+					c[i][j][u] += c[i-1][j][u-j]
+				}
+				if u < len(c[i][j-1]) {
+					c[i][j][u] += c[i][j-1][u]
+				}
+			}
+		}
+	}
+	return c[n][m]
+}
+
+// The counts equal the table's: exactly while they are below 2^53, within
+// 1e-12 beyond.
+func TestMannWhitneyCountsMatchTable(t *testing.T) {
+	for _, nm := range [][2]int{{1, 1}, {2, 5}, {5, 2}, {3, 7}, {8, 8}, {12, 20}, {20, 12}, {40, 40}} {
+		got, want := mannWhitneyCounts(nm[0], nm[1]), mannWhitneyTable(nm[0], nm[1])
+		if len(got) != len(want) {
+			t.Fatalf("counts(%d, %d): %d values, want %d", nm[0], nm[1], len(got), len(want))
+		}
+		for u := range want {
+			exact := want[u] < 1<<53
+			if (exact && got[u] != want[u]) || math.Abs(got[u]-want[u]) > 1e-12*want[u] {
+				t.Fatalf("counts(%d, %d)[%d] = %v, want %v", nm[0], nm[1], u, got[u], want[u])
+			}
+		}
+	}
+}
+
+// At rounds: 100 (the maximum) the verdict statistics of a scenario's four
+// metrics allocate well under 50 MB (the table of every smaller pair of
+// sizes took ~220 MB per metric). Bytes allocated are deterministic.
+func TestVerdictMemoryAt100Rounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, y := rounds(rng, maxRounds, 10000, 0.05), rounds(rng, maxRounds, 10000, 0.05)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range verdictMetrics {
+		if _, ok := ratioInterval(x, y); !ok {
+			t.Fatal("no interval")
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 10<<20 {
+		t.Errorf("four verdicts at %d rounds allocated %d MB, want under 10 MB", maxRounds, got>>20)
+	} else {
+		t.Logf("four verdicts at %d rounds allocated %d kB", maxRounds, got>>10)
+	}
 }
