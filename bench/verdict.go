@@ -13,6 +13,12 @@ const (
 	VerdictNoDifference = "no difference"
 )
 
+// minEffect is the smallest effect a verdict reports: a ratio within
+// ±2 % reads "no difference" even when its interval excludes 1, as such a
+// shift is within what the measuring window alone moves (a paced run's
+// tail, a round's start and end).
+const minEffect = 0.02
+
 // confidenceLevel is the interval's nominal level. The rank method's levels
 // are discrete: the interval is the narrowest whose exact level is at least
 // this, or, with too few rounds for that (3 and 3), the widest there is.
@@ -106,9 +112,12 @@ func mannWhitneyCounts(n, m int) []float64 {
 }
 
 // judge turns an interval into a verdict: a ratio above 1 is better when
-// higher is better (throughput) and worse when lower is (latency).
+// higher is better (throughput) and worse when lower is (latency). An
+// interval that contains 1, or a ratio within ±minEffect, is no difference.
 func judge(iv Interval, higherIsBetter bool) string {
 	switch {
+	case math.Abs(iv.Ratio-1) <= minEffect:
+		return VerdictNoDifference
 	case iv.Low > 1 && higherIsBetter, iv.High < 1 && !higherIsBetter:
 		return VerdictBetter
 	case iv.Low > 1, iv.High < 1:

@@ -1,10 +1,16 @@
 package bench
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // TestMannWhitneyCounts checks the null distribution against hand counts:
@@ -187,5 +193,69 @@ func TestVerdictMemoryAt100Rounds(t *testing.T) {
 		t.Errorf("four verdicts at %d rounds allocated %d MB, want under 10 MB", maxRounds, got>>20)
 	} else {
 		t.Logf("four verdicts at %d rounds allocated %d kB", maxRounds, got>>10)
+	}
+}
+
+// A ratio within ±2 % is no difference even when its interval excludes 1;
+// beyond it the interval decides.
+func TestVerdictMinimumEffect(t *testing.T) {
+	cases := []struct {
+		iv   Interval
+		want string
+	}{
+		{Interval{Ratio: 0.990, Low: 0.990, High: 0.990}, VerdictNoDifference},
+		{Interval{Ratio: 1.015, Low: 1.010, High: 1.020}, VerdictNoDifference},
+		{Interval{Ratio: 1.030, Low: 1.025, High: 1.035}, VerdictBetter},
+		{Interval{Ratio: 0.950, Low: 0.940, High: 0.960}, VerdictWorse},
+		{Interval{Ratio: 1.300, Low: 0.900, High: 1.500}, VerdictNoDifference},
+	}
+	for _, c := range cases {
+		if got := judge(c.iv, true); got != c.want {
+			t.Errorf("judge(%+v) = %s, want %s", c.iv, got, c.want)
+		}
+	}
+}
+
+// A paced scenario's throughput is judged as achieved ÷ target: linger.ms
+// 100 against 0 at rate 200 measured 202 against 204 records/s in every
+// round (records over first send → last acknowledgement; linger lengthens
+// the tail), which used to read "worse"; a scenario that falls 10 % short
+// of its target is still worse, and the table says what was judged.
+func TestPacedThroughputVerdict(t *testing.T) {
+	b := &Bench{Rounds: 5, Baseline: "linger0", ParamKeys: []string{"scenario", "round"}, Scenarios: []Scenario{
+		{Name: "linger0", Probe: config.Probe{Rate: 200}},
+		{Name: "linger100", Probe: config.Probe{Rate: 200}},
+		{Name: "slow", Probe: config.Probe{Rate: 200}},
+	}}
+	var results []Result
+	add := func(name string, round int, records int64) {
+		results = append(results, Result{Scenario: name, Round: round, Params: []string{name, strconv.Itoa(round)},
+			Produce: &ProduceResult{Records: records, Elapsed: 10 * time.Second, Latency: Latencies{P99: time.Millisecond}}})
+	}
+	for round := 1; round <= 5; round++ {
+		add("linger0", round, 2040+int64(round))
+		add("linger100", round, 2020+int64(round))
+		add("slow", round, 1800+int64(round))
+	}
+	verdicts := map[string]Summary{}
+	for _, s := range Summarize(b, results) {
+		if s.Metric.Key == "produce_records_per_sec" {
+			verdicts[s.Scenario] = s
+		}
+	}
+	if s := verdicts["linger100"]; s.Verdict != VerdictNoDifference || s.Target != 200 || s.Interval.Ratio != 1 {
+		t.Errorf("linger100 at 202 vs 204 records/s, target 200: %s, ratio %v, target %v; want no difference, 1, 200", s.Verdict, s.Interval.Ratio, s.Target)
+	}
+	if s := verdicts["slow"]; s.Verdict != VerdictWorse || math.Abs(s.Interval.Ratio-0.9) > 0.005 {
+		t.Errorf("slow at 180 records/s, target 200: %s, ratio %v; want worse, 0.9", s.Verdict, s.Interval.Ratio)
+	}
+	var md bytes.Buffer
+	if err := WriteRounds(&md, FormatMarkdown, b, 1, results); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| linger100 | produce records/s (÷ target 200) | 202, 202, 202, 202, 202 | 202 | 1.000 |", "beyond ±2 %"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
 	}
 }
