@@ -175,24 +175,39 @@ func TestMannWhitneyCountsMatchTable(t *testing.T) {
 	}
 }
 
-// At rounds: 100 (the maximum) the verdict statistics of a scenario's four
-// metrics allocate well under 50 MB (the table of every smaller pair of
-// sizes took ~220 MB per metric). Bytes allocated are deterministic.
+// At rounds: 100 (the maximum) the summary of two scenarios — four
+// metrics, each judged against the baseline — allocates well under 50 MB
+// (the table of every smaller pair of sizes took ~220 MB per verdict).
+// Bytes allocated are deterministic; time is not measured.
 func TestVerdictMemoryAt100Rounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	x, y := rounds(rng, maxRounds, 10000, 0.05), rounds(rng, maxRounds, 10000, 0.05)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range verdictMetrics {
-		if _, ok := ratioInterval(x, y); !ok {
-			t.Fatal("no interval")
+	b := &Bench{Rounds: maxRounds, Baseline: "base", Scenarios: []Scenario{{Name: "base"}, {Name: "other"}}}
+	var results []Result
+	for _, name := range []string{"base", "other"} {
+		for round, v := range rounds(rng, maxRounds, 10000, 0.05) {
+			lat := Latencies{P99: time.Duration(v) * time.Microsecond}
+			results = append(results, Result{Scenario: name, Round: round + 1,
+				Produce: &ProduceResult{Records: int64(v), Elapsed: time.Second, Latency: lat},
+				Consume: &ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(1, 0), Records: int64(v), EndToEnd: &lat}})
 		}
 	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	sums := Summarize(b, results)
 	runtime.ReadMemStats(&after)
+	judged := 0
+	for _, s := range sums {
+		if s.Verdict != "" {
+			judged++
+		}
+	}
+	if judged != len(verdictMetrics) {
+		t.Fatalf("%d verdicts, want %d", judged, len(verdictMetrics))
+	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 10<<20 {
-		t.Errorf("four verdicts at %d rounds allocated %d MB, want under 10 MB", maxRounds, got>>20)
+		t.Errorf("the summary at %d rounds allocated %d MB, want under 10 MB", maxRounds, got>>20)
 	} else {
-		t.Logf("four verdicts at %d rounds allocated %d kB", maxRounds, got>>10)
+		t.Logf("the summary at %d rounds allocated %d kB", maxRounds, got>>10)
 	}
 }
 
