@@ -67,7 +67,7 @@ func (d *driver) run(consume bool) error {
 // failed, or duration over and the buffered records flushed.
 func (d *driver) produce() error {
 	stall := d.deliveryTimeout + stallSlack
-	done := func() int64 { return d.rec.Acked() + d.rec.FailedTotal() }
+	done := d.rec.SentEnded
 	stalled := func(n int64) error {
 		return fmt.Errorf("producer: %d records acknowledged or failed, then nothing for %s", n, stall)
 	}
@@ -99,19 +99,20 @@ func (d *driver) produce() error {
 // consume-only, num_records or duration's worth).
 func (d *driver) drain() error {
 	stall := d.b.DrainTimeout
-	var target int64
+	// Producing, the target is every acknowledged record, each read at
+	// least once: duplicates do not count.
+	target, progress := d.rec.Acked(), d.rec.AckedRead
 	switch {
 	case !d.b.ConsumeOnly:
-		target = d.rec.Acked()
 	case d.b.NumRecords > 0:
-		target = d.b.WarmupRecords + d.b.NumRecords
+		target, progress = d.b.WarmupRecords+d.b.NumRecords, d.rec.ConsumedTotal
 	default:
-		target = d.b.WarmupRecords
+		target, progress = d.b.WarmupRecords, d.rec.ConsumedTotal
 	}
 	stalled := func(n int64) error {
 		return fmt.Errorf("consumer: read %d of %d records, then nothing for %s (drain_timeout)", n, target, stall)
 	}
-	err := d.wait(stall, d.rec.ConsumedTotal, func(n int64) bool { return n >= target }, stalled)
+	err := d.wait(stall, progress, func(n int64) bool { return n >= target }, stalled)
 	if err != nil || !d.b.ConsumeOnly || d.b.Duration == 0 {
 		return err
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -22,8 +23,10 @@ type Sweep struct {
 
 // CollectSweep reads run's results from the results topic until all
 // workers have published every scenario, or ctx ends: then the sweep holds
-// what arrived and the merge names the rest missing.
-func CollectSweep(ctx context.Context, k config.Kafka, topic, run string, workers int) (*Sweep, error) {
+// what arrived and the merge names the rest missing. start is the sweep's
+// --start-at, or zero for the newest sweep of run: results of another
+// sweep that reused run are ignored and named in Problems.
+func CollectSweep(ctx context.Context, k config.Kafka, topic, run string, start time.Time, workers int) (*Sweep, error) {
 	adm, err := newAdminClient(k)
 	if err != nil {
 		return nil, err
@@ -33,7 +36,7 @@ func CollectSweep(ctx context.Context, k config.Kafka, topic, run string, worker
 	if err != nil {
 		return nil, err
 	}
-	c, err := collect(ctx, k, topic, run, func(c *collected) bool { return c.complete(workers) })
+	c, err := collect(ctx, k, topic, run, start, func(c *collected) bool { return c.complete(workers) })
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
@@ -70,8 +73,15 @@ func (s *Sweep) Workers() int {
 	return n
 }
 
-// Problems are the published records that could not be read.
-func (s *Sweep) Problems() []error { return s.c.bad }
+// Problems are the published records that could not be read, and those of
+// an earlier sweep that reused the run's name.
+func (s *Sweep) Problems() []error {
+	out := slices.Clone(s.c.bad)
+	for _, st := range s.c.stale {
+		out = append(out, errors.New(st))
+	}
+	return out
+}
 
 func (c *collected) each(f func(jsonResult)) {
 	for _, w := range c.byWorker {

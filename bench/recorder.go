@@ -33,9 +33,12 @@ type Recorder struct {
 	consumeLimit int64
 	warmedUp     chan struct{}
 
-	pmu     sync.Mutex
-	acked   int64 // including warm-up
-	failed  int64 // including warm-up
+	pmu    sync.Mutex
+	acked  int64 // including warm-up
+	failed int64 // including warm-up
+	// skipped are failed records the producer never sent (behind
+	// schedule): never in flight, so they do not end the produce phase.
+	skipped int64
 	produce side
 	// acked and seen (in acct) are kept under pmu and cmu respectively.
 	acct *Accounting
@@ -109,10 +112,13 @@ func (r *Recorder) Produced(latency time.Duration, bytes int, id probes.RecordID
 }
 
 // Failed implements probes.Recorder: records the producer gave up on.
-func (r *Recorder) Failed(_ string, n int) {
+func (r *Recorder) Failed(reason string, n int) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	r.failed += int64(n)
+	if reason == probes.ReasonBehindSchedule {
+		r.skipped += int64(n)
+	}
 }
 
 // Consumed implements probes.Recorder. Records of other runs are skipped
@@ -187,6 +193,33 @@ func (r *Recorder) FailedTotal() int64 {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	return r.failed
+}
+
+// SentEnded is the number of records sent that were acknowledged or failed,
+// warm-up included: records skipped unsent are not among them.
+func (r *Recorder) SentEnded() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.acked + r.failed - r.skipped
+}
+
+// AckedRead is the number of acknowledged records of this run read at least
+// once, warm-up included: a duplicate or a record that failed on its way
+// back (yet was written) does not count, so it cannot end the drain early.
+func (r *Recorder) AckedRead() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	var n uint64
+	for run, parts := range r.acct.Acked {
+		for part, acked := range parts {
+			if seen := r.acct.Seen[run][part]; seen != nil {
+				n += acked.Intersect(seen)
+			}
+		}
+	}
+	return int64(n)
 }
 
 // ConsumedTotal is the number of records read and counted, warm-up included.

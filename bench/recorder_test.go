@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"context"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -178,5 +180,51 @@ func TestRecorderAccounting(t *testing.T) {
 	a := r.Accounting()
 	if lost, dups := tally([]*Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 || a.Reads != 5 {
 		t.Errorf("lost %d, duplicates %d (recorded %d), reads %d; want 2, 1 and 5 reads", lost, dups, a.Duplicates, a.Reads)
+	}
+}
+
+// The drain waits for every acknowledged record, each read at least once:
+// 10 acknowledged, 9 read plus a duplicate is not done (it used to end the
+// drain and report the tenth lost), and loss is reported only once
+// drain_timeout passed without progress.
+func TestDrainCountsDistinctRecords(t *testing.T) {
+	rec := NewRecorder(0, false, 0)
+	id := func(seq uint64) probes.RecordID { return probes.RecordID{Run: 7, Partition: 0, Seq: seq} }
+	for seq := range uint64(10) {
+		rec.Produced(time.Millisecond, 10, id(seq))
+	}
+	for seq := range uint64(9) {
+		rec.Consumed(time.Millisecond, 10, true, id(seq))
+	}
+	rec.Consumed(time.Millisecond, 10, true, id(3)) // a re-read
+	d := &driver{b: &Bench{DrainTimeout: 200 * time.Millisecond}, rec: rec, ctx: context.Background(),
+		exited: make(chan struct{})}
+	err := d.drain()
+	if err == nil || !strings.Contains(err.Error(), "read 9 of 10 records") {
+		t.Fatalf("drain with 9 of 10 read and a duplicate: %v, want the drain_timeout error after 9 of 10", err)
+	}
+	rec.Consumed(time.Millisecond, 10, true, id(9))
+	if err := d.drain(); err != nil {
+		t.Fatalf("drain with all 10 read: %v", err)
+	}
+	if lost, dups := tally([]*Accounting{rec.Accounting()}); lost != 0 || dups != 1 {
+		t.Errorf("tally: lost %d duplicates %d, want 0 and 1", lost, dups)
+	}
+}
+
+// Records skipped unsent (behind_schedule) are failures but were never in
+// flight: the produce phase ends when every record sent has ended.
+func TestSkippedRecordsNotInFlight(t *testing.T) {
+	rec := NewRecorder(0, false, 0)
+	rec.Failed(probes.ReasonBehindSchedule, 4)
+	for seq := range uint64(6) {
+		rec.Produced(time.Millisecond, 10, probes.RecordID{Run: 7, Seq: seq})
+	}
+	rec.Failed(probes.ReasonTimeout, 1)
+	if got := rec.SentEnded(); got != 7 {
+		t.Errorf("6 acknowledged, 1 failed in flight, 4 skipped unsent: %d sent records ended, want 7", got)
+	}
+	if got := rec.FailedTotal(); got != 5 {
+		t.Errorf("failed total %d, want 5 (skipped records are failures)", got)
 	}
 }

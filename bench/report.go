@@ -232,6 +232,11 @@ type (
 		P99MS                 float64 `json:"p99_ms"`
 		Errors                uint64  `json:"errors"`
 		Limit                 string  `json:"limit,omitempty"`
+		// Hold: the step held the best rate for the brokers' quota window;
+		// Retry: it repeated a step that had errors.
+		Seconds float64 `json:"seconds,omitempty"`
+		Hold    bool    `json:"hold,omitempty"`
+		Retry   bool    `json:"retry,omitempty"`
 	}
 	jsonProduce struct {
 		Records       int64       `json:"records"`
@@ -355,7 +360,8 @@ func capacityJSON(c *probes.CapacityResult) *jsonCapacity {
 		MBPerSec: round(c.BytesPerSecond/mib, 3), P99MS: round(ms(c.P99), 3), Steps: []jsonCapacityStep{}}
 	for _, st := range c.Steps {
 		j.Steps = append(j.Steps, jsonCapacityStep{TargetRecordsPerSec: round(st.Target, 3),
-			AchievedRecordsPerSec: round(st.Achieved, 3), P99MS: round(ms(st.P99), 3), Errors: st.Errors, Limit: st.Limit})
+			AchievedRecordsPerSec: round(st.Achieved, 3), P99MS: round(ms(st.P99), 3), Errors: st.Errors, Limit: st.Limit,
+			Seconds: st.Duration.Seconds(), Hold: st.Hold, Retry: st.Retry})
 	}
 	return j
 }

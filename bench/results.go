@@ -24,6 +24,7 @@ type jsonWorker struct {
 	Seq         int       `json:"seq"`
 	Runs        int       `json:"runs"`
 	StartAt     time.Time `json:"start_at,omitzero"`
+	SweepStart  time.Time `json:"sweep_start,omitzero"`
 	Late        bool      `json:"late"`
 	LateSeconds float64   `json:"late_seconds,omitempty"`
 	ParamKeys   []string  `json:"param_keys"`
@@ -34,7 +35,7 @@ func workerJSON(w *WorkerInfo) *jsonWorker {
 		return nil
 	}
 	j := &jsonWorker{Run: w.Run, Index: w.Index, Workers: w.Workers, Seq: w.Seq, Runs: w.Runs,
-		StartAt: w.StartAt, Late: w.Late(), ParamKeys: w.ParamKeys}
+		StartAt: w.StartAt, SweepStart: w.SweepStart, Late: w.Late(), ParamKeys: w.ParamKeys}
 	if w.LateBy > 0 {
 		j.LateSeconds = round(w.LateBy.Seconds(), 3)
 	}
@@ -43,7 +44,7 @@ func workerJSON(w *WorkerInfo) *jsonWorker {
 
 func (j *jsonWorker) info() *WorkerInfo {
 	return &WorkerInfo{Run: j.Run, Index: j.Index, Workers: j.Workers, Seq: j.Seq, Runs: j.Runs,
-		StartAt: j.StartAt, LateBy: time.Duration(j.LateSeconds * float64(time.Second)), ParamKeys: j.ParamKeys}
+		StartAt: j.StartAt, SweepStart: j.SweepStart, LateBy: time.Duration(j.LateSeconds * float64(time.Second)), ParamKeys: j.ParamKeys}
 }
 
 // resultOf turns a JSON result back into a Result; latencies come from
@@ -160,6 +161,74 @@ type collected struct {
 	byWorker map[int]map[int]jsonResult
 	// bad are records of the run that could not be read.
 	bad []error
+	// run and start identify the sweep: a sweep that reuses --run is told
+	// apart by its start. With start zero (a merge given --run alone) the
+	// newest start read wins: sweep holds it.
+	run          string
+	start, sweep time.Time
+	// stale names each result of another sweep of the same run, ignored.
+	stale []string
+}
+
+func newCollected(run string, start time.Time) *collected {
+	return &collected{byWorker: map[int]map[int]jsonResult{}, run: run, start: start, sweep: start}
+}
+
+// sweepStartOf is the sweep start a record of the results topic belongs
+// to: the one it carries, or (written without one) the time it was
+// published at, which is after its own sweep's start.
+func sweepStartOf(carried time.Time, rec *kgo.Record) time.Time {
+	if !carried.IsZero() {
+		return carried
+	}
+	return rec.Timestamp
+}
+
+// ofSweep reports whether a record of the results topic that belongs to
+// the sweep started at (sweepStartOf) is of the sweep started at start.
+func ofSweep(at, start time.Time, carried bool) bool {
+	if carried {
+		return at.Equal(start)
+	}
+	return !at.Before(start)
+}
+
+// take adds one record of the results topic when it is a result of the
+// sweep; one of an earlier sweep of the same run is ignored and named in
+// stale.
+func (c *collected) take(topic string, rec *kgo.Record) {
+	if string(rec.Key) != c.run {
+		return
+	}
+	var jr jsonResult
+	if err := json.Unmarshal(rec.Value, &jr); err != nil || jr.Worker == nil {
+		c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: %v", topic, rec.Offset, err))
+		return
+	}
+	w := jr.Worker
+	at, carried := sweepStartOf(w.SweepStart, rec), !w.SweepStart.IsZero()
+	note := func(jr jsonResult, at time.Time, where string) {
+		c.stale = append(c.stale, fmt.Sprintf("%s: worker %d's result of scenario %q is of the sweep of run %q started %s, not of the one started %s: ignored",
+			where, jr.Worker.Index, jr.Scenario, c.run, at.UTC().Format(time.RFC3339), c.sweep.UTC().Format(time.RFC3339)))
+	}
+	where := fmt.Sprintf("%s offset %d", topic, rec.Offset)
+	switch {
+	case !c.start.IsZero():
+		if !ofSweep(at, c.start, carried) {
+			note(jr, at, where)
+			return
+		}
+	case carried && at.After(c.sweep):
+		// A newer sweep of the run: what was collected so far is stale.
+		old := c.sweep
+		c.sweep = at
+		c.each(func(o jsonResult) { note(o, old, topic) })
+		c.byWorker = map[int]map[int]jsonResult{}
+	case carried && at.Before(c.sweep):
+		note(jr, at, where)
+		return
+	}
+	c.add(jr)
 }
 
 func (c *collected) add(jr jsonResult) {
@@ -177,8 +246,10 @@ func resultsReader(k config.Kafka, topic string) (*kgo.Client, error) {
 
 // collect reads run's results from the start of the results topic until
 // done holds or ctx ends (then it returns what it has with ctx's error).
-func collect(ctx context.Context, k config.Kafka, topic, run string, done func(*collected) bool) (*collected, error) {
-	c := &collected{byWorker: map[int]map[int]jsonResult{}}
+// A result of an earlier sweep that reused run is ignored and named in
+// stale: start is the sweep's start, or zero for the newest one read.
+func collect(ctx context.Context, k config.Kafka, topic, run string, start time.Time, done func(*collected) bool) (*collected, error) {
+	c := newCollected(run, start)
 	cl, err := resultsReader(k, topic)
 	if err != nil {
 		return c, err
@@ -194,17 +265,7 @@ func collect(ctx context.Context, k config.Kafka, topic, run string, done func(*
 				c.bad = append(c.bad, err)
 			}
 		})
-		fetches.EachRecord(func(rec *kgo.Record) {
-			if string(rec.Key) != run {
-				return
-			}
-			var jr jsonResult
-			if err := json.Unmarshal(rec.Value, &jr); err != nil || jr.Worker == nil {
-				c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: %v", topic, rec.Offset, err))
-				return
-			}
-			c.add(jr)
-		})
+		fetches.EachRecord(func(rec *kgo.Record) { c.take(topic, rec) })
 	}
 	return c, nil
 }

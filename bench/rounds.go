@@ -11,7 +11,8 @@ import (
 
 const (
 	// maxRounds bounds rounds: the exact rank statistics in verdict.go
-	// grow with rounds², and more rounds than this buy nothing.
+	// grow with rounds² (under 1 MB a verdict at 100), and more rounds
+	// than this buy nothing.
 	maxRounds = 100
 	// minVerdictRounds is the fewest rounds that give a verdict.
 	minVerdictRounds = 3

@@ -31,6 +31,7 @@ func WriteRounds(w io.Writer, format string, b *Bench, seed uint64, results []Re
 			Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)}
 		if b.Rounds >= minVerdictRounds {
 			doc.Baseline = displayName(b.Baseline)
+			doc.MinEffect = minEffect
 		}
 		return writeIndented(w, doc)
 	}
@@ -51,7 +52,7 @@ func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) er
 	fmt.Fprintf(&sb, "\nOver %d rounds (--seed=%d)", b.Rounds, seed)
 	h := []string{"scenario", "metric", "per round", "median"}
 	if verdicts {
-		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence)", displayName(b.Baseline), 100*confidenceLevel, IntervalMethod)
+		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence); %s", displayName(b.Baseline), 100*confidenceLevel, IntervalMethod, verdictRule)
 		h = append(h, "ratio", fmt.Sprintf("%.0f %% interval", 100*confidenceLevel), "level", "verdict")
 	}
 	sb.WriteString(":\n\n")
@@ -63,7 +64,7 @@ func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) er
 		for i, v := range s.Values {
 			per[i] = formatValue(s.Metric, v)
 		}
-		row := []string{s.Scenario, s.Metric.Name, strings.Join(per, ", "), formatValue(s.Metric, s.Median)}
+		row := []string{s.Scenario, s.metricName(), strings.Join(per, ", "), formatValue(s.Metric, s.Median)}
 		if verdicts {
 			row = append(row, summaryVerdictCells(s)...)
 		}
@@ -71,6 +72,18 @@ func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) er
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// verdictRule says when a verdict is better or worse, in the reports.
+var verdictRule = fmt.Sprintf("verdict: better or worse when the interval excludes 1 and the ratio is beyond ±%.0f %%, else no difference; a paced scenario's records/s are judged as achieved ÷ target (capped at 1)", 100*minEffect)
+
+// metricName is the metric as the summary table shows it: a throughput
+// judged against the scenario's target says so.
+func (s Summary) metricName() string {
+	if s.Target > 0 {
+		return s.Metric.Name + " (÷ target " + strconv.FormatFloat(s.Target, 'g', -1, 64) + ")"
+	}
+	return s.Metric.Name
 }
 
 // summaryVerdictCells are ratio, interval, level and verdict.
@@ -118,6 +131,7 @@ type (
 		Seed           uint64        `json:"seed"`
 		Baseline       string        `json:"baseline,omitempty"`
 		IntervalMethod string        `json:"interval_method"`
+		MinEffect      float64       `json:"min_effect,omitempty"`
 		Runs           []jsonResult  `json:"runs"`
 		Summary        []jsonSummary `json:"summary"`
 	}
@@ -132,6 +146,8 @@ type (
 		High     *float64   `json:"ci_high,omitempty"`
 		Level    *float64   `json:"confidence,omitempty"`
 		Verdict  string     `json:"verdict,omitempty"`
+		// Target: the ratio is of achieved ÷ target (paced throughput).
+		Target float64 `json:"target,omitempty"`
 	}
 )
 
@@ -150,6 +166,7 @@ func jsonSummaries(sums []Summary) []jsonSummary {
 		if s.Verdict != "" {
 			iv := s.Interval
 			js.Ratio, js.Low, js.High, js.Level, js.Verdict = num(iv.Ratio), num(iv.Low), num(iv.High), num(iv.Level), s.Verdict
+			js.Target = s.Target
 		}
 		out = append(out, js)
 	}

@@ -39,3 +39,27 @@ func TestShareSplitsExactly(t *testing.T) {
 		t.Errorf("rate %v over 3 workers: shares sum to %v, first %v", rate, sum, rateShareOf(rate, 3, 0))
 	}
 }
+
+// A paced rate below one record/s per worker is split into fractional
+// shares, never into a 0 share (which would send as fast as possible).
+func TestRateShareNeverUnlimited(t *testing.T) {
+	for _, c := range []struct {
+		rate    float64
+		workers int
+	}{{1, 2}, {2, 3}, {10, 16}, {0.5, 7}, {3, 3}} {
+		var sum float64
+		for i := range c.workers {
+			s := rateShareOf(c.rate, c.workers, i)
+			if s <= 0 {
+				t.Errorf("rate %v over %d workers: worker %d gets %v (0 = unlimited)", c.rate, c.workers, i, s)
+			}
+			sum += s
+		}
+		if math.Abs(sum-c.rate) > 1e-12 {
+			t.Errorf("rate %v over %d workers: shares sum to %v", c.rate, c.workers, sum)
+		}
+	}
+	if got := rateShareOf(10, 16, 15); got != 10.0/16 {
+		t.Errorf("rate 10 over 16 workers: worker 15 gets %v, want %v", got, 10.0/16)
+	}
+}

@@ -10,6 +10,9 @@ type VerdictMetric struct {
 	Key            string // as in JSON and CSV
 	HigherIsBetter bool
 	value          func(Result) (float64, bool)
+	// throughput: a paced scenario's value is judged against its target
+	// (attainment), not as it is.
+	throughput bool
 }
 
 // verdictMetrics are the metrics of the verdict table.
@@ -19,25 +22,25 @@ var verdictMetrics = []VerdictMetric{
 			return 0, false
 		}
 		return r.Produce.RecordsPerSec(), true
-	}},
+	}, true},
 	{"produce p99 (ms)", "produce_p99_ms", false, func(r Result) (float64, bool) {
 		if r.Produce == nil || r.Produce.Records == 0 {
 			return 0, false
 		}
 		return ms(r.Produce.Latency.P99), true
-	}},
+	}, false},
 	{"e2e p99 (ms)", "end_to_end_p99_ms", false, func(r Result) (float64, bool) {
 		if r.Consume == nil || r.Consume.EndToEnd == nil || r.Consume.Records == 0 {
 			return 0, false
 		}
 		return ms(r.Consume.EndToEnd.P99), true
-	}},
+	}, false},
 	{"consumer records/s", "consumer_records_per_sec", true, func(r Result) (float64, bool) {
 		if r.Consume == nil || r.Consume.Records == 0 {
 			return 0, false
 		}
 		return r.Consume.RecordsPerSec(), true
-	}},
+	}, true},
 }
 
 // Summary is one scenario's metric over the rounds.
@@ -54,6 +57,21 @@ type Summary struct {
 	// when there is none (fewer than minVerdictRounds rounds on a side).
 	Interval Interval
 	Verdict  string
+	// Target, when > 0, is the paced scenario's rate in records/s: its
+	// throughput (and the baseline's) was judged as achieved ÷ target,
+	// capped at 1, so a rate that only the measuring window moves (the
+	// tail after the last send) is no effect.
+	Target float64
+}
+
+// attainment is achieved ÷ target, capped at 1: what a paced throughput is
+// judged on, as a paced run cannot send faster than its target.
+func attainment(values []float64, target float64) []float64 {
+	out := make([]float64, len(values))
+	for i, v := range values {
+		out[i] = min(v/target, 1)
+	}
+	return out
 }
 
 // Summarize gathers each scenario's metrics over the rounds, in the file's
@@ -80,6 +98,14 @@ func Summarize(b *Bench, results []Result) []Summary {
 		}
 		return all, valid
 	}
+	target := func(name string) float64 {
+		for _, s := range b.Scenarios {
+			if s.Name == name {
+				return s.Probe.Rate
+			}
+		}
+		return 0
+	}
 	var out []Summary
 	for _, s := range b.Scenarios {
 		for _, m := range verdictMetrics {
@@ -92,6 +118,10 @@ func Summarize(b *Bench, results []Result) []Summary {
 			if b.Rounds >= minVerdictRounds && !sm.Baseline {
 				_, base := values(b.Baseline, m)
 				if len(valid) >= minVerdictRounds && len(base) >= minVerdictRounds {
+					if t, bt := s.Probe.Rate, target(b.Baseline); m.throughput && t > 0 && bt > 0 {
+						sm.Target = t
+						valid, base = attainment(valid, t), attainment(base, bt)
+					}
 					sm.Interval, _ = ratioInterval(valid, base)
 					sm.Verdict = judge(sm.Interval, m.HigherIsBetter)
 				}

@@ -58,6 +58,9 @@ type marker struct {
 	Worker int   `json:"worker"`
 	Seq    int   `json:"seq"`
 	Acked  int64 `json:"acked"`
+	// SweepStart tells this sweep's markers from an earlier sweep's that
+	// reused --run.
+	SweepStart time.Time `json:"sweep_start,omitzero"`
 }
 
 // markerKey keys the markers apart from the results (collect reads only
@@ -90,7 +93,7 @@ func (wr *workerRun) drainer(seq int, p config.Probe) *sweepDrain {
 // announce publishes that this worker's producer is done with acked
 // records acknowledged.
 func (s *sweepDrain) announce(ctx context.Context, acked int64) error {
-	m := marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked}
+	m := marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked, SweepStart: s.wr.StartAt}
 	if err := s.wr.send(ctx, s.wr.markerKey(), m, "the producer's end"); err != nil {
 		return err
 	}
@@ -118,15 +121,7 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 	cancel()
 	ctx, cancel = context.WithTimeout(ctx, topicTimeout)
 	defer cancel()
-	fetches.EachRecord(func(r *kgo.Record) {
-		var m marker
-		// One from before the sweep's start is of an earlier sweep of the
-		// same --run: it must not end this one's drain.
-		if string(r.Key) == s.wr.markerKey() && !r.Timestamp.Before(s.wr.StartAt) &&
-			json.Unmarshal(r.Value, &m) == nil && m.Seq == s.seq {
-			s.markers[m.Worker] = true
-		}
-	})
+	fetches.EachRecord(s.take)
 	committed, err := s.wr.adm.FetchOffsets(ctx, s.group)
 	if err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
 		return s.progress, false
@@ -151,6 +146,22 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 	s.progress = int64(len(s.markers)) + s.committed
 	s.done = read
 	return s.progress, read
+}
+
+// take notes a worker's marker of this sweep's seq-th run. One of an
+// earlier sweep of the same --run must not end this one's drain: it is
+// ignored, and said so.
+func (s *sweepDrain) take(r *kgo.Record) {
+	var m marker
+	if string(r.Key) != s.wr.markerKey() || json.Unmarshal(r.Value, &m) != nil || m.Seq != s.seq {
+		return
+	}
+	if at := sweepStartOf(m.SweepStart, r); !ofSweep(at, s.wr.StartAt, !m.SweepStart.IsZero()) {
+		s.wr.logger.Info("ignoring a producer's end marker of an earlier sweep of the same --run",
+			"marker_worker", m.Worker, "seq", m.Seq, "marker_sweep_start", at.UTC().Format(time.RFC3339), "offset", r.Offset)
+		return
+	}
+	s.markers[m.Worker] = true
 }
 
 // missing names the workers whose marker has not come.

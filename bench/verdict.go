@@ -13,6 +13,12 @@ const (
 	VerdictNoDifference = "no difference"
 )
 
+// minEffect is the smallest effect a verdict reports: a ratio within
+// ±2 % reads "no difference" even when its interval excludes 1, as such a
+// shift is within what the measuring window alone moves (a paced run's
+// tail, a round's start and end).
+const minEffect = 0.02
+
 // confidenceLevel is the interval's nominal level. The rank method's levels
 // are discrete: the interval is the narrowest whose exact level is at least
 // this, or, with too few rounds for that (3 and 3), the widest there is.
@@ -76,37 +82,42 @@ func rankBound(n, m int, alpha float64) (int, float64) {
 
 // mannWhitneyCounts[u] is how many of the C(n+m, n) orderings of n and m
 // values give U = u (the count of pairs in which the first sample's value is
-// the larger). The recursion adds the largest value: from the first sample
-// it exceeds all m of the second, from the second it exceeds none.
+// the larger): the coefficients of the Gaussian binomial [n+m choose n] in
+// q, built in one array of n·m+1 counts (memory grows with rounds², not
+// with a table of every smaller pair of sizes) by
+// [m+k choose k] = [m+k-1 choose k-1] / (1 − q^k) · (1 − q^(m+k)).
+// Only the lower half is computed (the counts are symmetric): there each
+// step's series is positive and the subtraction cancels little, so counts
+// below 2^53 are exact and larger ones within about 1e-14.
 func mannWhitneyCounts(n, m int) []float64 {
-	// c[i][j] holds the counts for sizes i and j.
-	c := make([][][]float64, n+1)
-	for i := range c {
-		c[i] = make([][]float64, m+1)
-		for j := range c[i] {
-			c[i][j] = make([]float64, i*j+1)
-			switch {
-			case i == 0 || j == 0:
-				c[i][j][0] = 1
-			default:
-				for u := range c[i][j] {
-					if u-j >= 0 && u-j < len(c[i-1][j]) {
-						c[i][j][u] += c[i-1][j][u-j]
-					}
-					if u < len(c[i][j-1]) {
-						c[i][j][u] += c[i][j-1][u]
-					}
-				}
-			}
+	n, m = min(n, m), max(n, m) // the distribution is symmetric in n and m
+	top := n * m
+	half := top / 2
+	c := make([]float64, top+1)
+	c[0] = 1
+	for k := 1; k <= n; k++ {
+		// Divide by 1 − q^k: the quotient's coefficients are running sums.
+		for u := k; u <= half; u++ {
+			c[u] += c[u-k]
+		}
+		// Multiply by 1 − q^(m+k), from the top down.
+		for u := half; u >= m+k; u-- {
+			c[u] -= c[u-m-k]
 		}
 	}
-	return c[n][m]
+	for u := half + 1; u <= top; u++ {
+		c[u] = c[top-u]
+	}
+	return c
 }
 
 // judge turns an interval into a verdict: a ratio above 1 is better when
-// higher is better (throughput) and worse when lower is (latency).
+// higher is better (throughput) and worse when lower is (latency). An
+// interval that contains 1, or a ratio within ±minEffect, is no difference.
 func judge(iv Interval, higherIsBetter bool) string {
 	switch {
+	case math.Abs(iv.Ratio-1) <= minEffect:
+		return VerdictNoDifference
 	case iv.Low > 1 && higherIsBetter, iv.High < 1 && !higherIsBetter:
 		return VerdictBetter
 	case iv.Low > 1, iv.High < 1:

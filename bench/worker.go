@@ -45,6 +45,10 @@ type WorkerInfo struct {
 	// Seq is the scenario's place in the worker's runs, Runs their number.
 	Seq, Runs int
 	StartAt   time.Time
+	// SweepStart is the sweep's common start (--start-at): with Run, it
+	// tells this sweep's results from those of an earlier one that reused
+	// --run.
+	SweepStart time.Time
 	// LateBy is how long after the scenario's start the worker began; a
 	// worker that missed the common start by more than lateTolerance is
 	// late and its window is not the others'.
@@ -82,6 +86,11 @@ func (w *Worker) Check(b *Bench) error {
 		return fmt.Errorf("--workers=%d: rounds = %d: run each round as its own sweep", w.Workers, b.Rounds)
 	case b.NumRecords > 0 && b.NumRecords < int64(w.Workers):
 		return fmt.Errorf("--workers=%d: num_records = %d: fewer records than workers", w.Workers, b.NumRecords)
+	}
+	for _, s := range b.Scenarios {
+		if err := checkRateSplit(s.Name, s.Probe.Rate, w.Workers); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -204,7 +213,7 @@ func (wr *workerRun) info(b *Bench, seq int, start time.Time, late time.Duration
 		return nil
 	}
 	return &WorkerInfo{Run: wr.Run, Index: wr.Index, Workers: wr.Workers, Seq: seq, Runs: wr.runs,
-		StartAt: start, LateBy: late, ParamKeys: b.ParamKeys}
+		StartAt: start, SweepStart: wr.StartAt, LateBy: late, ParamKeys: b.ParamKeys}
 }
 
 // deletesTopic says at clean-up time whether this process deletes the
@@ -249,7 +258,7 @@ func (w *Worker) runID() string {
 func (wr *workerRun) awaitOthers(seq int, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	got, err := collect(ctx, wr.kafka, wr.ResultsTopic, wr.Run, func(c *collected) bool {
+	got, err := collect(ctx, wr.kafka, wr.ResultsTopic, wr.Run, wr.StartAt, func(c *collected) bool {
 		for i := 1; i < wr.Workers; i++ {
 			if _, ok := c.byWorker[i][seq]; !ok {
 				return false
@@ -259,6 +268,9 @@ func (wr *workerRun) awaitOthers(seq int, limit time.Duration) {
 	})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		wr.logger.Warn("reading the other workers' results failed", "err", err)
+	}
+	for _, s := range got.stale {
+		wr.logger.Info("ignoring a result of an earlier sweep of the same --run", "result", s)
 	}
 	for i := 1; i < wr.Workers; i++ {
 		if _, ok := got.byWorker[i][seq]; !ok {

@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // A worker that reaches a scenario after its common start goes on at once
@@ -43,6 +46,10 @@ func TestWorkerCheck(t *testing.T) {
 		{ok, Bench{Rounds: 3}, "--workers=3: rounds = 3"},
 		{ok, Bench{FindMaxRate: true}, "--workers=3: find_max_rate"},
 		{ok, Bench{NumRecords: 2}, "--workers=3: num_records = 2: fewer records than workers"},
+		// Shares below a record/s are fine; a rate whose shares round to
+		// 0 (as fast as possible) is not.
+		{ok, Bench{NumRecords: 3, Scenarios: []Scenario{{Name: "slow", Probe: config.Probe{Rate: 2}}}}, ""},
+		{ok, Bench{NumRecords: 3, Scenarios: []Scenario{{Name: "tiny", Probe: config.Probe{Rate: 5e-324}}}}, `--workers=3: scenario "tiny" rate = 5e-324: cannot be split`},
 	}
 	for _, c := range cases {
 		err := c.w.Check(&c.b)
@@ -73,5 +80,67 @@ func TestWorkerScenarioStart(t *testing.T) {
 	}
 	if got := w.scenarioStart(counted, 1); !got.IsZero() {
 		t.Errorf("second num_records run starts %s, want when the first ends (zero)", got)
+	}
+}
+
+// A sweep that reuses --run is told from the earlier one by its start:
+// worker 0 does not take an earlier sweep's result for the other workers'
+// (it would delete the topic while they still drain), and the merge
+// ignores it; both say so.
+func TestStaleResultsOfReusedRun(t *testing.T) {
+	brokers := fakeCluster(t)
+	k := config.Kafka{Brokers: brokers}
+	k.SetDefaults()
+	k.Brokers = brokers
+	ctx := context.Background()
+	earlier := time.Now().Add(-2 * time.Hour).UTC().Truncate(time.Second)
+	now := earlier.Add(time.Hour)
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+
+	old, err := (&Worker{Workers: 2, Index: 1, StartAt: earlier, Run: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.close()
+	b := &Bench{ParamKeys: []string{"scenario"}}
+	if err := old.publish(ctx, b.ParamKeys, Result{Scenario: "s", Params: []string{"s"}, Worker: old.info(b, 0, earlier, 0)}); err != nil {
+		t.Fatal(err)
+	}
+
+	w0, err := (&Worker{Workers: 2, Index: 0, StartAt: now, Run: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w0.close()
+	w0.awaitOthers(0, 2*time.Second)
+	if out := logs.String(); !strings.Contains(out, "deleting the topic without a result from a worker") ||
+		!strings.Contains(out, "ignoring a result of an earlier sweep of the same --run") {
+		t.Errorf("worker 0 took the earlier sweep's result for worker 1's; log:\n%s", out)
+	}
+
+	// The merge of the new sweep ignores it, and so does a merge given
+	// --run alone once the new sweep's result is there.
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	sw, err := CollectSweep(cctx, k, "results", "r", now, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sw.c.byWorker[1]); n != 0 || len(sw.Problems()) != 1 || !strings.Contains(sw.Problems()[0].Error(), "ignored") {
+		t.Errorf("merge of the sweep started %s: %d results of worker 1, problems %v; want none and the stale one named", now, n, sw.Problems())
+	}
+	cur := &workerRun{Worker: &Worker{Workers: 2, Index: 1, StartAt: now, Run: "r", ResultsTopic: "results"}, kafka: k, cl: old.cl, runs: 1}
+	if err := cur.publish(ctx, b.ParamKeys, Result{Scenario: "s", Params: []string{"s"}, Worker: cur.info(b, 0, now, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	cctx2, cancel2 := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel2()
+	sw, err = CollectSweep(cctx2, k, "results", "r", time.Time{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jr, ok := sw.c.byWorker[1][0]; !ok || !jr.Worker.SweepStart.Equal(now) || len(sw.Problems()) != 1 {
+		t.Errorf("merge of --run alone: worker 1's result %+v (found %v), problems %v; want the newest sweep's and the earlier named", jr.Worker, ok, sw.Problems())
 	}
 }

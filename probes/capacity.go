@@ -22,7 +22,7 @@ import (
 const (
 	CapacityOK      = "ok"      // the ramp ran to a limit
 	CapacityAborted = "aborted" // stopped by reload or shutdown
-	CapacityError   = "error"   // could not ramp: no client, no topic
+	CapacityError   = "error"   // could not ramp: no client, no topic, the cluster down during a step
 )
 
 // Limits: why a capacity run stopped (kafka_bench_capacity_limit{reason}).
@@ -62,7 +62,16 @@ type CapacityOptions struct {
 
 // CapacityStep is one step of a run.
 type CapacityStep struct {
-	Target   float64 // records/s
+	Target float64 // records/s
+	// Duration is how long the step sent: step_duration, or the quota
+	// window for a step that confirms the best one (Hold).
+	Duration time.Duration
+	// Hold: the step held the best passing rate for the brokers' quota
+	// window, longer than step_duration, before it was reported.
+	Hold bool
+	// Retry: the step repeated one that had errors, once the cluster took
+	// records again.
+	Retry    bool
 	Achieved float64 // records/s acknowledged by the step's end plus its median latency
 	P99      time.Duration
 	// EndToEndP99 is measured with end_to_end_slo only.
@@ -161,43 +170,102 @@ func (c *Capacity) run(ctx context.Context, steps []float64) CapacityResult {
 		}
 		return CapacityResult{Result: CapacityError, Err: err}
 	}
+	stepDur := time.Duration(c.cfg.StepDuration)
 	// An unjudged warm-up step at start_rate: a cold broker (JIT, page
 	// cache) or new connections would otherwise fail the first step.
-	warm := r.step(ctx, steps[0])
+	warm := r.step(ctx, steps[0], stepDur)
 	c.logger.Info("capacity warm-up", "target", warm.Target, "achieved", warm.Achieved, "p99", warm.P99, "errors", warm.Errors)
 	res := CapacityResult{Result: CapacityOK, Limit: LimitCeiling}
-	for _, rate := range steps {
-		st := r.step(ctx, rate)
-		if ctx.Err() != nil {
-			res.Result, res.Limit = CapacityAborted, ""
-			return res
+	best := -1 // index in steps of the highest step that passed
+	for i, rate := range steps {
+		st, err := r.judgedStep(ctx, &res, rate, stepDur, false)
+		switch {
+		case ctx.Err() != nil:
+			return CapacityResult{Result: CapacityAborted, Steps: res.Steps}
+		case err != nil:
+			return CapacityResult{Result: CapacityError, Steps: res.Steps, Err: err}
 		}
-		res.Steps = append(res.Steps, st)
-		c.logger.Info("capacity step", "target", st.Target, "achieved", st.Achieved, "p99", st.P99,
-			"end_to_end_p99", st.EndToEndP99, "errors", st.Errors, "passed", st.Limit == "", "limit", st.Limit)
 		if st.Limit != "" {
 			res.Limit = st.Limit
 			break
 		}
+		best = i
 		res.RecordsPerSecond, res.P99, res.EndToEndP99 = st.Target, st.P99, st.EndToEndP99
+	}
+	// Steps shorter than the brokers' quota window pass before Kafka
+	// throttles (it averages over the whole window): the best step is held
+	// that long before it is reported, and the next lower one if it fails.
+	if hold := r.quotaWindow; hold > stepDur {
+		for ; best >= 0; best-- {
+			st, err := r.judgedStep(ctx, &res, steps[best], hold, true)
+			switch {
+			case ctx.Err() != nil:
+				return CapacityResult{Result: CapacityAborted, Steps: res.Steps}
+			case err != nil:
+				return CapacityResult{Result: CapacityError, Steps: res.Steps, Err: err}
+			}
+			if st.Limit == "" {
+				res.RecordsPerSecond, res.P99, res.EndToEndP99 = st.Target, st.P99, st.EndToEndP99
+				break
+			}
+			res.Limit = st.Limit
+			res.RecordsPerSecond, res.P99, res.EndToEndP99 = 0, 0, 0
+		}
 	}
 	res.BytesPerSecond = res.RecordsPerSecond * float64(c.probe.RecordSize)
 	return res
 }
 
+// judgedStep runs one step, logs it and appends it to res.Steps. A step
+// with errors says nothing about capacity when the cluster is down: the
+// run then checks that the cluster takes records at all, and fails (err)
+// when it does not, so an outage never lowers the capacity; when it does,
+// the step is repeated once and the repeat decides.
+func (r *capacityRun) judgedStep(ctx context.Context, res *CapacityResult, rate float64, d time.Duration, hold bool) (CapacityStep, error) {
+	st := r.step(ctx, rate, d)
+	st.Hold = hold
+	if ctx.Err() != nil {
+		return st, nil
+	}
+	r.logStep(res, st)
+	if st.Limit != LimitErrors {
+		return st, nil
+	}
+	if err := r.available(ctx); err != nil {
+		return st, fmt.Errorf("cluster unavailable during the step at %g records/s: %w", rate, err)
+	}
+	r.c.logger.Warn("capacity step had errors while the cluster takes records: repeating it once", "target", rate)
+	st = r.step(ctx, rate, d)
+	st.Hold, st.Retry = hold, true
+	if ctx.Err() == nil {
+		r.logStep(res, st)
+	}
+	return st, nil
+}
+
+func (r *capacityRun) logStep(res *CapacityResult, st CapacityStep) {
+	res.Steps = append(res.Steps, st)
+	r.c.logger.Info("capacity step", "target", st.Target, "duration", st.Duration, "hold", st.Hold, "retry", st.Retry,
+		"achieved", st.Achieved, "p99", st.P99, "end_to_end_p99", st.EndToEndP99, "errors", st.Errors,
+		"passed", st.Limit == "", "limit", st.Limit)
+}
+
 // capacityRun holds one run's clients. The step loop is its only writer of
 // seqs and rr; the promise and the end-to-end reader update the current step.
 type capacityRun struct {
-	c         *Capacity
-	p         *Probe // the capacity topic's probe, for its topic and client code
-	client    *kgo.Client
-	reader    *kgo.Client // nil without end_to_end_slo
-	readDone  chan struct{}
-	pool      *payload.Pool
-	seqs      []uint64
-	rr        int32
-	closeOnce sync.Once
-	stopAbort func() bool
+	c        *Capacity
+	p        *Probe // the capacity topic's probe, for its topic and client code
+	client   *kgo.Client
+	reader   *kgo.Client // nil without end_to_end_slo
+	readDone chan struct{}
+	pool     *payload.Pool
+	// quotaWindow is how long the brokers average client quotas over; 0
+	// when they do not say.
+	quotaWindow time.Duration
+	seqs        []uint64
+	rr          int32
+	closeOnce   sync.Once
+	stopAbort   func() bool
 
 	mu    sync.Mutex
 	steps []*stepStats // with end_to_end_slo the reader looks steps up by intended time
@@ -221,6 +289,7 @@ func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 		return nil, fmt.Errorf("capacity topic %q not ready within %s: %w", p.cfg.Topic, capacityTopicTimeout, err)
 	}
 	r := &capacityRun{c: c, p: p, pool: newPool(p.cfg, p.logger)}
+	r.quotaWindow = c.readQuotaWindow(ctx, p.admin)
 	if r.client, err = p.newClient(kclient.RoleProducer, "0", kclient.ProducerOpts(c.probe)...); err != nil {
 		return nil, err
 	}
@@ -233,9 +302,36 @@ func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
 	return r, r.warmUp(ctx)
 }
 
+// readQuotaWindow reads the brokers' quota window and warns when steps are
+// shorter: the best step is then held that long before it is reported.
+func (c *Capacity) readQuotaWindow(ctx context.Context, adm *kadm.Client) time.Duration {
+	ctx, cancel := context.WithTimeout(ctx, capacityTopicTimeout)
+	defer cancel()
+	window, ok, err := kclient.QuotaWindow(ctx, adm)
+	switch {
+	case err != nil:
+		c.logger.Warn("reading the brokers' quota window failed: the best step is reported without a hold", "err", err)
+	case !ok:
+		c.logger.Debug("the brokers report no quota window: the best step is reported without a hold")
+	case window > time.Duration(c.cfg.StepDuration):
+		c.logger.Warn("capacity.step_duration is shorter than the brokers' quota window (quota.window.num × quota.window.size.seconds), so a step can pass before Kafka throttles: the best step is held for the quota window before it is reported",
+			"step_duration", c.cfg.StepDuration, "quota_window", window)
+	}
+	return window
+}
+
 // warmUp sends one record per partition and waits for them: a cluster that
 // takes no records at all is an error of the run, not a limit of a step.
 func (r *capacityRun) warmUp(ctx context.Context) error {
+	if err := r.available(ctx); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return nil
+}
+
+// available sends one record per partition and waits up to 15 s for them:
+// whether the cluster takes records at all.
+func (r *capacityRun) available(ctx context.Context) error {
 	st := newStepStats(0, time.Now(), time.Now(), r.pool)
 	for range r.p.partitions.Load() {
 		r.send(st, time.Now())
@@ -243,10 +339,12 @@ func (r *capacityRun) warmUp(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if err := r.client.Flush(ctx); err != nil {
-		return fmt.Errorf("warm-up: %w", err)
+		return err
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if st.errors > 0 {
-		return fmt.Errorf("warm-up: %w", st.firstErr)
+		return st.firstErr
 	}
 	return nil
 }
@@ -271,13 +369,13 @@ func (r *capacityRun) close() {
 	}
 }
 
-// step produces at rate for one step_duration, waits for the step's
-// acknowledgements (and, with end_to_end_slo, its consumption) and judges it.
-func (r *capacityRun) step(ctx context.Context, rate float64) CapacityStep {
+// step produces at rate for d, waits for the step's acknowledgements (and,
+// with end_to_end_slo, its consumption) and judges it.
+func (r *capacityRun) step(ctx context.Context, rate float64, d time.Duration) CapacityStep {
 	cfg := r.c.cfg
 	clock := pacer.RealClock()
 	start := clock.Now()
-	end := start.Add(time.Duration(cfg.StepDuration))
+	end := start.Add(d)
 	st := newStepStats(rate, start, end, r.pool)
 	r.mu.Lock()
 	r.steps = append(r.steps, st)
@@ -303,7 +401,9 @@ func (r *capacityRun) step(ctx context.Context, rate float64) CapacityStep {
 	defer cancelWait()
 	flushed := r.client.Flush(waitCtx) == nil
 	read := r.reader == nil || st.waitConsumed(waitCtx)
-	return st.judge(cfg, flushed, read)
+	s := st.judge(cfg, flushed, read)
+	s.Duration = d
+	return s
 }
 
 // send hands one record to the client, round-robin over the partitions as

@@ -6,14 +6,17 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/model"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -195,5 +198,140 @@ func TestCapacityRunAbortsOnCancel(t *testing.T) {
 	}
 	if got := mustValue(t, gather(t, reg), "kafka_bench_capacity_runs_total", "probe", "abort", "result", "aborted"); got != 1 {
 		t.Errorf("runs_total{aborted} = %v, want 1", got)
+	}
+}
+
+// A cluster outage during a run says nothing about capacity: the run fails
+// (result error) instead of ending ok at limit errors, and the previous
+// capacity, limit and last-run time stay as they were.
+func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var outage atomic.Bool
+	c.ControlKey(int16(kmsg.Produce), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if !outage.Load() {
+			return nil, nil, false
+		}
+		req := kreq.(*kmsg.ProduceRequest)
+		resp := req.ResponseKind().(*kmsg.ProduceResponse)
+		for _, rt := range req.Topics {
+			st := kmsg.NewProduceResponseTopic()
+			st.Topic, st.TopicID = rt.Topic, rt.TopicID
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewProduceResponseTopicPartition()
+				sp.Partition, sp.ErrorCode = rp.Partition, kerr.InvalidRecord.Code
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	brokers := c.ListenAddrs()
+	reg := prometheus.NewRegistry()
+	logs := &syncBuffer{}
+	const topic = "kafka-bench-outage-capacity"
+	cp := NewCapacity(capacityProbe("outage", config.Capacity{
+		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: topic,
+	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg),
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	first := cp.RunOnce(context.Background())
+	if first.Result != CapacityOK {
+		t.Fatalf("first run %+v, want ok", first)
+	}
+	before := gather(t, reg)
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	records := func() int64 {
+		ends, _ := adm.ListEndOffsets(context.Background(), topic)
+		var n int64
+		ends.Each(func(o kadm.ListedOffset) { n += o.Offset })
+		return n
+	}
+	base := records()
+	done := make(chan CapacityResult, 1)
+	go func() { done <- cp.RunOnce(context.Background()) }()
+	// The outage starts once the warm-up step is over and the first judged
+	// step is under way (the warm-up step sends 100 records).
+	for deadline := time.Now().Add(30 * time.Second); records()-base <= 150; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second run produced only %d records", records()-base)
+		}
+	}
+	outage.Store(true)
+	var res CapacityResult
+	select {
+	case res = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the run did not end")
+	}
+	if res.Result != CapacityError || res.Err == nil || !strings.Contains(res.Err.Error(), "cluster unavailable") {
+		t.Errorf("run during an outage: %+v, want result error (cluster unavailable)", res)
+	}
+	after := gather(t, reg)
+	for _, name := range []string{"kafka_bench_capacity_records_per_second", "kafka_bench_capacity_bytes_per_second", "kafka_bench_capacity_last_run_timestamp_seconds"} {
+		if b, a := mustValue(t, before, name, "probe", "outage"), mustValue(t, after, name, "probe", "outage"); a != b {
+			t.Errorf("%s changed from %v to %v by a run during an outage", name, b, a)
+		}
+	}
+	for _, l := range CapacityLimits {
+		if b, a := mustValue(t, before, "kafka_bench_capacity_limit", "probe", "outage", "reason", l), mustValue(t, after, "kafka_bench_capacity_limit", "probe", "outage", "reason", l); a != b {
+			t.Errorf("limit{%s} changed from %v to %v by a run during an outage", l, b, a)
+		}
+	}
+	if got := mustValue(t, after, "kafka_bench_capacity_runs_total", "probe", "outage", "result", "error"); got != 1 {
+		t.Errorf("runs_total{error} = %v, want 1", got)
+	}
+	if !strings.Contains(logs.String(), "capacity run failed") {
+		t.Errorf("log lacks the failed run:\n%s", logs)
+	}
+}
+
+// With steps shorter than the brokers' quota window (read with
+// DescribeConfigs: here 2 × 1 s), the best step is held for the window
+// before it is reported, and the run says so at its start.
+func TestCapacityHoldsBestStepForQuotaWindow(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{
+		"quota.window.num": "2", "quota.window.size.seconds": "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	logs := &syncBuffer{}
+	cp := NewCapacity(capacityProbe("hold", config.Capacity{
+		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxBytesPerSecond: 200 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: "kafka-bench-hold-capacity",
+	}), CapacityOptions{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	res := cp.RunOnce(context.Background())
+	if res.Result != CapacityOK {
+		t.Fatalf("result %+v, want ok", res)
+	}
+	if !strings.Contains(logs.String(), "shorter than the brokers' quota window") || !strings.Contains(logs.String(), "quota_window=2s") {
+		t.Errorf("the run did not warn of steps shorter than the quota window:\n%s", logs)
+	}
+	var holds []CapacityStep
+	for _, st := range res.Steps {
+		if st.Hold {
+			holds = append(holds, st)
+			if st.Duration != 2*time.Second {
+				t.Errorf("hold step %+v: duration %s, want the quota window, 2s", st, st.Duration)
+			}
+		} else if st.Duration != time.Second {
+			t.Errorf("ramp step %+v: duration %s, want step_duration, 1s", st, st.Duration)
+		}
+	}
+	if res.RecordsPerSecond > 0 {
+		if len(holds) == 0 || holds[len(holds)-1].Limit != "" || holds[len(holds)-1].Target != res.RecordsPerSecond {
+			t.Errorf("capacity %v reported without a passing hold of its step: steps %+v", res.RecordsPerSecond, res.Steps)
+		}
 	}
 }

@@ -105,7 +105,13 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		defer stop()
 		ctx, cancel := context.WithTimeout(ctx, wf.timeout)
 		defer cancel()
-		if sweep, err = bench.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), wf.workers); err != nil {
+		var start time.Time // zero: the newest sweep of --run
+		if wf.startAt != "" {
+			if start, err = time.Parse(time.RFC3339, wf.startAt); err != nil {
+				return fail(exitBadInput, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt))
+			}
+		}
+		if sweep, err = bench.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), start, wf.workers); err != nil {
 			return fail(exitFailed, err)
 		}
 	}
