@@ -332,9 +332,10 @@ func (r *capacityRun) warmUp(ctx context.Context) error {
 // available sends one record per partition and waits up to 15 s for them:
 // whether the cluster takes records at all.
 func (r *capacityRun) available(ctx context.Context) error {
-	st := newStepStats(0, time.Now(), time.Now(), r.pool)
+	now := r.p.clk.now()
+	st := newStepStats(0, now, now, r.pool, r.p.clk.now)
 	for range r.p.partitions.Load() {
-		r.send(st, time.Now())
+		r.send(st, r.p.clk.now())
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
@@ -373,10 +374,10 @@ func (r *capacityRun) close() {
 // with end_to_end_slo, its consumption) and judges it.
 func (r *capacityRun) step(ctx context.Context, rate float64, d time.Duration) CapacityStep {
 	cfg := r.c.cfg
-	clock := pacer.RealClock()
+	clock := r.p.clk.pacer()
 	start := clock.Now()
 	end := start.Add(d)
-	st := newStepStats(rate, start, end, r.pool)
+	st := newStepStats(rate, start, end, r.pool, r.p.clk.now)
 	r.mu.Lock()
 	r.steps = append(r.steps, st)
 	r.mu.Unlock()
@@ -452,7 +453,7 @@ func (r *capacityRun) read(ctx context.Context) {
 		if fetches.IsClientClosed() || ctx.Err() != nil {
 			return
 		}
-		now := time.Now()
+		now := r.p.clk.now()
 		fetches.EachError(func(_ string, _ int32, err error) {
 			if st := r.stepAt(now); st != nil && !errors.Is(err, context.Canceled) {
 				st.fail(err)
@@ -464,7 +465,7 @@ func (r *capacityRun) read(ctx context.Context) {
 				return
 			}
 			if st := r.stepAt(time.Unix(0, h.Intended)); st != nil {
-				st.consumed(now.Sub(time.Unix(0, h.Intended)))
+				st.consumed(since(h.Intended, now))
 			}
 		})
 	}

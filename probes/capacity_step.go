@@ -24,6 +24,7 @@ type stepStats struct {
 	target     float64
 	start, end time.Time
 	pool       *payload.Pool
+	now        func() time.Time         // the probe's steady clock
 	ack        func(*kgo.Record, error) // the promise, allocated once per step
 	progress   chan struct{}            // signalled when records are consumed
 
@@ -39,8 +40,8 @@ type stepStats struct {
 	e2e       *hdrhistogram.Histogram
 }
 
-func newStepStats(target float64, start, end time.Time, pool *payload.Pool) *stepStats {
-	st := &stepStats{target: target, start: start, end: end, pool: pool, progress: make(chan struct{}, 1),
+func newStepStats(target float64, start, end time.Time, pool *payload.Pool, now func() time.Time) *stepStats {
+	st := &stepStats{target: target, start: start, end: end, pool: pool, now: now, progress: make(chan struct{}, 1),
 		produce: hdrhistogram.New(1, stepHistMax, 3), e2e: hdrhistogram.New(1, stepHistMax, 3),
 		ackSlots: make([]uint32, 2*end.Sub(start)/ackSlot+1)}
 	st.ack = st.promise
@@ -50,7 +51,7 @@ func newStepStats(target float64, start, end time.Time, pool *payload.Pool) *ste
 // promise measures from the intended time in the record's header, as the
 // steady producer does.
 func (st *stepStats) promise(r *kgo.Record, err error) {
-	now := time.Now()
+	now := st.now()
 	h, derr := payload.Decode(r.Value)
 	st.pool.Put(r.Value)
 	if derr != nil || closeErr(err) {
@@ -63,7 +64,7 @@ func (st *stepStats) promise(r *kgo.Record, err error) {
 	st.mu.Lock()
 	st.acked++
 	st.ackSlots[min(max(int(now.Sub(st.start)/ackSlot), 0), len(st.ackSlots)-1)]++
-	_ = st.produce.RecordValue(min(now.Sub(time.Unix(0, h.Intended)).Microseconds(), stepHistMax))
+	_ = st.produce.RecordValue(min(since(h.Intended, now).Microseconds(), stepHistMax))
 	st.mu.Unlock()
 }
 
