@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
@@ -30,6 +31,17 @@ type SASLSSL struct {
 	Users map[string]string
 	// ClientAuth requires a client certificate signed by the test CA (mTLS).
 	ClientAuth bool
+	// ClientCAFile, when set, replaces the test CA as the PEM file that
+	// client certificates are checked against. The broker reads it at each
+	// start: a test rotating client CAs rewrites it and restarts the node.
+	ClientCAFile string
+	// OAuthJWKS, when set, also lets clients log in with OAUTHBEARER: the
+	// broker validates their JWTs (RS256, claims sub and exp) with the keys
+	// at this JWKS URL (Kafka's OAuthBearerValidatorCallbackHandler), and
+	// re-authentication is enforced after OAuthReauth (default 10 s), so
+	// that an expiring token matters for open connections too.
+	OAuthJWKS   string
+	OAuthReauth time.Duration
 }
 
 func (s *SASLSSL) certificates(dir string) (*testcerts.Set, error) {
@@ -90,17 +102,44 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 	if s.ClientAuth {
 		clientAuth = "required"
 	}
+	trust := certs.CAFile
+	if s.ClientCAFile != "" {
+		trust = s.ClientCAFile
+	}
+	mechanisms := "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
+	if s.OAuthJWKS != "" {
+		mechanisms += ",OAUTHBEARER"
+		reauth := s.OAuthReauth
+		if reauth == 0 {
+			reauth = 10 * time.Second
+		}
+		kv = append(kv,
+			[2]string{prefix + "oauthbearer.sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;"},
+			[2]string{prefix + "oauthbearer.sasl.server.callback.handler.class", "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler"},
+			[2]string{prefix + "oauthbearer.connections.max.reauth.ms", strconv.FormatInt(reauth.Milliseconds(), 10)},
+			[2]string{"sasl.oauthbearer.jwks.endpoint.url", s.OAuthJWKS},
+		)
+	}
 	return append(kv,
-		[2]string{prefix + "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"},
+		[2]string{prefix + "sasl.enabled.mechanisms", mechanisms},
 		[2]string{prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required" + plainUsers.String() + ";"},
 		[2]string{prefix + "scram-sha-256.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
 		[2]string{prefix + "scram-sha-512.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
 		[2]string{prefix + "ssl.keystore.type", "PEM"},
 		[2]string{prefix + "ssl.keystore.location", certs.ServerPEMFile},
 		[2]string{prefix + "ssl.truststore.type", "PEM"},
-		[2]string{prefix + "ssl.truststore.location", certs.CAFile},
+		[2]string{prefix + "ssl.truststore.location", trust},
 		[2]string{prefix + "ssl.client.auth", clientAuth},
 	)
+}
+
+// jvmFlags: Kafka 4 fetches JWKS only from URLs allowed by a system
+// property.
+func (s *SASLSSL) jvmFlags() []string {
+	if s.OAuthJWKS == "" {
+		return nil
+	}
+	return []string{"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + s.OAuthJWKS}
 }
 
 // formatArgs create every user's SCRAM credentials at format time.
