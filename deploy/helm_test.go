@@ -121,6 +121,22 @@ func TestHelmExistingConfigMap(t *testing.T) {
 	}
 }
 
+// OAUTHBEARER: the client secret's Secret is mounted and config.yml reads
+// it (chartExporter runs --config.check on the mounted files).
+func TestHelmOAuth(t *testing.T) {
+	ms := helmTemplate(t, "oauth", "--set", "config.kafka.brokers={kafka:9093}", "--set", "kafkaSASL.mechanism=OAUTHBEARER",
+		"--set", "kafkaSASL.oauth.tokenEndpoint=https://idp.example/token", "--set", "kafkaSASL.oauth.clientId=bench",
+		"--set", "kafkaSASL.oauth.clientSecretSecret.name=kafka-bench-oauth")
+	d := chartExporter(t, ms)
+	if s := getString(d.pod, "volumes", 1, "secret", "secretName"); s != "kafka-bench-oauth" {
+		t.Errorf("volumes %v, want the Secret kafka-bench-oauth mounted", getList(d.pod, "volumes"))
+	}
+	cm := one(t, ms, "ConfigMap", "").doc
+	if c := getString(cm, "data", "config.yml"); !strings.Contains(c, "client_secret_file: /var/run/secrets/kafka-bench-exporter/sasl/client-secret") {
+		t.Errorf("config.yml does not read the mounted client secret:\n%s", c)
+	}
+}
+
 // With every optional part on.
 func TestHelmAllOn(t *testing.T) {
 	ms := helmTemplate(t, "all on", "--values", allOnValues)
@@ -353,7 +369,8 @@ func secretFixtures(t *testing.T) map[string][]byte {
 		t.Fatal(err)
 	}
 	f := map[string][]byte{
-		"password": []byte("s3cret\n"),
+		"password":      []byte("s3cret\n"),
+		"client-secret": []byte("oauth-s3cret\n"),
 		// The exporter reads --web.config.file only when it serves.
 		"web.yml": []byte("{}\n"),
 	}
