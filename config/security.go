@@ -48,11 +48,13 @@ const (
 type SASL struct {
 	Mechanism string `yaml:"mechanism"`
 	// OAuth configures mechanism OAUTHBEARER.
-	OAuth        OAuth  `yaml:"oauth"`
-	Username     string `yaml:"username"`
-	Password     Secret `yaml:"password"`
-	PasswordFile string `yaml:"password_file"`
-	PasswordEnv  string `yaml:"password_env"`
+	OAuth OAuth `yaml:"oauth"`
+	// Kerberos configures mechanism GSSAPI.
+	Kerberos     Kerberos `yaml:"kerberos"`
+	Username     string   `yaml:"username"`
+	Password     Secret   `yaml:"password"`
+	PasswordFile string   `yaml:"password_file"`
+	PasswordEnv  string   `yaml:"password_env"`
 
 	// resolved is the password from its source, read by Validate; a
 	// pointer for the reasons of TLS.loaded.
@@ -237,9 +239,9 @@ func (t TLS) Paths() (ca, cert, key string) {
 	return t.loaded.caPath, t.loaded.certPath, t.loaded.keyPath
 }
 
-var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer}
+var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer, SASLGSSAPI}
 
-const mechanismList = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER"
+const mechanismList = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI"
 
 func (s *SASL) validate(dir string) error {
 	s.resolved, s.passwordPath = nil, ""
@@ -251,6 +253,8 @@ func (s *SASL) validate(dir string) error {
 			return FieldError("", "kafka.sasl.mechanism", "", "must be set when a password is (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
 		case s.OAuth.set():
 			return FieldError("", "kafka.sasl.mechanism", "", "must be OAUTHBEARER when kafka.sasl.oauth is set")
+		case s.Kerberos.set():
+			return FieldError("", "kafka.sasl.mechanism", "", "must be GSSAPI when kafka.sasl.kerberos is set")
 		}
 		return nil
 	}
@@ -272,6 +276,21 @@ func (s *SASL) validate(dir string) error {
 	}
 	if s.OAuth.set() {
 		return FieldError("", "kafka.sasl.oauth", "", "only with mechanism OAUTHBEARER, not "+s.Mechanism)
+	}
+	if s.Mechanism == SASLGSSAPI {
+		if s.Username == "" {
+			return FieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism GSSAPI: the Kerberos principal, without the realm")
+		}
+		hasPassword := s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != ""
+		if err := s.Kerberos.validate(dir, hasPassword); err != nil {
+			return err
+		}
+		if !hasPassword {
+			s.resolved = new(Secret) // the keytab holds the key
+			return nil
+		}
+	} else if s.Kerberos.set() {
+		return FieldError("", "kafka.sasl.kerberos", "", "only with mechanism GSSAPI, not "+s.Mechanism)
 	}
 	if s.Username == "" {
 		return FieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism "+s.Mechanism)

@@ -13,7 +13,7 @@ import (
 // IsAuthError reports whether err means the cluster or this client rejected
 // who the other side is: SASL failures and authorization errors from the
 // broker, TLS certificate verification failures on either side, and an
-// OAuth token that could not be fetched. They do
+// OAuth token that could not be fetched, and a failed Kerberos login. They do
 // not heal by retrying, so they are reason `auth` wherever they are wrapped
 // (franz-go reports a record that timed out while the connection kept
 // failing authentication as "timed out ..., last err: SASL_AUTHENTICATION_FAILED").
@@ -29,7 +29,8 @@ func IsAuthError(err error) bool {
 		return true
 	}
 	var tokenErr *TokenError
-	if errors.As(err, &tokenErr) {
+	var krbErr *KerberosError
+	if errors.As(err, &tokenErr) || errors.As(err, &krbErr) {
 		return true
 	}
 	var certErr *tls.CertificateVerificationError

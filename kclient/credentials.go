@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -140,6 +141,9 @@ func (mat *tlsMaterial) dial(ctx context.Context, network, addr string) (net.Con
 
 // newMechanism is the SASL mechanism of s; nil without one.
 func newMechanism(s config.SASL, m *CredentialMetrics, logger *slog.Logger) (sasl.Mechanism, error) {
+	if s.Mechanism == config.SASLGSSAPI {
+		return newKerberos(s, m, logger)
+	}
 	user := s.Username
 	password := func() string { return s.Secret().Reveal() }
 	if p := s.PasswordPath(); p != "" {
@@ -164,6 +168,8 @@ func newMechanism(s config.SASL, m *CredentialMetrics, logger *slog.Logger) (sas
 	}
 	return nil, fmt.Errorf("kafka.sasl.mechanism %q is not supported", s.Mechanism)
 }
+
+func readAll(path string) ([]byte, error) { return os.ReadFile(path) }
 
 // loadSecret is a one-line secret file without its trailing newline.
 func loadSecret(b [][]byte) (string, error) {

@@ -23,7 +23,8 @@ const (
 )
 
 // CredentialKinds lists every kind, in exposition order.
-var CredentialKinds = []string{KindTLSCA, KindTLSClientCert, KindSASLPassword, KindOAuthToken, KindOAuthClientSecret}
+var CredentialKinds = []string{KindTLSCA, KindTLSClientCert, KindSASLPassword, KindOAuthToken, KindOAuthClientSecret,
+	KindKerberosKeytab, KindKerberosConf}
 
 // CredentialMetrics count what happens to rotating credentials: files
 // re-read after a change and OAuth tokens fetched. Register them once per

@@ -42,6 +42,17 @@ type SASLSSL struct {
 	// that an expiring token matters for open connections too.
 	OAuthJWKS   string
 	OAuthReauth time.Duration
+	// Kerberos, when set, makes GSSAPI the listener's only mechanism.
+	Kerberos *Kerberos
+	// PlainText makes the listener SASL_PLAINTEXT instead of SASL_SSL.
+	PlainText bool
+}
+
+// Kerberos is the broker's side of GSSAPI: its principal (such as
+// kafka/127.0.0.1@REALM, the first part being the service name clients
+// ask for), the keytab holding its key and the krb5.conf naming the KDC.
+type Kerberos struct {
+	Principal, Keytab, Krb5Conf string
 }
 
 func (s *SASLSSL) certificates(dir string) (*testcerts.Set, error) {
@@ -90,7 +101,11 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 		case "listeners", "advertised.listeners":
 			kv[i][1] += "," + addr
 		case "listener.security.protocol.map":
-			kv[i][1] += "," + SecureListener + ":SASL_SSL"
+			if s.PlainText {
+				kv[i][1] += "," + SecureListener + ":SASL_PLAINTEXT"
+			} else {
+				kv[i][1] += "," + SecureListener + ":SASL_SSL"
+			}
 		}
 	}
 	prefix := "listener.name." + strings.ToLower(SecureListener) + "."
@@ -120,6 +135,16 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 			[2]string{"sasl.oauthbearer.jwks.endpoint.url", s.OAuthJWKS},
 		)
 	}
+	if k := s.Kerberos; k != nil {
+		// GSSAPI alone: with it enabled, Kafka logs the listener's other
+		// mechanisms in with Kerberos too (SaslChannelBuilder's default
+		// login class), which their JAAS entries cannot do.
+		mechanisms = "GSSAPI"
+		service, _, _ := strings.Cut(k.Principal, "/")
+		kv = append(kv,
+			[2]string{prefix + "gssapi.sasl.jaas.config", fmt.Sprintf("com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab=%q principal=%q serviceName=%q;", k.Keytab, k.Principal, service)},
+		)
+	}
 	return append(kv,
 		[2]string{prefix + "sasl.enabled.mechanisms", mechanisms},
 		[2]string{prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required" + plainUsers.String() + ";"},
@@ -134,12 +159,16 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 }
 
 // jvmFlags: Kafka 4 fetches JWKS only from URLs allowed by a system
-// property.
+// property; Java's Kerberos reads its krb5.conf from one.
 func (s *SASLSSL) jvmFlags() []string {
-	if s.OAuthJWKS == "" {
-		return nil
+	var flags []string
+	if s.OAuthJWKS != "" {
+		flags = append(flags, "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="+s.OAuthJWKS)
 	}
-	return []string{"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + s.OAuthJWKS}
+	if s.Kerberos != nil {
+		flags = append(flags, "-Djava.security.krb5.conf="+s.Kerberos.Krb5Conf)
+	}
+	return flags
 }
 
 // formatArgs create every user's SCRAM credentials at format time.
