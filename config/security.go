@@ -50,11 +50,13 @@ type SASL struct {
 	// OAuth configures mechanism OAUTHBEARER.
 	OAuth OAuth `yaml:"oauth"`
 	// Kerberos configures mechanism GSSAPI.
-	Kerberos     Kerberos `yaml:"kerberos"`
-	Username     string   `yaml:"username"`
-	Password     Secret   `yaml:"password"`
-	PasswordFile string   `yaml:"password_file"`
-	PasswordEnv  string   `yaml:"password_env"`
+	Kerberos Kerberos `yaml:"kerberos"`
+	// AWS configures mechanism AWS_MSK_IAM.
+	AWS          AWS    `yaml:"aws"`
+	Username     string `yaml:"username"`
+	Password     Secret `yaml:"password"`
+	PasswordFile string `yaml:"password_file"`
+	PasswordEnv  string `yaml:"password_env"`
 
 	// resolved is the password from its source, read by Validate; a
 	// pointer for the reasons of TLS.loaded.
@@ -239,9 +241,9 @@ func (t TLS) Paths() (ca, cert, key string) {
 	return t.loaded.caPath, t.loaded.certPath, t.loaded.keyPath
 }
 
-var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer, SASLGSSAPI}
+var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer, SASLGSSAPI, SASLAWSMSKIAM}
 
-const mechanismList = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI"
+const mechanismList = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI or AWS_MSK_IAM"
 
 func (s *SASL) validate(dir string) error {
 	s.resolved, s.passwordPath = nil, ""
@@ -255,6 +257,8 @@ func (s *SASL) validate(dir string) error {
 			return FieldError("", "kafka.sasl.mechanism", "", "must be OAUTHBEARER when kafka.sasl.oauth is set")
 		case s.Kerberos.set():
 			return FieldError("", "kafka.sasl.mechanism", "", "must be GSSAPI when kafka.sasl.kerberos is set")
+		case s.AWS.set():
+			return FieldError("", "kafka.sasl.mechanism", "", "must be AWS_MSK_IAM when kafka.sasl.aws is set")
 		}
 		return nil
 	}
@@ -270,12 +274,29 @@ func (s *SASL) validate(dir string) error {
 		case s.Username != "":
 			return FieldError("", "kafka.sasl.username", s.Username, "not used with mechanism OAUTHBEARER: the token names the principal")
 		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
-			return FieldError("", "kafka.sasl.password", s.Password, "not used with mechanism OAUTHBEARER: set kafka.sasl.oauth")
+			key, val := s.passwordSource()
+			return FieldError("", "kafka.sasl."+key, val, "not used with mechanism OAUTHBEARER: set kafka.sasl.oauth")
 		}
 		return s.OAuth.validate(dir)
 	}
 	if s.OAuth.set() {
 		return FieldError("", "kafka.sasl.oauth", "", "only with mechanism OAUTHBEARER, not "+s.Mechanism)
+	}
+	if s.Mechanism == SASLAWSMSKIAM {
+		switch {
+		case s.Username != "":
+			return FieldError("", "kafka.sasl.username", s.Username, "not used with mechanism AWS_MSK_IAM: the AWS credentials name the principal")
+		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
+			key, val := s.passwordSource()
+			return FieldError("", "kafka.sasl."+key, val, "not used with mechanism AWS_MSK_IAM: credentials come from the AWS chain")
+		case s.Kerberos.set():
+			return FieldError("", "kafka.sasl.kerberos", "", "only with mechanism GSSAPI, not "+s.Mechanism)
+		}
+		s.resolved = new(Secret)
+		return s.AWS.validate()
+	}
+	if s.AWS.set() {
+		return FieldError("", "kafka.sasl.aws", "", "only with mechanism AWS_MSK_IAM, not "+s.Mechanism)
 	}
 	if s.Mechanism == SASLGSSAPI {
 		if s.Username == "" {
@@ -335,6 +356,17 @@ func (s *SASL) validate(dir string) error {
 	}
 	s.resolved = &pw
 	return nil
+}
+
+// passwordSource is the first password key set and its value.
+func (s *SASL) passwordSource() (string, any) {
+	switch {
+	case s.Password != "":
+		return "password", s.Password
+	case s.PasswordFile != "":
+		return "password_file", s.PasswordFile
+	}
+	return "password_env", s.PasswordEnv
 }
 
 func (s *SASL) sourceValue(key string) any {

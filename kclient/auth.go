@@ -13,7 +13,8 @@ import (
 // IsAuthError reports whether err means the cluster or this client rejected
 // who the other side is: SASL failures and authorization errors from the
 // broker, TLS certificate verification failures on either side, and an
-// OAuth token that could not be fetched, and a failed Kerberos login. They do
+// OAuth token that could not be fetched, a failed Kerberos login, and AWS
+// credentials that could not be had. They do
 // not heal by retrying, so they are reason `auth` wherever they are wrapped
 // (franz-go reports a record that timed out while the connection kept
 // failing authentication as "timed out ..., last err: SASL_AUTHENTICATION_FAILED").
@@ -30,7 +31,8 @@ func IsAuthError(err error) bool {
 	}
 	var tokenErr *TokenError
 	var krbErr *KerberosError
-	if errors.As(err, &tokenErr) || errors.As(err, &krbErr) {
+	var awsErr *AWSCredentialsError
+	if errors.As(err, &tokenErr) || errors.As(err, &krbErr) || errors.As(err, &awsErr) {
 		return true
 	}
 	var certErr *tls.CertificateVerificationError

@@ -141,8 +141,11 @@ func (mat *tlsMaterial) dial(ctx context.Context, network, addr string) (net.Con
 
 // newMechanism is the SASL mechanism of s; nil without one.
 func newMechanism(s config.SASL, m *CredentialMetrics, logger *slog.Logger) (sasl.Mechanism, error) {
-	if s.Mechanism == config.SASLGSSAPI {
+	switch s.Mechanism {
+	case config.SASLGSSAPI:
 		return newKerberos(s, m, logger)
+	case config.SASLAWSMSKIAM:
+		return newAWSIAM(s.AWS, "kafka_bench_exporter")
 	}
 	user := s.Username
 	password := func() string { return s.Secret().Reveal() }
