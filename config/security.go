@@ -30,7 +30,10 @@ type TLS struct {
 	loaded *tlsFiles
 }
 
-type tlsFiles struct{ ca, cert, key []byte }
+type tlsFiles struct {
+	ca, cert, key             []byte
+	caPath, certPath, keyPath string // made absolute, for reloading
+}
 
 // SASL mechanisms.
 const (
@@ -43,7 +46,13 @@ const (
 // turns it off. The password comes from exactly one of Password,
 // PasswordFile and PasswordEnv.
 type SASL struct {
-	Mechanism    string `yaml:"mechanism"`
+	Mechanism string `yaml:"mechanism"`
+	// OAuth configures mechanism OAUTHBEARER.
+	OAuth OAuth `yaml:"oauth"`
+	// Kerberos configures mechanism GSSAPI.
+	Kerberos Kerberos `yaml:"kerberos"`
+	// AWS configures mechanism AWS_MSK_IAM.
+	AWS          AWS    `yaml:"aws"`
 	Username     string `yaml:"username"`
 	Password     Secret `yaml:"password"`
 	PasswordFile string `yaml:"password_file"`
@@ -52,6 +61,8 @@ type SASL struct {
 	// resolved is the password from its source, read by Validate; a
 	// pointer for the reasons of TLS.loaded.
 	resolved *Secret
+	// passwordPath is password_file made absolute, for reloading.
+	passwordPath string
 }
 
 // Secret is a configuration value that is never shown: it marshals (for
@@ -162,6 +173,7 @@ func (t *TLS) validate(dir string) error {
 	var f tlsFiles
 	var err error
 	if t.CAFile != "" {
+		f.caPath = resolvePath(dir, t.CAFile)
 		if f.ca, err = readFile("kafka.tls.ca_file", dir, t.CAFile); err != nil {
 			return err
 		}
@@ -170,6 +182,7 @@ func (t *TLS) validate(dir string) error {
 		}
 	}
 	if t.CertFile != "" {
+		f.certPath, f.keyPath = resolvePath(dir, t.CertFile), resolvePath(dir, t.KeyFile)
 		if f.cert, err = readFile("kafka.tls.cert_file", dir, t.CertFile); err != nil {
 			return err
 		}
@@ -214,16 +227,38 @@ func (t TLS) ClientConfig() (*tls.Config, error) {
 	return c, nil
 }
 
-var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512}
+// Paths are the CA, certificate and key files made absolute, so that the
+// client can load them again when they change; "" for a file not set.
+func (t TLS) Paths() (ca, cert, key string) {
+	if !t.Enabled {
+		return "", "", ""
+	}
+	if t.loaded == nil {
+		if err := t.validate(""); err != nil {
+			return "", "", ""
+		}
+	}
+	return t.loaded.caPath, t.loaded.certPath, t.loaded.keyPath
+}
+
+var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer, SASLGSSAPI, SASLAWSMSKIAM}
+
+const mechanismList = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI or AWS_MSK_IAM"
 
 func (s *SASL) validate(dir string) error {
-	s.resolved = nil
+	s.resolved, s.passwordPath = nil, ""
 	if s.Mechanism == "" {
 		switch {
 		case s.Username != "":
-			return FieldError("", "kafka.sasl.username", s.Username, "kafka.sasl.mechanism is not set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+			return FieldError("", "kafka.sasl.username", s.Username, "kafka.sasl.mechanism is not set ("+mechanismList+")")
 		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
 			return FieldError("", "kafka.sasl.mechanism", "", "must be set when a password is (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+		case s.OAuth.set():
+			return FieldError("", "kafka.sasl.mechanism", "", "must be OAUTHBEARER when kafka.sasl.oauth is set")
+		case s.Kerberos.set():
+			return FieldError("", "kafka.sasl.mechanism", "", "must be GSSAPI when kafka.sasl.kerberos is set")
+		case s.AWS.set():
+			return FieldError("", "kafka.sasl.mechanism", "", "must be AWS_MSK_IAM when kafka.sasl.aws is set")
 		}
 		return nil
 	}
@@ -232,7 +267,51 @@ func (s *SASL) validate(dir string) error {
 		known = known || s.Mechanism == m
 	}
 	if !known {
-		return FieldError("", "kafka.sasl.mechanism", s.Mechanism, "must be one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512")
+		return FieldError("", "kafka.sasl.mechanism", s.Mechanism, "must be one of "+strings.Join(saslMechanisms, ", "))
+	}
+	if s.Mechanism == SASLOAuthBearer {
+		switch {
+		case s.Username != "":
+			return FieldError("", "kafka.sasl.username", s.Username, "not used with mechanism OAUTHBEARER: the token names the principal")
+		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
+			key, val := s.passwordSource()
+			return FieldError("", "kafka.sasl."+key, val, "not used with mechanism OAUTHBEARER: set kafka.sasl.oauth")
+		}
+		return s.OAuth.validate(dir)
+	}
+	if s.OAuth.set() {
+		return FieldError("", "kafka.sasl.oauth", "", "only with mechanism OAUTHBEARER, not "+s.Mechanism)
+	}
+	if s.Mechanism == SASLAWSMSKIAM {
+		switch {
+		case s.Username != "":
+			return FieldError("", "kafka.sasl.username", s.Username, "not used with mechanism AWS_MSK_IAM: the AWS credentials name the principal")
+		case s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != "":
+			key, val := s.passwordSource()
+			return FieldError("", "kafka.sasl."+key, val, "not used with mechanism AWS_MSK_IAM: credentials come from the AWS chain")
+		case s.Kerberos.set():
+			return FieldError("", "kafka.sasl.kerberos", "", "only with mechanism GSSAPI, not "+s.Mechanism)
+		}
+		s.resolved = new(Secret)
+		return s.AWS.validate()
+	}
+	if s.AWS.set() {
+		return FieldError("", "kafka.sasl.aws", "", "only with mechanism AWS_MSK_IAM, not "+s.Mechanism)
+	}
+	if s.Mechanism == SASLGSSAPI {
+		if s.Username == "" {
+			return FieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism GSSAPI: the Kerberos principal, without the realm")
+		}
+		hasPassword := s.Password != "" || s.PasswordFile != "" || s.PasswordEnv != ""
+		if err := s.Kerberos.validate(dir, hasPassword); err != nil {
+			return err
+		}
+		if !hasPassword {
+			s.resolved = new(Secret) // the keytab holds the key
+			return nil
+		}
+	} else if s.Kerberos.set() {
+		return FieldError("", "kafka.sasl.kerberos", "", "only with mechanism GSSAPI, not "+s.Mechanism)
 	}
 	if s.Username == "" {
 		return FieldError("", "kafka.sasl.username", s.Username, "must be set with mechanism "+s.Mechanism)
@@ -258,6 +337,7 @@ func (s *SASL) validate(dir string) error {
 	case s.Password != "":
 		pw = s.Password
 	case s.PasswordFile != "":
+		s.passwordPath = resolvePath(dir, s.PasswordFile)
 		b, err := readFile("kafka.sasl.password_file", dir, s.PasswordFile)
 		if err != nil {
 			return err
@@ -276,6 +356,17 @@ func (s *SASL) validate(dir string) error {
 	}
 	s.resolved = &pw
 	return nil
+}
+
+// passwordSource is the first password key set and its value.
+func (s *SASL) passwordSource() (string, any) {
+	switch {
+	case s.Password != "":
+		return "password", s.Password
+	case s.PasswordFile != "":
+		return "password_file", s.PasswordFile
+	}
+	return "password_env", s.PasswordEnv
 }
 
 func (s *SASL) sourceValue(key string) any {
@@ -297,14 +388,27 @@ func (s SASL) Secret() Secret {
 	return *s.resolved
 }
 
+// PasswordPath is password_file made absolute, so that the client can read
+// it again when it changes; "" when the password is not from a file.
+func (s SASL) PasswordPath() string {
+	if s.resolved == nil {
+		_ = s.validate("")
+	}
+	return s.passwordPath
+}
+
+// resolvePath makes a relative path relative to dir.
+func resolvePath(dir, path string) string {
+	if dir != "" && !filepath.IsAbs(path) {
+		return filepath.Join(dir, path)
+	}
+	return path
+}
+
 // readFile reads a file named by key; relative paths are relative to dir.
 // The error names the key and the path, never the content.
 func readFile(key, dir, path string) ([]byte, error) {
-	p := path
-	if dir != "" && !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	b, err := os.ReadFile(p)
+	b, err := os.ReadFile(resolvePath(dir, path))
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

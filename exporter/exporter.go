@@ -19,6 +19,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/collector"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -35,6 +36,11 @@ type Exporter struct {
 	// capacity and capacityGate serve every probe's capacity canary.
 	capacity     *probes.CapacityMetrics
 	capacityGate *probes.CapacityGate
+	// credMetrics count credential reloads and token fetches; creds are the
+	// credentials of the kafka section credsFor, shared by its probes.
+	credMetrics *kclient.CredentialMetrics
+	creds       *kclient.Credentials
+	credsFor    config.Kafka
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -65,6 +71,7 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 
 		capacity:     probes.NewCapacityMetrics(reg),
 		capacityGate: probes.NewCapacityGate(),
+		credMetrics:  kclient.NewCredentialMetrics(reg),
 	}
 	reg.MustRegister(
 		versioncollector.NewCollector("kafka_bench"),
@@ -137,10 +144,11 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 	pctx, cancel := context.WithCancel(ctx)
 	rp := &runningProbe{
 		probe: probes.New(p, probes.Options{
-			Kafka:      k,
-			Metrics:    e.metrics,
-			Registerer: e.reg,
-			Logger:     e.logger,
+			Kafka:       k,
+			Metrics:     e.metrics,
+			Registerer:  e.reg,
+			Logger:      e.logger,
+			Credentials: e.credentials(k),
 			// The daemon keeps a probe whose client fails exported, down.
 			RetryClients: true,
 		}),
@@ -157,6 +165,21 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 			e.logger.Error("probe failed", "probe", p.Name, "err", err)
 		}
 	}()
+}
+
+// credentials are those of k, shared with the probes already running on k;
+// nil (each client loads its own) if they do not load.
+func (e *Exporter) credentials(k config.Kafka) *kclient.Credentials {
+	if e.creds != nil && reflect.DeepEqual(k, e.credsFor) {
+		return e.creds
+	}
+	c, err := kclient.NewCredentials(k, e.credMetrics, e.logger)
+	if err != nil {
+		e.logger.Error("loading the Kafka credentials", "err", err)
+		return nil
+	}
+	e.creds, e.credsFor = c, k
+	return c
 }
 
 // Stop stops every probe and waits for them (flush, commit, leave group).

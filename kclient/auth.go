@@ -12,7 +12,9 @@ import (
 
 // IsAuthError reports whether err means the cluster or this client rejected
 // who the other side is: SASL failures and authorization errors from the
-// broker, and TLS certificate verification failures on either side. They do
+// broker, TLS certificate verification failures on either side, and an
+// OAuth token that could not be fetched, a failed Kerberos login, and AWS
+// credentials that could not be had. They do
 // not heal by retrying, so they are reason `auth` wherever they are wrapped
 // (franz-go reports a record that timed out while the connection kept
 // failing authentication as "timed out ..., last err: SASL_AUTHENTICATION_FAILED").
@@ -25,6 +27,12 @@ func IsAuthError(err error) bool {
 		errors.Is(err, kerr.UnsupportedSaslMechanism), errors.Is(err, kerr.TopicAuthorizationFailed),
 		errors.Is(err, kerr.ClusterAuthorizationFailed), errors.Is(err, kerr.GroupAuthorizationFailed),
 		errors.Is(err, kerr.TransactionalIDAuthorizationFailed):
+		return true
+	}
+	var tokenErr *TokenError
+	var krbErr *KerberosError
+	var awsErr *AWSCredentialsError
+	if errors.As(err, &tokenErr) || errors.As(err, &krbErr) || errors.As(err, &awsErr) {
 		return true
 	}
 	var certErr *tls.CertificateVerificationError

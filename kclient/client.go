@@ -6,14 +6,11 @@
 package kclient
 
 import (
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
 	"github.com/twmb/franz-go/plugin/kprom"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -40,6 +37,10 @@ type Options struct {
 	// nil leaves them out.
 	Registerer prometheus.Registerer
 	Labels     Labels
+	// Credentials are the TLS material and SASL secrets shared by the
+	// clients of a kafka section, reloaded when their files change; nil
+	// gives the client its own (not counted in metrics).
+	Credentials *Credentials
 	// Probing makes the client reconnect quickly and refresh metadata soon
 	// after a leader moved: a probe must see what the cluster does at once.
 	Probing bool
@@ -64,7 +65,7 @@ func New(k config.Kafka, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
 // clientOpts are the options of New before the role's own (extra); Check
 // builds its clients from them too.
 func clientOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
-	opts, err := connOpts(k)
+	opts, err := connOpts(k, o)
 	if err != nil {
 		return nil, err
 	}
@@ -100,27 +101,14 @@ func clientOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
 
 // connOpts say how to reach and authenticate to the cluster: seeds, client
 // id, TLS (kafka.tls) and SASL (kafka.sasl).
-func connOpts(k config.Kafka) ([]kgo.Opt, error) {
+func connOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
 	opts := []kgo.Opt{kgo.SeedBrokers(k.Brokers...), kgo.ClientID(k.ClientID)}
-	tc, err := k.TLS.ClientConfig()
-	if err != nil {
-		return nil, err
+	creds := o.Credentials
+	if creds == nil {
+		var err error
+		if creds, err = NewCredentials(k, nil, o.Logger); err != nil {
+			return nil, err
+		}
 	}
-	if tc != nil {
-		// franz-go sets ServerName to the dialled host when it is empty.
-		opts = append(opts, kgo.DialTLSConfig(tc))
-	}
-	user, pass := k.SASL.Username, k.SASL.Secret().Reveal()
-	switch k.SASL.Mechanism {
-	case config.SASLPlain:
-		opts = append(opts, kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()))
-	case config.SASLScramSHA256:
-		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()))
-	case config.SASLScramSHA512:
-		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()))
-	case "":
-	default:
-		return nil, fmt.Errorf("kafka.sasl.mechanism %q is not supported", k.SASL.Mechanism)
-	}
-	return opts, nil
+	return append(opts, creds.opts()...), nil
 }

@@ -36,6 +36,8 @@ type Options struct {
 	// Registerer receives the kprom client metrics; nil disables them.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
+	// Credentials are shared by the probe's clients (see kclient.Options).
+	Credentials *kclient.Credentials
 	// NumRecords, when > 0, stops producing after that many records (bench).
 	NumRecords uint64
 	// Recorder, when set, receives every measurement as well (bench mode
@@ -337,7 +339,8 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 
 func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
 	cl, err := kclient.New(p.opts.Kafka, kclient.Options{Logger: p.logger, Registerer: p.opts.Registerer,
-		Labels: kclient.Labels{Probe: p.cfg.Name, Role: role, Member: member}, Probing: true}, extra...)
+		Labels: kclient.Labels{Probe: p.cfg.Name, Role: role, Member: member}, Probing: true,
+		Credentials: p.opts.Credentials}, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("probe %q: %s client: %w", p.cfg.Name, role, err)
 	}

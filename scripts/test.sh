@@ -26,6 +26,8 @@ command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 # Headless browser tests of the HTML report and the landing page.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 command -v prometheus-node-exporter >/dev/null 2>&1 || need_apt+=(prometheus-node-exporter)
+# A real MIT Kerberos KDC for the GSSAPI test (integration/auth_kerberos_test.go).
+command -v krb5kdc >/dev/null 2>&1 || need_apt+=(krb5-kdc krb5-admin-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive

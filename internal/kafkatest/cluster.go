@@ -331,6 +331,10 @@ func (c *Cluster) nodeConfig(n *node, voters string) string {
 // jvmFlags are the flags for the broker JVM.
 func (c *Cluster) jvmFlags(n *node) []string {
 	heap := strconv.Itoa(c.opts.HeapMB) + "m"
+	extra := c.opts.JVMFlags
+	if c.opts.SASLSSL != nil {
+		extra = append(c.opts.SASLSSL.jvmFlags(), extra...)
+	}
 	return append(append([]string{
 		"-Xms" + heap, "-Xmx" + heap,
 		"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:+ExplicitGCInvokesConcurrent",
@@ -338,7 +342,7 @@ func (c *Cluster) jvmFlags(n *node) []string {
 		"-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + c.env.log4j,
 		"-Dkafka.logs.dir=" + n.home,
-	}, append(c.env.brokerCDS, c.opts.JVMFlags...)...), "-cp", filepath.Join(c.env.lib, "*"))
+	}, append(c.env.brokerCDS, extra...)...), "-cp", filepath.Join(c.env.lib, "*"))
 }
 
 func (c *Cluster) format(ctx context.Context, n *node) error {

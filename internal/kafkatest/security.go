@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
@@ -30,6 +31,28 @@ type SASLSSL struct {
 	Users map[string]string
 	// ClientAuth requires a client certificate signed by the test CA (mTLS).
 	ClientAuth bool
+	// ClientCAFile, when set, replaces the test CA as the PEM file that
+	// client certificates are checked against. The broker reads it at each
+	// start: a test rotating client CAs rewrites it and restarts the node.
+	ClientCAFile string
+	// OAuthJWKS, when set, also lets clients log in with OAUTHBEARER: the
+	// broker validates their JWTs (RS256, claims sub and exp) with the keys
+	// at this JWKS URL (Kafka's OAuthBearerValidatorCallbackHandler), and
+	// re-authentication is enforced after OAuthReauth (default 10 s), so
+	// that an expiring token matters for open connections too.
+	OAuthJWKS   string
+	OAuthReauth time.Duration
+	// Kerberos, when set, makes GSSAPI the listener's only mechanism.
+	Kerberos *Kerberos
+	// PlainText makes the listener SASL_PLAINTEXT instead of SASL_SSL.
+	PlainText bool
+}
+
+// Kerberos is the broker's side of GSSAPI: its principal (such as
+// kafka/127.0.0.1@REALM, the first part being the service name clients
+// ask for), the keytab holding its key and the krb5.conf naming the KDC.
+type Kerberos struct {
+	Principal, Keytab, Krb5Conf string
 }
 
 func (s *SASLSSL) certificates(dir string) (*testcerts.Set, error) {
@@ -78,7 +101,11 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 		case "listeners", "advertised.listeners":
 			kv[i][1] += "," + addr
 		case "listener.security.protocol.map":
-			kv[i][1] += "," + SecureListener + ":SASL_SSL"
+			if s.PlainText {
+				kv[i][1] += "," + SecureListener + ":SASL_PLAINTEXT"
+			} else {
+				kv[i][1] += "," + SecureListener + ":SASL_SSL"
+			}
 		}
 	}
 	prefix := "listener.name." + strings.ToLower(SecureListener) + "."
@@ -90,17 +117,58 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 	if s.ClientAuth {
 		clientAuth = "required"
 	}
+	trust := certs.CAFile
+	if s.ClientCAFile != "" {
+		trust = s.ClientCAFile
+	}
+	mechanisms := "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
+	if s.OAuthJWKS != "" {
+		mechanisms += ",OAUTHBEARER"
+		reauth := s.OAuthReauth
+		if reauth == 0 {
+			reauth = 10 * time.Second
+		}
+		kv = append(kv,
+			[2]string{prefix + "oauthbearer.sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;"},
+			[2]string{prefix + "oauthbearer.sasl.server.callback.handler.class", "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler"},
+			[2]string{prefix + "oauthbearer.connections.max.reauth.ms", strconv.FormatInt(reauth.Milliseconds(), 10)},
+			[2]string{"sasl.oauthbearer.jwks.endpoint.url", s.OAuthJWKS},
+		)
+	}
+	if k := s.Kerberos; k != nil {
+		// GSSAPI alone: with it enabled, Kafka logs the listener's other
+		// mechanisms in with Kerberos too (SaslChannelBuilder's default
+		// login class), which their JAAS entries cannot do.
+		mechanisms = "GSSAPI"
+		service, _, _ := strings.Cut(k.Principal, "/")
+		kv = append(kv,
+			[2]string{prefix + "gssapi.sasl.jaas.config", fmt.Sprintf("com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab=%q principal=%q serviceName=%q;", k.Keytab, k.Principal, service)},
+		)
+	}
 	return append(kv,
-		[2]string{prefix + "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"},
+		[2]string{prefix + "sasl.enabled.mechanisms", mechanisms},
 		[2]string{prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required" + plainUsers.String() + ";"},
 		[2]string{prefix + "scram-sha-256.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
 		[2]string{prefix + "scram-sha-512.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
 		[2]string{prefix + "ssl.keystore.type", "PEM"},
 		[2]string{prefix + "ssl.keystore.location", certs.ServerPEMFile},
 		[2]string{prefix + "ssl.truststore.type", "PEM"},
-		[2]string{prefix + "ssl.truststore.location", certs.CAFile},
+		[2]string{prefix + "ssl.truststore.location", trust},
 		[2]string{prefix + "ssl.client.auth", clientAuth},
 	)
+}
+
+// jvmFlags: Kafka 4 fetches JWKS only from URLs allowed by a system
+// property; Java's Kerberos reads its krb5.conf from one.
+func (s *SASLSSL) jvmFlags() []string {
+	var flags []string
+	if s.OAuthJWKS != "" {
+		flags = append(flags, "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="+s.OAuthJWKS)
+	}
+	if s.Kerberos != nil {
+		flags = append(flags, "-Djava.security.krb5.conf="+s.Kerberos.Krb5Conf)
+	}
+	return flags
 }
 
 // formatArgs create every user's SCRAM credentials at format time.

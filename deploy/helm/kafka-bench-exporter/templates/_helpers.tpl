@@ -82,7 +82,27 @@ and kafkaSASL, pointing at the files their Secrets are mounted as.
 {{- end }}
 {{- end }}
 {{- with .Values.kafkaSASL }}
-{{- if .mechanism }}
+{{- if eq .mechanism "OAUTHBEARER" }}
+{{- $o := .oauth }}
+{{- $oauth := dict "token_endpoint" (required "kafkaSASL.oauth.tokenEndpoint is required with OAUTHBEARER" $o.tokenEndpoint) "client_id" (required "kafkaSASL.oauth.clientId is required with OAUTHBEARER" $o.clientId) }}
+{{- $_ := required "kafkaSASL.oauth.clientSecretSecret.name is required with OAUTHBEARER" $o.clientSecretSecret.name }}
+{{- $_ := set $oauth "client_secret_file" (printf "%s/sasl/%s" $dir $o.clientSecretSecret.key) }}
+{{- if $o.scope }}
+{{- $_ := set $oauth "scope" $o.scope }}
+{{- end }}
+{{- $_ := set $kafka "sasl" (dict "mechanism" .mechanism "oauth" $oauth) }}
+{{- else if eq .mechanism "GSSAPI" }}
+{{- $k := .kerberos }}
+{{- $_ := required "kafkaSASL.kerberos.secret.name is required with GSSAPI" $k.secret.name }}
+{{- $krb := dict "keytab_file" (printf "%s/sasl/%s" $dir $k.secret.keytabKey) "config_file" (printf "%s/sasl/%s" $dir $k.secret.krb5ConfKey) }}
+{{- if $k.realm }}
+{{- $_ := set $krb "realm" $k.realm }}
+{{- end }}
+{{- if $k.serviceName }}
+{{- $_ := set $krb "service_name" $k.serviceName }}
+{{- end }}
+{{- $_ := set $kafka "sasl" (dict "mechanism" .mechanism "username" (required "kafkaSASL.username is required with kafkaSASL.mechanism" .username) "kerberos" $krb) }}
+{{- else if .mechanism }}
 {{- $sasl := dict "mechanism" .mechanism "username" (required "kafkaSASL.username is required with kafkaSASL.mechanism" .username) }}
 {{- $_ := required "kafkaSASL.passwordSecret.name is required with kafkaSASL.mechanism" .passwordSecret.name }}
 {{- $_ := set $sasl "password_file" (printf "%s/sasl/%s" $dir .passwordSecret.key) }}

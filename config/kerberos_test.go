@@ -1,0 +1,68 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
+	"github.com/jcmturner/gokrb5/v8/keytab"
+)
+
+// GSSAPI: keytab or password, realm from the key or krb5.conf, the
+// service name's default; mistakes are one line naming the key.
+func TestKerberosConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "krb5.conf"), "[libdefaults]\n default_realm = EXAMPLE.COM\n")
+	writeFile(t, filepath.Join(dir, "norealm.conf"), "[libdefaults]\n rdns = false\n")
+	kt := keytab.New()
+	if err := kt.AddEntry("bench", "EXAMPLE.COM", "pw", time.Now(), 1, etypeID.AES256_CTS_HMAC_SHA1_96); err != nil {
+		t.Fatal(err)
+	}
+	b, err := kt.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "bench.keytab"), string(b))
+	writeFile(t, filepath.Join(dir, "bad.keytab"), "not a keytab")
+	writeFile(t, filepath.Join(dir, "pw"), "krb-pw-123\n")
+	load := func(sasl string) (*Config, error) {
+		file := filepath.Join(dir, "config.yml")
+		writeFile(t, file, fmt.Sprintf("kafka:\n  brokers: [127.0.0.1:9092]\n  sasl: %s\n", sasl))
+		return Load(file)
+	}
+	cfg, err := load(`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := cfg.Kafka.SASL.Kerberos
+	if k.RealmName() != "EXAMPLE.COM" || k.Service() != "kafka" || k.KeytabPath() != filepath.Join(dir, "bench.keytab") || k.ConfigPath() != filepath.Join(dir, "krb5.conf") {
+		t.Errorf("realm %q service %q keytab %q conf %q", k.RealmName(), k.Service(), k.KeytabPath(), k.ConfigPath())
+	}
+	cfg, err = load(`{mechanism: GSSAPI, username: bench, password_file: pw, kerberos: {realm: OTHER.ORG, service_name: kafka-svc, config_file: krb5.conf}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := cfg.Kafka.SASL.Kerberos; k.RealmName() != "OTHER.ORG" || k.Service() != "kafka-svc" || cfg.Kafka.SASL.Secret().Reveal() != "krb-pw-123" {
+		t.Errorf("password config: realm %q service %q", k.RealmName(), k.Service())
+	}
+	out, _ := cfg.Marshal()
+	if strings.Contains(string(out)+fmt.Sprintf("%v %+v %#v", cfg, cfg.Kafka, cfg.Kafka), "krb-pw-123") {
+		t.Error("the password is printed")
+	}
+	for sasl, want := range map[string]string{
+		`{mechanism: GSSAPI, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`:                                     `kafka.sasl.username = "": must be set with mechanism GSSAPI: the Kerberos principal, without the realm`,
+		`{mechanism: GSSAPI, username: bench, kerberos: {config_file: krb5.conf}}`:                                               `kafka.sasl.kerberos.keytab_file = "": set keytab_file or a kafka.sasl password (password_file, password_env, password) with mechanism GSSAPI`,
+		`{mechanism: GSSAPI, username: bench, password_file: pw, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`: `kafka.sasl.kerberos.keytab_file = "bench.keytab": set keytab_file or a kafka.sasl password, not both`,
+		`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bad.keytab, config_file: krb5.conf}}`:                      `kafka.sasl.kerberos.keytab_file = "bad.keytab": not a keytab`,
+		`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: norealm.conf}}`:                 `kafka.sasl.kerberos.realm = "": must be set: the krb5.conf has no default_realm`,
+		`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: absent.conf}}`:                  `kafka.sasl.kerberos.config_file = "absent.conf": cannot read: no such file or directory`,
+		`{mechanism: PLAIN, username: a, password: b, kerberos: {realm: X}}`:                                                     `kafka.sasl.kerberos = "": only with mechanism GSSAPI, not PLAIN`,
+	} {
+		if _, err := load(sasl); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("sasl %s:\n got: %v\nwant: …%s", sasl, err, want)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package kclient
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+)
+
+func write(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The TLS material of each new connection comes from the files as they are
+// then: a rotated pair and CA are used, a half-written key or a CA file
+// without a certificate keeps the previous material and is counted once.
+func TestTLSMaterialRotates(t *testing.T) {
+	dir := t.TempDir()
+	sets := make([]*testcerts.Set, 2)
+	for i := range sets {
+		d := filepath.Join(dir, string(rune('a'+i)))
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		s, err := testcerts.Generate(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets[i] = s
+	}
+	ca, cert, key := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "client.pem"), filepath.Join(dir, "client-key.pem")
+	write(t, ca, read(t, sets[0].CAFile))
+	write(t, cert, read(t, sets[0].ClientCertFile))
+	write(t, key, read(t, sets[0].ClientKeyFile))
+	k := config.Kafka{Brokers: []string{"127.0.0.1:9093"}, TLS: config.TLS{Enabled: true, CAFile: ca, CertFile: cert, KeyFile: key}}
+	reg := prometheus.NewRegistry()
+	m := NewCredentialMetrics(reg)
+	creds, err := NewCredentials(k, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := func() *x509.Certificate {
+		t.Helper()
+		c, err := creds.tls.config("127.0.0.1").GetClientCertificate(&tls.CertificateRequestInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := x509.ParseCertificate(c.Certificate[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	verifies := func(set int) bool {
+		_, err := leaf().Verify(x509.VerifyOptions{Roots: sets[set].CAPool, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+		return err == nil
+	}
+	rootsVerify := func(set int) bool {
+		_, err := sets[set].Server.Leaf.Verify(x509.VerifyOptions{Roots: creds.tls.config("127.0.0.1").RootCAs})
+		return err == nil
+	}
+	failed := func(kind string) float64 { return metricValue(m.reloadFailed.WithLabelValues(kind)) }
+	if c := creds.tls.config("broker-1"); c.ServerName != "broker-1" || c.InsecureSkipVerify {
+		t.Errorf("server name %q, insecure %v", c.ServerName, c.InsecureSkipVerify)
+	}
+	if !verifies(0) || !rootsVerify(0) {
+		t.Fatal("the initial pair or CA is not the first set's")
+	}
+
+	// Half-written: new certificate, half a key.
+	newKey := read(t, sets[1].ClientKeyFile)
+	write(t, cert, read(t, sets[1].ClientCertFile))
+	write(t, key, newKey[:len(newKey)/2])
+	if !verifies(0) {
+		t.Error("a half-written key replaced the working pair")
+	}
+	if n := failed(KindTLSClientCert); n != 1 {
+		t.Errorf("reload failures %v after a half-written key, want 1", n)
+	}
+	leaf()
+	if n := failed(KindTLSClientCert); n != 1 {
+		t.Errorf("reload failures %v: the same broken version was counted again", n)
+	}
+	write(t, key, newKey)
+	if !verifies(1) {
+		t.Error("the complete new pair is not used")
+	}
+
+	// A broken CA file keeps the old pool; a new one (replaced by
+	// rename, as a Kubernetes secret is) is used.
+	write(t, ca, []byte("not a certificate\n"))
+	if !rootsVerify(0) || failed(KindTLSCA) != 1 {
+		t.Errorf("broken CA file: old pool kept %v, failures %v", rootsVerify(0), failed(KindTLSCA))
+	}
+	tmp := filepath.Join(dir, "ca.pem.new")
+	write(t, tmp, read(t, sets[1].CAFile))
+	if err := os.Rename(tmp, ca); err != nil {
+		t.Fatal(err)
+	}
+	if !rootsVerify(1) || rootsVerify(0) {
+		t.Error("the renamed-in CA file is not used")
+	}
+	if v := metricValue(m.reloaded.WithLabelValues(KindTLSCA)); v == 0 {
+		t.Error("no reload success timestamp")
+	}
+}
+
+// A rotated SASL password file is used by the next authentication; an
+// emptied one keeps the old password.
+func TestPasswordFileRotates(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	write(t, pw, []byte("first\n"))
+	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: config.SASLPlain, Username: "u", PasswordFile: pw}}
+	m := NewCredentialMetrics(prometheus.NewRegistry())
+	creds, err := NewCredentials(k, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := func() string {
+		t.Helper()
+		_, b, err := creds.mech.Authenticate(t.Context(), "127.0.0.1:9092")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got := msg(); got != "\x00u\x00first" {
+		t.Errorf("first message %q", got)
+	}
+	write(t, pw, []byte("second-longer\n"))
+	if got := msg(); got != "\x00u\x00second-longer" {
+		t.Errorf("after rotation %q", got)
+	}
+	write(t, pw, []byte("\n"))
+	if got := msg(); got != "\x00u\x00second-longer" || metricValue(m.reloadFailed.WithLabelValues(KindSASLPassword)) != 1 {
+		t.Errorf("emptied file: %q, failures %v", got, metricValue(m.reloadFailed.WithLabelValues(KindSASLPassword)))
+	}
+}
+
+func metricValue(c prometheus.Metric) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		panic(err)
+	}
+	if m.Counter != nil {
+		return m.Counter.GetValue()
+	}
+	return m.Gauge.GetValue()
+}
