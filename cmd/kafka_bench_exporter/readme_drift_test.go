@@ -63,6 +63,10 @@ func TestReadmeDriftIsCaught(t *testing.T) {
 		d := edited(t, configPage, "| `retries` |", "| `retry.backoff.ms` |")
 		caught(t, checkPropertyMapping(t, d), "retry.backoff.ms is not a producer or consumer key")
 	})
+	t.Run("page left out of the README's map", func(t *testing.T) {
+		d := edited(t, "README.md", "| [docs/capacity.md](docs/capacity.md) |", "| capacity |")
+		caught(t, checkDocsMap(t, d, loadDocs(t)), "docs/capacity.md is not in the map")
+	})
 	t.Run("runbook_url points elsewhere", func(t *testing.T) {
 		rules := []alerts.Rule{{File: "alerts.yml", Alert: "KafkaBenchRecordsLost",
 			Annotations: map[string]string{"runbook_url": "https://example.com/README.md#kafkabenchrecordslost"}}}

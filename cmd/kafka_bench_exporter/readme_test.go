@@ -12,6 +12,7 @@ package main
 //	docs/layout.md, "folder"                          the files of the repository
 //	docs/bench.md (prose)                             every bench file key named (and in --bench.file's help)
 //	README.md, The two commands                       go.mod's Go version
+//	README.md, Documentation                          every page of docs/ linked
 //	docs/configuration.md, numeric settings           configwatch.ValueAllowList and its length
 //	docs/configuration.md, Kafka property mapping     the producer and consumer keys of the schema
 //
@@ -443,4 +444,26 @@ func checkPropertyMapping(t *testing.T, d *readme.Doc) []string {
 
 func TestReadmePropertyMapping(t *testing.T) {
 	report(t, "Kafka property mapping", checkPropertyMapping(t, loadDoc(t, configPage)))
+}
+
+// checkDocsMap: README's Documentation section links every page of docs/,
+// so a new page is found from the README.
+func checkDocsMap(t *testing.T, d *readme.Doc, pages []*readme.Doc) []string {
+	t.Helper()
+	s, err := d.Section("Documentation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := d.Text(s)
+	var problems []string
+	for _, p := range pages {
+		if strings.HasPrefix(p.Path, "docs/") && !strings.Contains(text, "]("+p.Path+")") {
+			problems = append(problems, fmt.Sprintf("%s:%d (section %q): %s is not in the map of the docs: add a row [%s](%s)", d.Path, s.Line, s.Title, p.Path, p.Path, p.Path))
+		}
+	}
+	return problems
+}
+
+func TestReadmeDocsMap(t *testing.T) {
+	report(t, "map of the docs", checkDocsMap(t, loadDoc(t, "README.md"), loadDocs(t)))
 }
