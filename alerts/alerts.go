@@ -35,7 +35,7 @@ const (
 
 // RunbookBaseURL is the prefix of every alert's runbook_url; the anchor is
 // the alert name in lower case.
-const RunbookBaseURL = "https://github.com/kafka-bench/kafka_bench_exporter/blob/main/README.md#"
+const RunbookBaseURL = "https://github.com/kafka-bench/kafka_bench_exporter/blob/main/docs/runbooks.md#"
 
 // Rule is one recording or alerting rule of an embedded rule file.
 // Exactly one of Record and Alert is set.

@@ -257,10 +257,10 @@ func TestBenchSweepCLIContract(t *testing.T) {
 	}
 }
 
-// README's "Scale a bench out" table names every file of the folder but the
+// docs/scale-out.md's "Scale a bench out" table names every file of the folder but the
 // kustomization, and no other.
 func TestBenchSweepReadme(t *testing.T) {
-	d, err := readme.Load(repoPath(t, "README.md"))
+	d, err := readme.Load(repoPath(t, "docs/scale-out.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,6 +284,6 @@ func TestBenchSweepReadme(t *testing.T) {
 	}
 	slices.Sort(documented)
 	if !slices.Equal(documented, files) {
-		t.Errorf("README \"Scale a bench out\" lists %v, want the files of %s but kustomization.yaml: %v", documented, sweepDir, files)
+		t.Errorf("docs/scale-out.md \"Scale a bench out\" lists %v, want the files of %s but kustomization.yaml: %v", documented, sweepDir, files)
 	}
 }

@@ -53,7 +53,7 @@ const (
 	// DashboardFolderAnnotation puts the dashboards into one Grafana folder
 	// when the sidecar's folderAnnotation is set to it.
 	DashboardFolderAnnotation = "grafana_folder"
-	// DashboardFolder is the folder of the dashboards, as in the README's
+	// DashboardFolder is the folder of the dashboards, as in docs/dashboards-and-alerts.md's
 	// file provisioning.
 	DashboardFolder = "Kafka Bench"
 )

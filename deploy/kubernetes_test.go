@@ -30,7 +30,7 @@ import (
 
 // The Deployment's requests are sized from this measurement (see the comment
 // in deploy/kubernetes/deployment.yaml); the test keeps them at least as
-// large. BENCHMARKS.md, "Always-on cost": one probe, 1,000 rec/s × 1 KiB,
+// large. docs/benchmarks.md, "Always-on cost": one probe, 1,000 rec/s × 1 KiB,
 // against a real broker: 0.153 cores; RSS 26 MiB, 71.5 MiB at its peak
 // during a 20 s broker stall.
 const (

@@ -34,7 +34,7 @@ func TestInvalidClientFiles(t *testing.T) {
 	}, nil)
 }
 
-// The edges the README's key table states are accepted, the largest record
+// The edges the configuration reference states are accepted, the largest record
 // included (with buffer.memory raised to hold it), with and without brokers.
 func TestCheckAcceptsTheEdges(t *testing.T) {
 	for _, brokers := range [][]string{nil, {"127.0.0.1:1"}} {

@@ -30,7 +30,7 @@ func flatten(props []property) []kgo.Opt {
 }
 
 // ProducerOpts maps the Kafka producer properties of probe p onto franz-go;
-// the table in README.md ("Kafka property mapping") mirrors producerProps.
+// the table in docs/configuration.md ("Kafka property mapping") mirrors producerProps.
 func ProducerOpts(p config.Probe) []kgo.Opt { return flatten(producerProps(p)) }
 
 func producerProps(p config.Probe) []property {

@@ -2,6 +2,7 @@ package probes
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -86,10 +87,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		info: gauge("kafka_bench_probe_info", "Settings of a probe, as labels; always 1.", "topic", "acks", "compression",
 			"record_size_bytes", "batch_size_bytes", "linger_ms", "partitions", "replication_factor", "group"),
 		targetRate:      gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
-		up:              gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window, else 0."),
+		up:              gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window (2 × lag_interval, or 3 rounds at low rates), else 0."),
 		produced:        counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
 		producedBytes:   counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
-		produceFailed:   counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason.", "reason"),
+		produceFailed:   counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason: "+strings.Join(FailureReasons, ", ")+".", "reason"),
 		produceLatency:  histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
 		sendDelay:       histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
 		consumed:        counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
@@ -102,10 +103,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		outOfOrder:      counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
 		foreign:         counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
 		lagRecords:      gauge("kafka_bench_consumer_lag_records", "End offsets minus the probe consumer's own position (the next offset it will read), summed over partitions; 0 when caught up."),
-		lagSeconds:      gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up."),
+		lagSeconds:      gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up; absent with acks=0."),
 		groupLagRecords: gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
 		groupLagSeconds: gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
-		clientFailed:    counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff (probe_up is 0 meanwhile), by client and reason.", "client", "reason"),
+		clientFailed:    counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff, 1 s doubling to 30 s (probe_up is 0 meanwhile), by client ("+strings.Join(clientNames, ", ")+") and reason ("+strings.Join(clientFailureReasons, ", ")+").", "client", "reason"),
 	}
 	for _, f := range m.families() {
 		reg.MustRegister(f)

@@ -91,8 +91,8 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	return f, nil
 }
 
-// newApp is the command-line model: README's flag tables are checked
-// against it (readme_test.go).
+// newApp is the command-line model: docs/reference/flags.md is generated
+// from it (reference_test.go).
 func newApp(f *flags, stderr io.Writer) *kingpin.Application {
 	app := kingpin.New(program, "Continuous Kafka producer/consumer benchmark probes, exported for Prometheus.")
 	app.UsageWriter(stderr)

@@ -1,42 +1,41 @@
 package main
 
-// README.md is the user's contract. These tests hold its tables to the
-// program, so that drift fails here instead of waiting for a reader:
+// README.md and docs/*.md are the user's contract. The flag, key and metric
+// tables are generated (reference_test.go); these tests hold what cannot be
+// generated to the program, so that drift fails here instead of waiting
+// for a reader:
 //
-//	README table (section, first column)        held to
-//	Command line, "flag"                        the kingpin model: application flags and `run`'s
-//	One-shot bench mode, "flag"                 the kingpin model: `bench`'s own flags
-//	Keys, defaults and ranges, "key"            the configuration as --config.check prints it
-//	Metrics, "metric"                           the real exposition (embedded cluster): names, types, labels
-//	Runbooks (headings)                         alerts/*.yml: one runbook per alert, runbook_url anchors
-//	`metric` by `label` anywhere in the README  the exposition: the metric has the label
-//	Layout, "folder"                            the files of the repository
-//	One-shot bench mode (prose)                 every bench file key named (and in --bench.file's help)
-//	links [x](#a), [x](BENCHMARKS.md#a)         the headings they point to
-//	The two commands (prose)                    go.mod's Go version
-//	Metrics, produce_failed_total "reason ∈"    probes.FailureReasons
-//	Configuration changes, numeric settings     configwatch.ValueAllowList and its length
+//	text                                              held to
+//	links [x](#a), [x](page.md#a), in every page      the files and headings they point to
+//	`metric` by `label`, `metric{label}` in any page  the exposition (embedded cluster): the metric has the label
+//	docs/runbooks.md (headings)                       alerts/*.yml: one runbook per alert, runbook_url anchors
+//	docs/layout.md, "folder"                          the files of the repository
+//	docs/bench.md (prose)                             every bench file key named (and in --bench.file's help)
+//	README.md, The two commands                       go.mod's Go version
+//	README.md, Documentation                          every page of docs/ linked
+//	docs/configuration.md, numeric settings           configwatch.ValueAllowList and its length
+//	docs/configuration.md, Kafka property mapping     the producer and consumer keys of the schema
 //
 // and alerts/*.yml's labels (by, on, selectors, $labels) to the exposition.
 // internal/readme parses the Markdown and compares; each message names the
-// README line to fix. readme_drift_test.go shows each check failing when
-// one side changes alone. Run: go test -run 'TestReadme' ./cmd/kafka_bench_exporter
+// line to fix. readme_drift_test.go shows each check failing when one side
+// changes alone. Run: go test -run 'TestReadme' ./cmd/kafka_bench_exporter
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/alecthomas/kingpin/v2"
 	dto "github.com/prometheus/client_model/go"
-	"gopkg.in/yaml.v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
@@ -46,23 +45,33 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-const (
-	repoRoot   = "../.."
-	readmePath = repoRoot + "/README.md"
-)
+const repoRoot = "../.."
 
-func loadReadme(t *testing.T) *readme.Doc {
+// loadDoc reads one page, named in messages by its path in the repository.
+func loadDoc(t *testing.T, page string) *readme.Doc {
 	t.Helper()
-	d, err := readme.Load(readmePath)
+	d, err := readme.Load(repoRoot + "/" + page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Path = "README.md"
+	d.Path = page
 	return d
+}
+
+// loadDocs reads README.md and every page of docs/.
+func loadDocs(t *testing.T) []*readme.Doc {
+	t.Helper()
+	docs, err := readme.LoadAll(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		d.Path = strings.TrimPrefix(d.Path, repoRoot+"/")
+	}
+	return docs
 }
 
 func table(t *testing.T, d *readme.Doc, section, first string) *readme.Table {
@@ -81,133 +90,8 @@ func report(t *testing.T, what string, problems []string) {
 	}
 }
 
-// commandFlags are the flags of the command line model: the application's
-// (both commands accept them) and, for "run", the daemon's own; for
-// "bench", bench's own only. Help and hidden flags are left out.
-func commandFlags(t *testing.T, command string) []readme.Flag {
-	t.Helper()
-	m := newApp(&flags{}, nil).Model()
-	var groups []*kingpin.FlagGroupModel
-	if command == "run" {
-		groups = append(groups, m.FlagGroupModel)
-	}
-	for _, c := range m.Commands {
-		if c.Name == command {
-			groups = append(groups, c.FlagGroupModel)
-		}
-	}
-	var out []readme.Flag
-	for _, g := range groups {
-		for _, f := range g.Flags {
-			if f.Hidden || f.Name == "help" {
-				continue
-			}
-			out = append(out, readme.Flag{Name: f.Name, Default: strings.Join(f.Default, ","), Bool: f.IsBoolFlag(), Help: f.Help})
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no flags for command %q", command)
-	}
-	return out
-}
-
-func TestReadmeFlags(t *testing.T) {
-	d := loadReadme(t)
-	report(t, "daemon flags", readme.CheckFlags(table(t, d, "Command line", "flag"), commandFlags(t, "run")))
-	report(t, "bench flags", readme.CheckFlags(table(t, d, "One-shot bench mode", "flag"), commandFlags(t, "bench")))
-}
-
-// readmeProbe names the probe whose defaults the key table is checked with.
-const readmeProbe = "readme"
-
-// configKeys flattens the effective configuration of a file that names one
-// probe and sets nothing else: every key, with its default. The optional
-// capacity block is switched on with the one key it requires (a ceiling),
-// which is then read as its documented default, 0 (off).
-func configKeys(t *testing.T) map[string]string {
-	t.Helper()
-	cfg, err := config.Parse([]byte("probes: [{name: " + readmeProbe + ", capacity: {max_rate: 1000}}]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Probes[0].Capacity.MaxRate = 0
-	out, err := cfg.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(out, &n); err != nil {
-		t.Fatal(err)
-	}
-	keys := map[string]string{}
-	flatten(n.Content[0], "", keys)
-	// A key the printout leaves out (omitempty) is still a key: the schema
-	// is the Go type's yaml tags.
-	for _, k := range schemaKeys(reflect.TypeOf(config.Config{})) {
-		if _, ok := keys[k]; !ok {
-			keys[k] = ""
-		}
-	}
-	keys["probes[].capacity"] = "" // a block: present = on
-	return keys
-}
-
-// schemaKeys are the leaf key paths of a configuration type.
-func schemaKeys(t reflect.Type) []string {
-	var out []string
-	config.Walk(t, func(k config.Key) bool {
-		if !k.Block {
-			out = append(out, k.Path)
-		}
-		return true
-	})
-	return out
-}
-
-// flatten records each leaf of a mapping: a scalar, a list of scalars, a
-// mapping of free names (empty by default: configs) or null; a list of
-// mappings becomes name[].key.
-func flatten(n *yaml.Node, prefix string, keys map[string]string) {
-	join := func(k string) string {
-		if prefix == "" {
-			return k
-		}
-		return prefix + "." + k
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, n.Content[i+1]
-		switch {
-		case v.Kind == yaml.MappingNode && len(v.Content) == 0: // free names, e.g. create_topic.configs
-			keys[join(k)] = "{}"
-		case v.Kind == yaml.MappingNode:
-			flatten(v, join(k), keys)
-		case v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Content[0].Kind == yaml.MappingNode:
-			// The list itself is a key too (probes: [] has a meaning of its
-			// own); unset by default, as its absence is.
-			keys[join(k)] = ""
-			flatten(v.Content[0], join(k)+"[]", keys)
-		case v.Kind == yaml.SequenceNode:
-			var items []string
-			for _, it := range v.Content {
-				items = append(items, it.Value)
-			}
-			keys[join(k)] = "[" + strings.Join(items, ", ") + "]"
-		case v.Tag == "!!null":
-			keys[join(k)] = ""
-		default:
-			keys[join(k)] = v.Value
-		}
-	}
-}
-
-func TestReadmeConfigKeys(t *testing.T) {
-	d := loadReadme(t)
-	report(t, "configuration keys", readme.CheckKeys(table(t, d, "Keys, defaults and ranges", "key"), configKeys(t),
-		map[string]string{"<name>": readmeProbe, "<topic>": config.DefaultTopicPrefix + readmeProbe}))
-}
-
-// expositionConfig is the exporter whose exposition the Metrics table is
-// held to: it must make every documented family appear, so a family that
+// expositionConfig is the exporter whose exposition the generated metrics
+// page and the docs' label references are held to: it must make every family appear, so a family that
 // needs a setting to exist (an optional block) needs that setting here.
 const expositionConfig = `
 config_poll_interval: 1s
@@ -274,32 +158,45 @@ func families(f scrape.Families) map[string]readme.Family {
 	return out
 }
 
-// TestReadmeMetricsAndAlerts holds the Metrics table, every `metric` by
-// `label` of the README, the runbooks and the labels of alerts/*.yml to one
-// real exposition.
+// TestReadmeMetricsAndAlerts holds every `metric` by `label` of the docs,
+// the runbooks and the labels of alerts/*.yml to one real exposition.
 func TestReadmeMetricsAndAlerts(t *testing.T) {
-	d := loadReadme(t)
 	fams := exposition(t)
-	report(t, "metrics", readme.CheckMetrics(table(t, d, "Metrics", "metric"), fams))
-	report(t, "metric labels named in the README", d.CheckRefs(d.All(), fams))
+	for _, d := range loadDocs(t) {
+		report(t, "metric labels named in "+d.Path, d.CheckRefs(d.All(), fams))
+	}
 
 	rules, err := alerts.Rules()
 	if err != nil {
 		t.Fatal(err)
 	}
-	runbooks, err := d.Section("Runbooks")
+	report(t, "runbooks", checkRunbooks(t, loadDoc(t, runbooksPage), rules))
+	report(t, "alerts/*.yml labels", checkRuleLabels(rules, fams))
+	t.Run("drift is caught", func(t *testing.T) { metricDriftIsCaught(t, fams) })
+}
+
+// runbooksPage holds a runbook per alert; every runbook_url points there.
+const runbooksPage = "docs/runbooks.md"
+
+func checkRunbooks(t *testing.T, d *readme.Doc, rules []alerts.Rule) []string {
+	t.Helper()
+	s, err := d.Section("Runbooks")
 	if err != nil {
 		t.Fatal(err)
 	}
 	anchors := map[string]string{}
+	var problems []string
 	for _, r := range rules {
-		if r.Alert != "" {
-			_, anchors[r.Alert], _ = strings.Cut(r.Annotations["runbook_url"], "#")
+		if r.Alert == "" {
+			continue
+		}
+		url, anchor, _ := strings.Cut(r.Annotations["runbook_url"], "#")
+		anchors[r.Alert] = anchor
+		if !strings.HasSuffix(url, "/"+runbooksPage) {
+			problems = append(problems, fmt.Sprintf("alerts/%s: alert %s's runbook_url %s does not point to %s", r.File, r.Alert, url, runbooksPage))
 		}
 	}
-	report(t, "runbooks", d.CheckRunbooks(runbooks, anchors))
-	report(t, "alerts/*.yml labels", checkRuleLabels(rules, fams))
-	t.Run("drift is caught", func(t *testing.T) { metricDriftIsCaught(t, fams) })
+	return append(problems, d.CheckRunbooks(s, anchors)...)
 }
 
 // targetLabels are added by Prometheus, not the exporter; le by histograms.
@@ -364,8 +261,11 @@ func checkRuleLabels(rules []alerts.Rule, fams map[string]readme.Family) []strin
 	return problems
 }
 
+// layoutPage holds the folder map.
+const layoutPage = "docs/layout.md"
+
 // Files that need no row of the Layout table.
-var layoutIgnore = []string{"README.md", "BENCHMARKS.md", "go.mod", "go.sum", ".gitignore", ".dockerignore"}
+var layoutIgnore = []string{"README.md", "go.mod", "go.sum", ".gitignore", ".dockerignore"}
 
 // repoFiles are the repository's files: tracked and new, not ignored.
 func repoFiles(t *testing.T) []string {
@@ -391,14 +291,15 @@ func repoFiles(t *testing.T) []string {
 }
 
 func TestReadmeLayout(t *testing.T) {
-	d := loadReadme(t)
-	report(t, "layout", readme.CheckLayout(table(t, d, "Layout", "folder"), repoFiles(t), layoutIgnore))
+	report(t, "layout", readme.CheckLayout(table(t, loadDoc(t, layoutPage), "Layout", "folder"), repoFiles(t), layoutIgnore))
 }
 
-// Links inside the repository resolve: README's own anchors and those of
-// BENCHMARKS.md, which README cites for every sizing figure.
+// Links inside the repository resolve, from every page: files, and the
+// headings their anchors name.
 func TestReadmeLinks(t *testing.T) {
-	report(t, "links", loadReadme(t).CheckLinks(repoRoot))
+	for _, d := range loadDocs(t) {
+		report(t, "links", d.CheckLinks(filepath.Join(repoRoot, filepath.Dir(d.Path))))
+	}
 }
 
 // The Go the README asks for is go.mod's.
@@ -411,19 +312,23 @@ func TestReadmeGoVersion(t *testing.T) {
 	if m == nil {
 		t.Fatal("go.mod has no go line")
 	}
-	s, err := loadReadme(t).Section("The two commands")
+	d := loadDoc(t, "README.md")
+	s, err := d.Section("The two commands")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "Go " + string(m[1]) + " or newer"; !strings.Contains(loadReadme(t).Text(s), want) {
+	if want := "Go " + string(m[1]) + " or newer"; !strings.Contains(d.Text(s), want) {
 		t.Errorf("README.md:%d (section %q): write %q, go.mod's go line", s.Line, s.Title, want)
 	}
 }
 
-// Every top-level key of a bench file is named in the README's bench
+// benchPage describes the bench file.
+const benchPage = "docs/bench.md"
+
+// Every top-level key of a bench file is named in the bench page's first
 // section and in --bench.file's help.
 func TestReadmeBenchFileKeys(t *testing.T) {
-	d := loadReadme(t)
+	d := loadDoc(t, benchPage)
 	s, err := d.Section("One-shot bench mode")
 	if err != nil {
 		t.Fatal(err)
@@ -448,7 +353,7 @@ func TestReadmeBenchFileKeys(t *testing.T) {
 			continue
 		}
 		if !named[key] {
-			t.Errorf("README.md:%d (section %q): bench file key %s is not named: add `%s` to the list of keys", s.Line, s.Title, key, key)
+			t.Errorf("%s:%d (section %q): bench file key %s is not named: add `%s` to the list of keys", d.Path, s.Line, s.Title, key, key)
 		}
 		if !strings.Contains(help, key) {
 			t.Errorf("--bench.file help does not name the key %s: add it (cmd/kafka_bench_exporter/bench.go)", key)
@@ -456,31 +361,13 @@ func TestReadmeBenchFileKeys(t *testing.T) {
 	}
 }
 
-// Lists the README spells out in prose are the program's lists: the
-// failure reasons of kafka_bench_produce_failed_total and the numeric broker
-// settings of kafka_bench_broker_config_value (and their count).
-func TestReadmeLists(t *testing.T) {
-	d := loadReadme(t)
-	report(t, "failure reasons", checkReasons(t, d, probes.FailureReasons))
-	report(t, "numeric broker settings", checkNumericSettings(t, d, configwatch.ValueAllowList))
-}
+// configPage describes the configuration and its changes.
+const configPage = "docs/configuration.md"
 
-func checkReasons(t *testing.T, d *readme.Doc, reasons []string) []string {
-	metrics := table(t, d, "Metrics", "metric")
-	for _, r := range metrics.Rows {
-		if !strings.Contains(r.Cell(0), "`kafka_bench_produce_failed_total{reason}`") {
-			continue
-		}
-		_, list, ok := strings.Cut(r.Cell(2), "reason ∈ ")
-		if !ok {
-			return []string{metrics.Where(r.Line) + `: write the reasons as "reason ∈ a, b, ..."`}
-		}
-		if got := strings.Split(list, ", "); !reflect.DeepEqual(got, reasons) {
-			return []string{fmt.Sprintf("%s: reasons %q, the program's are %q (probes.FailureReasons)", metrics.Where(r.Line), got, reasons)}
-		}
-		return nil
-	}
-	return []string{metrics.Where(metrics.Line) + ": no row for `kafka_bench_produce_failed_total{reason}`"}
+// The numeric broker settings of kafka_bench_broker_config_value that the
+// configuration page spells out are the program's (and their count).
+func TestReadmeLists(t *testing.T) {
+	report(t, "numeric broker settings", checkNumericSettings(t, loadDoc(t, configPage), configwatch.ValueAllowList))
 }
 
 var settingRE = regexp.MustCompile(`^[a-z]+(\.[a-z]+)+$`)
@@ -500,7 +387,7 @@ func checkNumericSettings(t *testing.T, d *readme.Doc, allow []string) []string 
 		}
 	}
 	if line == 0 {
-		return []string{fmt.Sprintf("README.md:%d (section %q): no **Numeric settings.** paragraph", s.Line, s.Title)}
+		return []string{fmt.Sprintf("%s:%d (section %q): no **Numeric settings.** paragraph", d.Path, s.Line, s.Title)}
 	}
 	var problems, settings []string
 	for _, c := range readme.Code(para) {
@@ -509,10 +396,74 @@ func checkNumericSettings(t *testing.T, d *readme.Doc, allow []string) []string 
 		}
 	}
 	if !reflect.DeepEqual(settings, allow) {
-		problems = append(problems, fmt.Sprintf("README.md:%d: numeric settings %q, the program's are %q (configwatch.ValueAllowList)", line, settings, allow))
+		problems = append(problems, fmt.Sprintf("%s:%d: numeric settings %q, the program's are %q (configwatch.ValueAllowList)", d.Path, line, settings, allow))
 	}
 	if want := fmt.Sprintf("brokers × %d series", len(allow)); !strings.Contains(para, want) {
-		problems = append(problems, fmt.Sprintf("README.md:%d: write %q", line, want))
+		problems = append(problems, fmt.Sprintf("%s:%d: write %q", d.Path, line, want))
 	}
 	return problems
+}
+
+// probeOwnKeys are keys of producer: and consumer: that are the probe's
+// own, not Kafka properties, so the mapping table has no row for them.
+var probeOwnKeys = map[string]bool{"consumer.enabled": true, "consumer.consumers": true}
+
+// checkPropertyMapping holds the Kafka property mapping table of the
+// configuration page to the schema's producer and consumer keys: every
+// Kafka property the file accepts has a row, and every row is one.
+func checkPropertyMapping(t *testing.T, d *readme.Doc) []string {
+	t.Helper()
+	tb := table(t, d, "Kafka property mapping", "Kafka property")
+	accepted := map[string]bool{}
+	config.Walk(reflect.TypeOf(config.Config{}), func(k config.Key) bool {
+		if !k.Block && len(k.Parts) >= 3 && k.Parts[0] == "probes" && (k.Parts[1] == "producer" || k.Parts[1] == "consumer") {
+			if key := k.Parts[1] + "." + strings.Join(k.Parts[2:], "."); !probeOwnKeys[key] {
+				accepted[strings.Join(k.Parts[2:], ".")] = true
+			}
+		}
+		return true
+	})
+	problems := tb.Check()
+	seen := map[string]bool{}
+	for _, r := range tb.Rows {
+		for _, c := range readme.Code(r.Cell(0)) {
+			name, _, _ := strings.Cut(c, "=")
+			seen[name] = true
+			if !accepted[name] {
+				problems = append(problems, fmt.Sprintf("%s: %s is not a producer or consumer key of the configuration: remove the row or fix the name", tb.Where(r.Line), name))
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(accepted)) {
+		if !seen[name] {
+			problems = append(problems, fmt.Sprintf("%s: the configuration accepts %s, which has no row: add | `%s` | franz-go option | |", tb.Where(tb.Line), name, name))
+		}
+	}
+	return problems
+}
+
+func TestReadmePropertyMapping(t *testing.T) {
+	report(t, "Kafka property mapping", checkPropertyMapping(t, loadDoc(t, configPage)))
+}
+
+// checkDocsMap: README's Documentation section links every page of docs/,
+// so a new page is found from the README.
+func checkDocsMap(t *testing.T, d *readme.Doc, pages []*readme.Doc) []string {
+	t.Helper()
+	s, err := d.Section("Documentation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := d.Text(s)
+	var problems []string
+	for _, p := range pages {
+		if strings.HasPrefix(p.Path, "docs/") && !strings.Contains(text, "]("+p.Path+")") {
+			problems = append(problems, fmt.Sprintf("%s:%d (section %q): %s is not in the map of the docs: add a row [%s](%s)", d.Path, s.Line, s.Title, p.Path, p.Path, p.Path))
+		}
+	}
+	return problems
+}
+
+func TestReadmeDocsMap(t *testing.T) {
+	report(t, "map of the docs", checkDocsMap(t, loadDoc(t, "README.md"), loadDocs(t)))
 }

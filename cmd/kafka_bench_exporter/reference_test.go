@@ -76,8 +76,8 @@ func TestReferenceConfig(t *testing.T) {
 	checkReference(t, "config.md", docgen.Config(refs))
 }
 
-// The metrics page is held to the exposition that the README's Metrics
-// table is checked against (one run of the embedded cluster for both).
+// The metrics page is held to the exposition that the docs' label
+// references are checked against (one run of the embedded cluster for both).
 func TestReferenceMetrics(t *testing.T) {
 	f := lastExposition
 	if f == nil {

@@ -9,7 +9,7 @@ import (
 // ValueAllowList are the numeric broker settings exported as
 // kafka_bench_broker_config_value: those the seeds tuned or that move
 // throughput. A fixed list keeps the cardinality at brokers × len(list);
-// README.md ("Configuration changes") lists them too.
+// docs/configuration.md ("Configuration changes") lists them too.
 var ValueAllowList = []string{
 	"background.threads",
 	"default.replication.factor",
@@ -71,7 +71,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"broker"}),
 		brokerValue: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_broker_config_value",
-			Help: "Effective value of a numeric broker setting from a fixed allow-list (see README).",
+			Help: "Effective value of a numeric broker setting from a fixed allow-list (see docs/configuration.md, Configuration changes).",
 		}, []string{"broker", "name"}),
 		brokerRack: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_broker_info",

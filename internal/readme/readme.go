@@ -1,12 +1,16 @@
-// Package readme reads README.md the way GitHub renders it — headings,
-// sections and pipe tables, outside fenced code — so that tests can hold
-// its tables to the program (cmd/kafka_bench_exporter/readme_test.go).
-// Every problem it reports names the README line to fix.
+// Package readme reads README.md and docs/*.md the way GitHub renders them
+// — headings, sections and pipe tables, outside fenced code — so that tests
+// can hold what cannot be generated (links, runbooks, the folder map, prose
+// that names a metric's label) to the program
+// (cmd/kafka_bench_exporter/readme_test.go). Every problem it reports names
+// the line to fix.
 package readme
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -45,6 +49,29 @@ type Table struct {
 type Row struct {
 	Line  int
 	Cells []string // unescaped: `\|` is `|`
+}
+
+// LoadAll reads README.md and every docs/**/*.md below root, README first.
+func LoadAll(root string) ([]*Doc, error) {
+	paths := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(p, ".md") {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var docs []*Doc
+	for _, p := range paths {
+		d, err := Load(p)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
 }
 
 // Load reads and parses path.
@@ -99,7 +126,7 @@ func (d *Doc) Section(title string) (Section, error) {
 		}
 		return Section{Heading: h, End: end}, nil
 	}
-	return Section{}, fmt.Errorf("%s: no section %q (a heading the README tests read)", d.Path, title)
+	return Section{}, fmt.Errorf("%s: no section %q (a heading the docs tests read)", d.Path, title)
 }
 
 // Text is the section's body, without its heading.
@@ -148,6 +175,14 @@ func (d *Doc) Table(title, first string) (*Table, error) {
 // Where names a line of the table for a message: file, line, table, section.
 func (t *Table) Where(line int) string {
 	return fmt.Sprintf("%s:%d (table %q of section %q)", t.doc.Path, line, strings.Join(t.Header, " | "), t.Section)
+}
+
+// end is the line after the table, where a missing row goes.
+func (t *Table) end() int {
+	if len(t.Rows) == 0 {
+		return t.Line + 2
+	}
+	return t.Rows[len(t.Rows)-1].Line + 1
 }
 
 // Check reports rows whose cell count differs from the header's: an
@@ -233,23 +268,6 @@ func Anchor(title string) string {
 		}
 	}
 	return b.String()
-}
-
-// Expand expands shell-style braces: a_{b,c}_d is a_b_d and a_c_d.
-func Expand(s string) []string {
-	i := strings.Index(s, "{")
-	if i < 0 {
-		return []string{s}
-	}
-	j := strings.Index(s[i:], "}")
-	if j < 0 {
-		return []string{s}
-	}
-	var out []string
-	for _, alt := range strings.Split(s[i+1:i+j], ",") {
-		out = append(out, Expand(s[:i]+alt+s[i+j+1:])...)
-	}
-	return out
 }
 
 // All is the whole document as one section.

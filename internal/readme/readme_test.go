@@ -40,10 +40,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestExpandAnchorCode(t *testing.T) {
-	if got := Expand("a_{b,c}_{d,e}"); !reflect.DeepEqual(got, []string{"a_b_d", "a_b_e", "a_c_d", "a_c_e"}) {
-		t.Errorf("Expand = %q", got)
-	}
+func TestAnchorCode(t *testing.T) {
 	if got := Anchor("KafkaBenchProbeDown"); got != "kafkabenchprobedown" {
 		t.Errorf("Anchor = %q", got)
 	}
@@ -52,21 +49,6 @@ func TestExpandAnchorCode(t *testing.T) {
 	}
 	if got := Code("`a` and `b{c}`"); !reflect.DeepEqual(got, []string{"a", "b{c}"}) {
 		t.Errorf("Code = %q", got)
-	}
-}
-
-func TestParseMetrics(t *testing.T) {
-	r := Row{Cells: []string{"`x_{a,b}_total{device}` / `y_seconds`", "counter / histogram"}}
-	ms, err := parseMetrics(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []metric{{"x_a_total", []string{"device"}, "counter"}, {"x_b_total", []string{"device"}, "counter"}, {"y_seconds", nil, "histogram"}}
-	if !reflect.DeepEqual(ms, want) {
-		t.Errorf("parseMetrics = %+v, want %+v", ms, want)
-	}
-	if _, err := parseMetrics(Row{Cells: []string{"`a` `b` `c`", "counter / gauge"}}); err == nil {
-		t.Error("two types for three names is not an error")
 	}
 }
 
