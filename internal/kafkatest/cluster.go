@@ -1,6 +1,7 @@
 // Package kafkatest runs real Apache Kafka brokers (KRaft, every node is
 // broker+controller) on 127.0.0.1 for integration tests, fault tests and
-// benchmarks. The jars come from scripts/kafka.sh, which pins the version;
+// benchmarks. The jars come from scripts/kafka.sh, which pins the version
+// (Options.KafkaVersion or KAFKA_VERSION in the environment picks another);
 // this package is the one place that writes node configs, formats storage and
 // starts the JVMs.
 //
@@ -56,6 +57,9 @@ type Options struct {
 	// SASLSSL, when set, adds a SASL_SSL client listener to every node
 	// (see SASLSSL and Cluster.SecureBootstrap).
 	SASLSSL *SASLSSL
+	// KafkaVersion is the Apache Kafka release to run, e.g. "3.9.1"; empty:
+	// KAFKA_VERSION from the environment, else scripts/kafka.sh's default.
+	KafkaVersion string
 }
 
 const (
@@ -147,7 +151,7 @@ func StartCluster(ctx context.Context, opts Options, logf func(string, ...any)) 
 	if err != nil {
 		return nil, fmt.Errorf("kafkatest: %w (install: apt-get install openjdk-17-jdk-headless maven)", err)
 	}
-	lib, log4j, err := kafkaLib(ctx, logf)
+	lib, log4j, err := kafkaLib(ctx, opts.KafkaVersion, logf)
 	if err != nil {
 		return nil, err
 	}

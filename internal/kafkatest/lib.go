@@ -56,8 +56,9 @@ func isRepoRoot(dir string) bool {
 }
 
 // kafkaLib runs `scripts/kafka.sh lib` and returns the lib dir and the log4j2
-// config that the script keeps next to it.
-func kafkaLib(ctx context.Context, logf func(string, ...any)) (lib, log4j string, err error) {
+// config that the script keeps next to it; version, when set, is the
+// script's KAFKA_VERSION.
+func kafkaLib(ctx context.Context, version string, logf func(string, ...any)) (lib, log4j string, err error) {
 	root, err := repoRoot(ctx)
 	if err != nil {
 		return "", "", err
@@ -65,6 +66,9 @@ func kafkaLib(ctx context.Context, logf func(string, ...any)) (lib, log4j string
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "lib")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if version != "" {
+		cmd.Env = append(os.Environ(), "KAFKA_VERSION="+version)
+	}
 	if err := cmd.Run(); err != nil {
 		return "", "", fmt.Errorf("kafkatest: %s lib: %v\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
 	}
