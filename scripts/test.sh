@@ -26,6 +26,8 @@ command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 # Headless browser tests of the HTML report and the landing page.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 command -v prometheus-node-exporter >/dev/null 2>&1 || need_apt+=(prometheus-node-exporter)
+# The release test runs the built image's root filesystem under an OCI runtime.
+command -v runc >/dev/null 2>&1 || need_apt+=(runc)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
@@ -62,6 +64,9 @@ fi
 go vet ./...
 # deploy/validate is a module of its own (k8s.io/api stays out of go.mod).
 go vet -C deploy/validate ./...
+# deploy/release (the release's archiver and image builder) likewise keeps
+# go-containerregistry out of go.mod; deploy/release_test.go runs it.
+go vet -C deploy/release ./...
 
 echo "== go test"
 # -p 1: the machine has 2 cores and the integration packages start real JVM
