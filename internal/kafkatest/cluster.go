@@ -151,11 +151,11 @@ func StartCluster(ctx context.Context, opts Options, logf func(string, ...any)) 
 	if err != nil {
 		return nil, fmt.Errorf("kafkatest: %w (install: apt-get install openjdk-17-jdk-headless maven)", err)
 	}
-	lib, log4j, err := kafkaLib(ctx, opts.KafkaVersion, logf)
+	lib, log4j, version, err := kafkaLib(ctx, opts.KafkaVersion, logf)
 	if err != nil {
 		return nil, err
 	}
-	env := jvmEnv{java: java, lib: lib, log4j: log4j}.withCDS(ctx, logf)
+	env := jvmEnv{java: java, lib: lib, log4j: log4j, version: version}.withCDS(ctx, logf)
 	for attempt := 1; ; attempt++ {
 		c, err := startOnce(ctx, opts, logf, env)
 		if err == nil || !errors.Is(err, errPortInUse) || attempt == startAttempts || ctx.Err() != nil {
@@ -440,6 +440,9 @@ func (c *Cluster) Dir() string { return c.dir }
 
 // ClusterID returns the KRaft cluster id the nodes were formatted with.
 func (c *Cluster) ClusterID() string { return c.clusterID }
+
+// KafkaVersion is the Apache Kafka release the nodes run, e.g. "4.1.1".
+func (c *Cluster) KafkaVersion() string { return c.env.version }
 
 // Running reports whether node i's JVM is alive (paused counts as alive).
 func (c *Cluster) Running(i int) bool {
