@@ -5,6 +5,8 @@
 # run from the same commit (with the same Go toolchain and CA bundle).
 #
 #   git tag -a v0.1.0 -m v0.1.0 && scripts/release.sh v0.1.0
+#   scripts/release.sh tools    only build the tools it uses (scripts/test.sh
+#                               does, beside the Helm CLI), once, then cached
 #
 # Output: ${RELEASE_DIR:-dist/VERSION}/ (replaced).
 #   RELEASE_TARGETS   GOOS/GOARCH list (default: linux/amd64 linux/arm64
@@ -25,7 +27,19 @@ die() {
 	exit 1
 }
 
+cache=${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}
+CYCLONEDX_VERSION=v1.10.0
+cyclonedx_dir=$cache/cyclonedx-gomod-$CYCLONEDX_VERSION
+tools() {
+	scripts/go-tool.sh "$cyclonedx_dir" cyclonedx-gomod "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$CYCLONEDX_VERSION"
+	GOFLAGS=-buildvcs=false GOWORK=off go build -C deploy/release -trimpath -o "$1" .
+}
+
 version=${1:-}
+if [ "$version" = tools ]; then
+	tools /dev/null
+	exit 0
+fi
 [[ $version =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] ||
 	die "VERSION = \"$version\": want a semantic version tag such as v0.1.0 (usage: scripts/release.sh VERSION)"
 [ -z "$(git status --porcelain)" ] || die "the tree has uncommitted changes: a release is built from a commit"
@@ -54,14 +68,9 @@ if [ "${RELEASE_COMPAT:-1}" = 1 ]; then
 	done
 fi
 
-cache=${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}
-CYCLONEDX_VERSION=v1.10.0
-cyclonedx_dir=$cache/cyclonedx-gomod-$CYCLONEDX_VERSION
-scripts/go-tool.sh "$cyclonedx_dir" cyclonedx-gomod "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$CYCLONEDX_VERSION"
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-GOFLAGS=-buildvcs=false GOWORK=off go build -C deploy/release -trimpath -o "$work/release" .
+tools "$work/release"
 tool=$work/release
 
 rm -rf "$out"

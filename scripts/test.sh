@@ -16,7 +16,7 @@ start=$(date +%s)
 # which on a fresh machine saves minutes.
 tools_log=$(mktemp)
 trap 'rm -f "$tools_log"' EXIT
-(scripts/helm.sh path && scripts/kustomize.sh path) >"$tools_log" 2>&1 &
+(scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
 tools_pid=$!
 
 need_apt=()
@@ -50,7 +50,7 @@ scripts/kafka.sh lib
 echo "== Helm and kustomize CLIs (built once from their Go modules, then cached)"
 if ! wait "$tools_pid"; then
   cat "$tools_log" >&2
-  echo "building the Helm or kustomize CLI failed" >&2
+  echo "building the Helm or kustomize CLI or the release tools failed" >&2
   exit 1
 fi
 cat "$tools_log"
