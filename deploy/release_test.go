@@ -53,6 +53,18 @@ func TestRelease(t *testing.T) {
 	if got, want := buildPrintVersion(t, repo), "v0.0.0-20260102030405-"+hash12; got != want {
 		t.Errorf("untagged: scripts/build.sh --print-version = %q, want %q", got, want)
 	}
+	// Refused, with the field and the value named: a version that is not a
+	// semantic version tag, and a tag that is not there.
+	for version, want := range map[string]string{
+		"1.2":      `release.sh: VERSION = "1.2": want a semantic version tag such as v0.1.0`,
+		releaseTag: `release.sh: tag ` + releaseTag + ` = "none": want it on HEAD ` + commit,
+	} {
+		cmd := exec.Command(filepath.Join(repo, "scripts/release.sh"), version)
+		cmd.Env = append(withoutVersionEnv(os.Environ()), "RELEASE_DIR="+t.TempDir(), "RELEASE_COMPAT=0")
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.HasPrefix(string(out), want) {
+			t.Errorf("scripts/release.sh %s: %v\n%s\nwant an error starting %q", version, err, out, want)
+		}
+	}
 	git(t, repo, "tag", "-a", releaseTag, "-m", releaseTag)
 	if got := buildPrintVersion(t, repo); got != releaseTag {
 		t.Errorf("tagged: scripts/build.sh --print-version = %q, want %q", got, releaseTag)
