@@ -3,7 +3,7 @@
 # kafka_bench_exporter container image.
 #
 #   docker build \
-#     --build-arg VERSION="$(git describe --tags --always --dirty)" \
+#     --build-arg VERSION="$(scripts/build.sh --print-version)" \
 #     --build-arg REVISION="$(git rev-parse HEAD)" \
 #     --build-arg BRANCH="$(git rev-parse --abbrev-ref HEAD)" \
 #     --build-arg BUILD_DATE="$(date -u +%Y%m%d-%H:%M:%S)" \
@@ -41,6 +41,7 @@ LABEL org.opencontainers.image.title="kafka_bench_exporter" \
       org.opencontainers.image.version="$VERSION" \
       org.opencontainers.image.revision="$REVISION" \
       org.opencontainers.image.created="$BUILD_DATE" \
+      org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.base.name="gcr.io/distroless/static-debian12:nonroot"
 COPY --from=builder /out/kafka_bench_exporter /usr/bin/kafka_bench_exporter
 # The Grafana dashboards and Prometheus rules that match this binary's

@@ -206,7 +206,7 @@ func TestDockerfile(t *testing.T) {
 			labels[m[1]] = strings.Trim(m[2], `"`)
 		}
 	}
-	for _, k := range []string{"title", "description", "source", "version", "revision", "created"} {
+	for _, k := range []string{"title", "description", "source", "version", "revision", "created", "licenses"} {
 		if labels["org.opencontainers.image."+k] == "" {
 			t.Errorf("no LABEL org.opencontainers.image.%s", k)
 		}

@@ -3,10 +3,14 @@
 # its version stamped in. The README and the Dockerfile both call it.
 #
 #   scripts/build.sh [OUTPUT]        default OUTPUT: ./kafka_bench_exporter
+#   scripts/build.sh --print-version print the version it would stamp, build nothing
 #
 # The version fields (github.com/prometheus/common/version) come from git, or
 # from the environment where there is no git checkout (the Docker build):
-#   VERSION     git describe --tags --always --dirty
+#   VERSION     the tag vX.Y.Z on HEAD, else a Go pseudo-version as `go build`
+#               derives it (v0.0.0-20260102030405-0123456789ab, or
+#               vX.Y.(Z+1)-0.20260102030405-0123456789ab after tag vX.Y.Z),
+#               with "+dirty" when the tree has changes
 #   REVISION    git rev-parse HEAD
 #   BRANCH      git rev-parse --abbrev-ref HEAD
 #   BUILD_USER  $USER@$(hostname)
@@ -16,7 +20,7 @@ set -euo pipefail
 
 out=${1:-kafka_bench_exporter}
 case "$out" in
-/*) ;;
+/* | --print-version) ;;
 *) out="$PWD/$out" ;;
 esac
 cd "$(dirname "$0")/.."
@@ -27,7 +31,36 @@ git_or() { # fallback git-args...
 	git "$@" 2>/dev/null || echo "$fallback"
 }
 
-version=${VERSION:-$(git_or unknown describe --tags --always --dirty)}
+# git_version is the semantic version of HEAD, the one `go build` with VCS
+# stamping and `go install ...@version` report: never empty in a checkout.
+git_version() {
+	git rev-parse --verify -q HEAD >/dev/null || return 1
+	local v tag ts hash
+	if tag=$(git describe --tags --exact-match --match 'v[0-9]*' HEAD 2>/dev/null); then
+		v=$tag
+	else
+		ts=$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d%H%M%S HEAD)
+		hash=$(git rev-parse --short=12 HEAD)
+		tag=$(git describe --tags --abbrev=0 --match 'v[0-9]*' HEAD 2>/dev/null || true)
+		if [[ $tag =~ ^v([0-9]+)\.([0-9]+)\.([0-9]+)$ ]]; then
+			v="v${BASH_REMATCH[1]}.${BASH_REMATCH[2]}.$((BASH_REMATCH[3] + 1))-0.$ts-$hash"
+		elif [[ $tag =~ ^v[0-9]+\.[0-9]+\.[0-9]+-[0-9A-Za-z.-]+$ ]]; then
+			v="$tag.0.$ts-$hash"
+		else
+			v="v0.0.0-$ts-$hash"
+		fi
+	fi
+	if [ -n "$(git status --porcelain 2>/dev/null)" ]; then
+		v+="+dirty"
+	fi
+	echo "$v"
+}
+
+version=${VERSION:-$(git_version 2>/dev/null || echo unknown)}
+if [ "$out" = --print-version ]; then
+	echo "$version"
+	exit 0
+fi
 revision=${REVISION:-$(git_or unknown rev-parse HEAD)}
 branch=${BRANCH:-$(git_or unknown rev-parse --abbrev-ref HEAD)}
 build_user=${BUILD_USER:-${USER:-$(id -un 2>/dev/null || echo unknown)}@$(hostname 2>/dev/null || echo unknown)}

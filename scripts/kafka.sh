@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Real Apache Kafka from Maven Central jars, for integration tests, fault tests
-# and benchmarks. This is the single place where the Kafka version is pinned.
+# and benchmarks. This is the single place where the Kafka version is pinned:
+# 4.1.1, or KAFKA_VERSION from the environment (for instance 3.7.2 or 3.9.1,
+# which scripts/release.sh checks the exporter against).
 #
 #   scripts/kafka.sh lib                    ensure the jars are cached, print the lib dir
 #   scripts/kafka.sh log4j                  ensure the jars are cached, print the log4j2 config path
 #   scripts/kafka.sh java-class CLASS ARGS  run a class from the lib dir with that log config
-#   scripts/kafka.sh version                print the pinned Kafka version
+#   scripts/kafka.sh version                print the Kafka version in use
 #
 # Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/kafka-$KAFKA_VERSION/{lib,log4j2.properties}
 # Brokers are configured, formatted and started by the Go package internal/kafkatest
@@ -14,7 +16,12 @@
 # Extra JVM flags for java-class: KAFKA_BENCH_JAVA_OPTS (word-split), e.g. "-Xmx1g".
 set -euo pipefail
 
-KAFKA_VERSION=4.1.1
+KAFKA_DEFAULT_VERSION=4.1.1
+KAFKA_VERSION=${KAFKA_VERSION:-$KAFKA_DEFAULT_VERSION}
+[[ $KAFKA_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || {
+	echo "kafka.sh: KAFKA_VERSION = \"$KAFKA_VERSION\": want a release version such as $KAFKA_DEFAULT_VERSION" >&2
+	exit 2
+}
 # Kafka 4.0/4.1 ship log4j 2.24.3 in their tarballs; slf4j-api is 1.7.x, so the
 # binding must be log4j-slf4j-impl (log4j-slf4j2-impl would leave a NOP logger).
 LOG4J_VERSION=2.24.3
@@ -49,7 +56,17 @@ check_tools() {
 	command -v mvn >/dev/null 2>&1 || die "mvn (Maven) not found on PATH, it downloads the Kafka jars; $hint"
 }
 
+# Kafka 3.x brings its own slf4j binding (slf4j-reload4j); with two bindings
+# slf4j picks either, so 3.x leaves it out and logs through log4j2 as 4.x does.
+# Kafka 4.x's pom stays as it was (the cache fingerprint with it).
+exclusions() {
+	[[ $KAFKA_VERSION == 3.* ]] || return 0
+	echo '<exclusions><exclusion><groupId>org.slf4j</groupId><artifactId>slf4j-reload4j</artifactId></exclusion></exclusions>'
+}
+
 pom() {
+	local ex
+	ex=$(exclusions)
 	cat <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -59,8 +76,8 @@ pom() {
   <version>1</version>
   <packaging>pom</packaging>
   <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>$KAFKA_VERSION</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>$KAFKA_VERSION</version>$ex</dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>$KAFKA_VERSION</version>$ex</dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$LOG4J_VERSION</version></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>$LOG4J_VERSION</version></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>$LOG4J_VERSION</version></dependency>

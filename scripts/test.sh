@@ -16,7 +16,7 @@ start=$(date +%s)
 # which on a fresh machine saves minutes.
 tools_log=$(mktemp)
 trap 'rm -f "$tools_log"' EXIT
-(scripts/helm.sh path && scripts/kustomize.sh path) >"$tools_log" 2>&1 &
+(scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
 tools_pid=$!
 
 need_apt=()
@@ -28,6 +28,8 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 command -v prometheus-node-exporter >/dev/null 2>&1 || need_apt+=(prometheus-node-exporter)
 # A real MIT Kerberos KDC for the GSSAPI test (integration/auth_kerberos_test.go).
 command -v krb5kdc >/dev/null 2>&1 || need_apt+=(krb5-kdc krb5-admin-server)
+# The release test runs the built image's root filesystem under an OCI runtime.
+command -v runc >/dev/null 2>&1 || need_apt+=(runc)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
@@ -50,7 +52,7 @@ scripts/kafka.sh lib
 echo "== Helm and kustomize CLIs (built once from their Go modules, then cached)"
 if ! wait "$tools_pid"; then
   cat "$tools_log" >&2
-  echo "building the Helm or kustomize CLI failed" >&2
+  echo "building the Helm or kustomize CLI or the release tools failed" >&2
   exit 1
 fi
 cat "$tools_log"
@@ -64,6 +66,9 @@ fi
 go vet ./...
 # deploy/validate is a module of its own (k8s.io/api stays out of go.mod).
 go vet -C deploy/validate ./...
+# deploy/release (the release's archiver and image builder) likewise keeps
+# go-containerregistry out of go.mod; deploy/release_test.go runs it.
+go vet -C deploy/release ./...
 
 echo "== go test"
 # -p 1: the machine has 2 cores and the integration packages start real JVM

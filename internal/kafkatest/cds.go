@@ -21,6 +21,7 @@ const CDSEnv = "KAFKA_BENCH_CDS"
 // jvmEnv is what every JVM of a cluster is started with.
 type jvmEnv struct {
 	java, lib, log4j string
+	version          string   // of the jars in lib
 	brokerCDS        []string // AppCDS flags for kafka.Kafka
 	formatCDS        []string // AppCDS flags for kafka.tools.StorageTool
 }

@@ -1,6 +1,7 @@
 // Package kafkatest runs real Apache Kafka brokers (KRaft, every node is
 // broker+controller) on 127.0.0.1 for integration tests, fault tests and
-// benchmarks. The jars come from scripts/kafka.sh, which pins the version;
+// benchmarks. The jars come from scripts/kafka.sh, which pins the version
+// (Options.KafkaVersion or KAFKA_VERSION in the environment picks another);
 // this package is the one place that writes node configs, formats storage and
 // starts the JVMs.
 //
@@ -56,6 +57,9 @@ type Options struct {
 	// SASLSSL, when set, adds a SASL_SSL client listener to every node
 	// (see SASLSSL and Cluster.SecureBootstrap).
 	SASLSSL *SASLSSL
+	// KafkaVersion is the Apache Kafka release to run, e.g. "3.9.1"; empty:
+	// KAFKA_VERSION from the environment, else scripts/kafka.sh's default.
+	KafkaVersion string
 }
 
 const (
@@ -147,11 +151,11 @@ func StartCluster(ctx context.Context, opts Options, logf func(string, ...any)) 
 	if err != nil {
 		return nil, fmt.Errorf("kafkatest: %w (install: apt-get install openjdk-17-jdk-headless maven)", err)
 	}
-	lib, log4j, err := kafkaLib(ctx, logf)
+	lib, log4j, version, err := kafkaLib(ctx, opts.KafkaVersion, logf)
 	if err != nil {
 		return nil, err
 	}
-	env := jvmEnv{java: java, lib: lib, log4j: log4j}.withCDS(ctx, logf)
+	env := jvmEnv{java: java, lib: lib, log4j: log4j, version: version}.withCDS(ctx, logf)
 	for attempt := 1; ; attempt++ {
 		c, err := startOnce(ctx, opts, logf, env)
 		if err == nil || !errors.Is(err, errPortInUse) || attempt == startAttempts || ctx.Err() != nil {
@@ -440,6 +444,9 @@ func (c *Cluster) Dir() string { return c.dir }
 
 // ClusterID returns the KRaft cluster id the nodes were formatted with.
 func (c *Cluster) ClusterID() string { return c.clusterID }
+
+// KafkaVersion is the Apache Kafka release the nodes run, e.g. "4.1.1".
+func (c *Cluster) KafkaVersion() string { return c.env.version }
 
 // Running reports whether node i's JVM is alive (paused counts as alive).
 func (c *Cluster) Running(i int) bool {

@@ -56,28 +56,40 @@ func isRepoRoot(dir string) bool {
 }
 
 // kafkaLib runs `scripts/kafka.sh lib` and returns the lib dir and the log4j2
-// config that the script keeps next to it.
-func kafkaLib(ctx context.Context, logf func(string, ...any)) (lib, log4j string, err error) {
+// config that the script keeps next to it, and the Kafka version they are of;
+// want, when set, is the script's KAFKA_VERSION.
+func kafkaLib(ctx context.Context, want string, logf func(string, ...any)) (lib, log4j, version string, err error) {
 	root, err := repoRoot(ctx)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "lib")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if want != "" {
+		cmd.Env = append(os.Environ(), "KAFKA_VERSION="+want)
+	}
 	if err := cmd.Run(); err != nil {
-		return "", "", fmt.Errorf("kafkatest: %s lib: %v\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
+		return "", "", "", fmt.Errorf("kafkatest: %s lib: %v\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
 	}
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		logf("%s", s) // first run: download progress
 	}
 	lib = strings.TrimSpace(stdout.String())
+	// The script's own name for the version (its default, or KAFKA_VERSION).
+	ver := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "version")
+	ver.Env = cmd.Env
+	out, err := ver.Output()
+	if err != nil {
+		return "", "", "", fmt.Errorf("kafkatest: %s version: %v", kafkaScript, err)
+	}
+	version = strings.TrimSpace(string(out))
 	if lib == "" || !filepath.IsAbs(lib) {
-		return "", "", fmt.Errorf("kafkatest: %s lib printed %q, want an absolute path", kafkaScript, lib)
+		return "", "", "", fmt.Errorf("kafkatest: %s lib printed %q, want an absolute path", kafkaScript, lib)
 	}
 	log4j = filepath.Join(filepath.Dir(lib), "log4j2.properties")
 	if _, err := os.Stat(log4j); err != nil {
-		return "", "", fmt.Errorf("kafkatest: log4j2 config next to the lib dir: %w", err)
+		return "", "", "", fmt.Errorf("kafkatest: log4j2 config next to the lib dir: %w", err)
 	}
-	return lib, log4j, nil
+	return lib, log4j, version, nil
 }
