@@ -225,7 +225,7 @@ var keyDocs = map[string]KeyDoc{
 
 	"probes[].capacity":                      {Default: "(off)", Values: "present = on", Doc: "the capacity canary"},
 	"probes[].capacity.interval":             {Values: "> 0; must exceed the longest run (warm-up + steps × `step_duration`) by 10 %", Doc: "time from the end of one run to the start of the next, ±10 % jitter"},
-	"probes[].capacity.step_duration":        {Values: "≥ 1s", Doc: "length of each step, so each step has records enough for a p99"},
+	"probes[].capacity.step_duration":        {Values: "≥ 1s", Doc: "length of each step, so each step has records enough for a p99; shorter than the brokers' quota window (`quota.window.num` × `quota.window.size.seconds`, 11 s by default, read with DescribeConfigs at each run's start), a step can pass before Kafka throttles: the run then warns at its start and holds the best step for the quota window before reporting it"},
 	"probes[].capacity.start_rate":           {Values: "> 0, at most the ceiling and 1e7", Doc: "records/s of the warm-up and the first step"},
 	"probes[].capacity.growth":               {Values: "> 1; at most 100 steps to the ceiling", Doc: "each step's rate is the last one's times this"},
 	"probes[].capacity.max_rate":             {Default: "0 (off)", Values: "0 … 1e7; this or `max_bytes_per_second` required", Doc: "hard ceiling in records/s"},

@@ -41,7 +41,7 @@ func NewCredentialMetrics(reg prometheus.Registerer) *CredentialMetrics {
 	m := &CredentialMetrics{
 		reloadFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "kafka_bench_credentials_reload_failed_total",
-			Help: "Changed credential files (TLS CA, client certificate and key, SASL password, OAuth token or client secret) that did not load; the previous material stays in use.",
+			Help: "Changed credential files (TLS CA, client certificate and key, SASL password, OAuth token or client secret, Kerberos keytab or krb5.conf) that did not load; the previous material stays in use.",
 		}, []string{"kind"}),
 		reloaded: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_credentials_last_reload_success_timestamp_seconds",

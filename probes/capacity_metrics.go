@@ -26,7 +26,7 @@ func NewCapacityMetrics(reg prometheus.Registerer) *CapacityMetrics {
 		p99:      gauge("kafka_bench_capacity_p99_seconds", "Produce latency p99 at the capacity step of the last successful capacity run."),
 		lastRun:  gauge("kafka_bench_capacity_last_run_timestamp_seconds", "Unix time the last successful capacity run ended; the schedule's start until the first one."),
 		interval: gauge("kafka_bench_capacity_interval_seconds", "Configured time between capacity runs."),
-		runs:     counter("kafka_bench_capacity_runs_total", "Capacity runs by result: ok, aborted (reload or shutdown), error (could not ramp, or the cluster took no records during a step).", "result"),
+		runs:     counter("kafka_bench_capacity_runs_total", "Capacity runs by result: ok, aborted (reload or shutdown), error (could not ramp, or the cluster took no records during a step: the previous capacity, limit and last-run time stay).", "result"),
 		limit:    gauge("kafka_bench_capacity_limit", "1 for the reason the last capacity run stopped (latency, rate, errors, ceiling), else 0.", "reason"),
 	}
 	for _, f := range m.families() {

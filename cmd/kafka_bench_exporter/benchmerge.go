@@ -38,7 +38,7 @@ func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
 		Envar("BENCH_START_AT").StringVar(&wf.startAt)
 	cmd.Flag("results.topic", "Topic the workers publish their results to, keyed by --run (created on demand); merge reads it.").
 		Envar("BENCH_RESULTS_TOPIC").Default(bench.DefaultResultsTopic).StringVar(&wf.resultsTopic)
-	cmd.Flag("run", "Name of the sweep: the key of its results and part of its topic names. Default: --start-at.").
+	cmd.Flag("run", "Name of the sweep: the key of its results and part of its topic names. Default: --start-at. A sweep that reuses a name is told apart by its --start-at: an earlier sweep's results and producers' end markers are ignored and logged (merge names them on stderr; given --run alone it merges the newest sweep of that name).").
 		Envar("BENCH_RUN").StringVar(&wf.run)
 	cmd.Flag("timeout", "merge: how long to wait for every worker's results; the workers still missing then are named and the merge fails.").
 		Default("10m").DurationVar(&wf.timeout)
