@@ -441,11 +441,22 @@ type Series struct {
 // type (vector, scalar, matrix or string) and the result series; a scalar or
 // string is one series without labels.
 func (p *Prometheus) Query(ctx context.Context, expr string) (string, []Series, error) {
+	return p.query(ctx, url.Values{"query": {expr}})
+}
+
+// QueryAt runs an instant query at time at, so that several servers can be
+// asked about the same moment.
+func (p *Prometheus) QueryAt(ctx context.Context, expr string, at time.Time) (string, []Series, error) {
+	return p.query(ctx, url.Values{"query": {expr}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)}})
+}
+
+func (p *Prometheus) query(ctx context.Context, form url.Values) (string, []Series, error) {
+	expr := form.Get("query")
 	var data struct {
 		ResultType string          `json:"resultType"`
 		Result     json.RawMessage `json:"result"`
 	}
-	if err := p.api(ctx, "query", url.Values{"query": {expr}}, &data); err != nil {
+	if err := p.api(ctx, "query", form, &data); err != nil {
 		return "", nil, err
 	}
 	var out []Series
