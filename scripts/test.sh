@@ -14,7 +14,7 @@ start=$(date +%s)
 # Prometheus 3, the Helm and kustomize CLIs compile from their Go modules
 # (once, then cached) while apt-get and Maven download: CPU beside network
 # and disk, which on a fresh machine saves minutes. Prometheus first: it is
-# the longest build (about 5 minutes on an empty module cache).
+# the longest of the three builds.
 tools_log=$(mktemp)
 trap 'rm -f "$tools_log"' EXIT
 (scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path) >"$tools_log" 2>&1 &
