@@ -11,20 +11,16 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 )
 
-// promtoolPath returns the promtool binary. Without it the test is skipped,
-// unless CI=true or KAFKA_BENCH_INTEGRATION=1, where it fails.
+// promtoolPath returns Prometheus 3's promtool (scripts/prometheus.sh),
+// which reads native histograms in test series. Without it the test is
+// skipped, unless CI=true or KAFKA_BENCH_INTEGRATION=1, where it fails.
 func promtoolPath(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("promtool")
-	if err != nil {
-		if os.Getenv("CI") == "true" || os.Getenv("KAFKA_BENCH_INTEGRATION") == "1" {
-			t.Fatalf("promtool is required when CI=true or KAFKA_BENCH_INTEGRATION=1: %v", err)
-		}
-		t.Skipf("promtool not found, skipping: %v", err)
-	}
-	return p
+	return promtest.Required(t).Promtool
 }
 
 func runPromtool(t *testing.T, dir string, args ...string) (string, error) {
@@ -195,10 +191,15 @@ func TestAlertNames(t *testing.T) {
 	want := []string{
 		"KafkaBenchCapacityRegression",
 		"KafkaBenchCapacityRunFailing",
+		"KafkaBenchCollectorFailing",
+		"KafkaBenchConfigPollFailing",
+		"KafkaBenchConfigReloadFailing",
 		"KafkaBenchConsumerLagGrowing",
 		"KafkaBenchEndToEndLatencySLOBurn",
+		"KafkaBenchExporterAbsent",
 		"KafkaBenchExporterDown",
 		"KafkaBenchLoadGeneratorSaturated",
+		"KafkaBenchProbeClientFailing",
 		"KafkaBenchProbeDown",
 		"KafkaBenchProduceErrors",
 		"KafkaBenchProduceLatencySLOBurn",
@@ -327,4 +328,38 @@ func TestAlertRuleFile(t *testing.T) {
 			t.Fatalf("promtool check rules on the derived file: %v\n%s", err, out)
 		}
 	})
+}
+
+// TestHealthGroupGenerated keeps the generated group of alerts.yml equal to
+// alerts/health.go, and the job selector in that group only.
+func TestHealthGroupGenerated(t *testing.T) {
+	b, err := os.ReadFile(AlertsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := WithHealthGroup(b, JobSelector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != string(b) {
+		t.Errorf("%s differs from alerts/health.go: run go generate ./alerts", AlertsFile)
+	}
+	g, err := HealthGroup(JobSelector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := strings.Replace(string(b), g, "", 1)
+	for _, line := range strings.Split(rest, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.Contains(line, "job=") {
+			t.Errorf("%s: a job matcher outside the generated group: %s", AlertsFile, line)
+		}
+	}
+	// Another selector reaches every rule that reads up.
+	other, err := WithHealthGroup(b, `job="x"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(other), JobSelector+"}") {
+		t.Errorf("WithHealthGroup left %s in an expression", JobSelector)
+	}
 }

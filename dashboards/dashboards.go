@@ -4,8 +4,15 @@
 //
 // The JSON files are provisioning-ready: stable uids, a ${datasource}
 // template variable of type prometheus (no __inputs section, no hard-coded
-// data source uid) and the template variables job, instance and probe
-// (overview) or job, instance, probe_a, probe_b and compare_offset (compare).
+// data source uid) and the template variables cluster, job, instance and
+// probe (overview) or job, instance, cluster_a, probe_a, cluster_b, probe_b
+// and compare_offset (compare).
+//
+// Fleet rules every query keeps (the lint test enforces them): every
+// aggregation keeps the cluster and instance labels, so exporters of
+// different Kafka clusters are never added together; every latency quantile
+// reads native histograms when Prometheus ingests them, or else the classic
+// _bucket series.
 package dashboards
 
 import (
@@ -47,7 +54,8 @@ type Query struct {
 
 // DefaultVars returns the values Queries uses for variables the caller does
 // not set: Grafana's built-in interval variables and "all" for the
-// multi-value filters. probe_a and probe_b have no default. The Broker hosts
+// multi-value filters (and for cluster_a and cluster_b, which match every
+// cluster). probe_a and probe_b have no default. The Broker hosts
 // row reads this exporter's host metrics (host_metrics=kafka_bench_host),
 // which exist wherever the exporter runs; Grafana's default is node_exporter.
 func DefaultVars() map[string]string {
@@ -59,6 +67,9 @@ func DefaultVars() map[string]string {
 		"__rate_interval": "1m",
 		"__interval":      "15s",
 		"__range":         "1h",
+		"cluster":         ".*",
+		"cluster_a":       ".*",
+		"cluster_b":       ".*",
 		"job":             ".*",
 		"instance":        ".*",
 		"probe":           ".*",

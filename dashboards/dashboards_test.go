@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 // upcomingMetrics may be used in annotation queries before the exporter
@@ -35,8 +36,8 @@ var wantDashboards = map[string]struct {
 	uid, title string
 	vars       []string
 }{
-	"kafka-bench-overview.json": {OverviewUID, "Kafka Bench / Overview", []string{"datasource", "job", "instance", "probe"}},
-	"kafka-bench-compare.json":  {CompareUID, "Kafka Bench / Compare", []string{"datasource", "job", "instance", "probe_a", "probe_b", "compare_offset"}},
+	"kafka-bench-overview.json": {OverviewUID, "Kafka Bench / Overview", []string{"datasource", "cluster", "job", "instance", "probe"}},
+	"kafka-bench-compare.json":  {CompareUID, "Kafka Bench / Compare", []string{"datasource", "job", "instance", "cluster_a", "probe_a", "cluster_b", "probe_b", "compare_offset"}},
 }
 
 // known holds the names a query may reference.
@@ -378,6 +379,18 @@ func lintDashboard(file string, raw []byte, k known) []string {
 					}
 				}
 				checkExpr(where+"/"+ref, expr, false)
+				for _, p := range fleetProblems(expr) {
+					bad("%s/%s: %s", where, ref, p)
+				}
+			}
+			if title == "Produce failures by reason" {
+				desc, _ := p["description"].(string)
+				if want := "by reason (" + strings.Join(probes.FailureReasons, ", ") + ")"; !strings.Contains(desc, want) {
+					bad("%s: description must list the reasons the probes emit, %q: %q", where, want, desc)
+				}
+			}
+			if unit, _ := defaults["unit"].(string); unit == "none" && p["type"] == "timeseries" {
+				bad("%s: unit none on a time series", where)
 			}
 		}
 	}
@@ -402,11 +415,12 @@ func lintDashboard(file string, raw []byte, k known) []string {
 		}
 		checkExpr(fmt.Sprintf("annotation %q", name), expr, true)
 	}
-	if e := names["Broker config change"]; !strings.Contains(e, "changes(kafka_bench_broker_config_info") {
-		bad("annotation \"Broker config change\" missing or not on changes(kafka_bench_broker_config_info...): %q", e)
+	// The info gauges are always 1: only the changes counters show a change.
+	if e := names["Broker config change"]; !strings.Contains(e, "kafka_bench_broker_config_changes_total") {
+		bad("annotation \"Broker config change\" missing or not on kafka_bench_broker_config_changes_total: %q", e)
 	}
-	if e := names["Topic config change"]; !strings.Contains(e, "kafka_bench_topic_config_info") {
-		bad("annotation \"Topic config change\" missing or not on kafka_bench_topic_config_info: %q", e)
+	if e := names["Topic config change"]; !strings.Contains(e, "kafka_bench_topic_config_changes_total") {
+		bad("annotation \"Topic config change\" missing or not on kafka_bench_topic_config_changes_total: %q", e)
 	}
 	probeInfo := false
 	for _, e := range names {
@@ -416,6 +430,55 @@ func lintDashboard(file string, raw []byte, k known) []string {
 		bad("no annotation on kafka_bench_probe_info (probe settings change)")
 	}
 	return problems
+}
+
+var (
+	byRE        = regexp.MustCompile(`\bby \(([^)]*)\)`)
+	bareAggRE   = regexp.MustCompile(`\b(sum|min|max|avg|count|topk|bottomk|quantile)\s*\(`)
+	bucketSelRE = regexp.MustCompile(`\b([a-z_:]+)_bucket\{`)
+)
+
+// fleetProblems reports what makes a query wrong on a fleet: an aggregation
+// that drops cluster or instance (two clusters' exporters summed into one
+// line), and a classic-bucket quantile with no native-histogram twin (empty
+// on a Prometheus that ingests native histograms only).
+func fleetProblems(expr string) []string {
+	var out []string
+	if m := bareAggRE.FindString(expr); m != "" {
+		out = append(out, fmt.Sprintf("%q aggregates without by (...): clusters would be added together", m))
+	}
+	for _, m := range byRE.FindAllStringSubmatch(expr, -1) {
+		labels := map[string]bool{}
+		for _, l := range strings.Split(m[1], ",") {
+			labels[strings.TrimSpace(l)] = true
+		}
+		if !labels["cluster"] || !labels["instance"] {
+			out = append(out, fmt.Sprintf("%q drops cluster or instance: clusters would be added together", m[0]))
+		}
+	}
+	for _, m := range bucketSelRE.FindAllStringSubmatch(expr, -1) {
+		if !strings.Contains(expr, m[1]+"{") || !strings.Contains(expr, " or ") {
+			out = append(out, fmt.Sprintf("%s_bucket has no native-histogram form (%s{...} or ...): empty with native histograms only", m[1], m[1]))
+		}
+	}
+	return out
+}
+
+func TestFleetProblems(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		want string
+	}{
+		{`sum(rate(x_total[1m]))`, "aggregates without by"},
+		{`sum by (probe) (rate(x_total[1m]))`, "drops cluster or instance"},
+		{`histogram_quantile(0.99, sum by (cluster, instance, le) (rate(x_bucket{a="b"}[1m])))`, "no native-histogram form"},
+		{`histogram_quantile(0.99, sum by (cluster, instance) (rate(x{a="b"}[1m]))) or histogram_quantile(0.99, sum by (cluster, instance, le) (rate(x_bucket{a="b"}[1m])))`, ""},
+	} {
+		got := strings.Join(fleetProblems(c.expr), "; ")
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("fleetProblems(%q) = %q, want %q", c.expr, got, c.want)
+		}
+	}
 }
 
 func TestDashboards(t *testing.T) {
@@ -479,6 +542,7 @@ func TestLintFindsProblems(t *testing.T) {
 		"missing template variable probe",
 		"no annotation on kafka_bench_probe_info",
 		`annotation "Topic config change" missing`,
+		`annotation "Broker config change" missing`,
 		`__name__=~"kafka_bench_nope_(a|b)" matches no known metric`,
 	} {
 		if !strings.Contains(problems, want) {

@@ -16,6 +16,8 @@ import (
 	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/kafka-bench/kafka_bench_exporter/dashboards"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
@@ -24,6 +26,7 @@ const (
 	release       = "kafka-bench-exporter"
 	namespace     = "monitoring"
 	allOnValues   = ChartDir + "/ci/all-on-values.yaml"
+	minimalValues = ChartDir + "/ci/minimal-values.yaml"
 	helmTestdata  = "deploy/testdata/helm"
 	secretsPrefix = "/var/run/secrets/kafka-bench-exporter"
 )
@@ -86,7 +89,7 @@ func kinds(ms []manifest) []string {
 }
 
 func TestHelmLint(t *testing.T) {
-	for _, values := range [][]string{nil, {allOnValues}} {
+	for _, values := range [][]string{nil, {allOnValues}, {minimalValues}} {
 		args := []string{"lint", "--strict", ChartDir, "--namespace", namespace}
 		for _, v := range values {
 			args = append(args, "--values", v)
@@ -101,7 +104,8 @@ func TestHelmLint(t *testing.T) {
 // kustomize base has them.
 func TestHelmDefaults(t *testing.T) {
 	ms := helmTemplate(t, "default values")
-	if got, want := kinds(ms), []string{"ConfigMap", "Deployment", "Service"}; !slices.Equal(got, want) {
+	// The Pod is helm test's.
+	if got, want := kinds(ms), []string{"ConfigMap", "Deployment", "Pod", "Service"}; !slices.Equal(got, want) {
 		t.Errorf("kinds %v, want %v", got, want)
 	}
 	d := chartExporter(t, ms)
@@ -115,7 +119,7 @@ func TestHelmDefaults(t *testing.T) {
 
 // The configuration from a ConfigMap of the user's.
 func TestHelmExistingConfigMap(t *testing.T) {
-	ms := helmTemplate(t, "existingConfigMap", "--set", "existingConfigMap=my-config")
+	ms := helmTemplate(t, "existingConfigMap", "--set", "existingConfigMap=my-config", "--set", "helmTest.enabled=false")
 	if got, want := kinds(ms), []string{"Deployment", "Service"}; !slices.Equal(got, want) {
 		t.Errorf("kinds %v, want %v", got, want)
 	}
@@ -174,7 +178,8 @@ func testKeytab(t *testing.T) []byte {
 // With every optional part on.
 func TestHelmAllOn(t *testing.T) {
 	ms := helmTemplate(t, "all on", "--values", allOnValues)
-	want := []string{"ConfigMap", "DaemonSet", "Deployment", "PodMonitor", "PodMonitor", "PrometheusRule", "Service", "ServiceMonitor"}
+	// One PodMonitor: the host agent's. No helm test Pod: basic auth is on.
+	want := []string{"ConfigMap", "DaemonSet", "Deployment", "PodMonitor", "PrometheusRule", "Service", "ServiceAccount", "ServiceMonitor"}
 	names, err := dashboards.FileNames()
 	if err != nil {
 		t.Fatal(err)
@@ -209,39 +214,24 @@ func TestHelmAllOn(t *testing.T) {
 		t.Errorf("args %v lack extraArgs", getList(d.container, "args"))
 	}
 
-	// Scraping: the job of either monitor matches KafkaBenchExporterDown,
-	// instance is the configured cluster name.
-	jobRE := exporterDownJobRegex(t)
+	// Scraping: instance and cluster are the configured names; the
+	// exporter-health alerts match the ServiceMonitor's job (the Service's
+	// name).
 	sm := one(t, ms, "ServiceMonitor", fullname).doc
 	svc := one(t, ms, "Service", fullname).doc
 	if !selects(getMap(sm, "spec", "selector", "matchLabels"), getMap(svc, "metadata", "labels")) {
 		t.Errorf("ServiceMonitor selector does not match the Service labels %v", getMap(svc, "metadata", "labels"))
 	}
-	if !jobRE.MatchString(getString(svc, "metadata", "name")) {
-		t.Errorf("job %q (the Service name) does not match KafkaBenchExporterDown's job=~%q", getString(svc, "metadata", "name"), jobRE)
-	}
 	ep := getMap(sm, "spec", "endpoints", 0)
 	if ep["port"] != getString(svc, "spec", "ports", 0, "name") || ep["path"] != "/metrics" || ep["scheme"] != "https" {
 		t.Errorf("ServiceMonitor endpoint %v, want the Service's port, /metrics and the values' scheme https", ep)
 	}
-	checkInstanceRelabeling(t, "ServiceMonitor", getList(ep, "relabelings"), "prod-cluster", 2)
-	pm := one(t, ms, "PodMonitor", fullname).doc
-	if job := namespace + "/" + fullname; !jobRE.MatchString(job) {
-		t.Errorf("job %q (the PodMonitor's) does not match KafkaBenchExporterDown's job=~%q", job, jobRE)
-	}
-	if !selects(getMap(pm, "spec", "selector", "matchLabels"), d.podLabels) {
-		t.Errorf("PodMonitor selector does not match the pod labels %v", d.podLabels)
-	}
-	pep := getMap(pm, "spec", "podMetricsEndpoints", 0)
-	if pep["port"] != getString(d.container, "ports", 0, "name") {
-		t.Errorf("PodMonitor port %v is not the container's %q", pep["port"], getString(d.container, "ports", 0, "name"))
-	}
-	checkInstanceRelabeling(t, "PodMonitor", getList(pep, "relabelings"), "prod-cluster", 1)
+	checkInstanceRelabeling(t, "ServiceMonitor", getList(ep, "relabelings"), "prod-cluster", 3)
 
-	// The rules and dashboards are those of alerts/ and dashboards/.
+	// The rules are those of alerts/, with the release's job.
 	pr := one(t, ms, "PrometheusRule", fullname).doc
-	if !reflect.DeepEqual(getList(pr, "spec", "groups"), alertGroups(t)) {
-		t.Error("the PrometheusRule's spec.groups differ from the groups of alerts/*.yml")
+	if got, want := getList(pr, "spec", "groups"), chartAlertGroups(t, `job="`+getString(svc, "metadata", "name")+`"`, "KafkaBenchLoadGeneratorSaturated"); !reflect.DeepEqual(got, want) {
+		t.Errorf("the PrometheusRule's spec.groups differ from the groups of alerts/*.yml with the release's job:\n%v\nwant\n%v", got, want)
 	}
 	if getString(pr, "metadata", "labels", "release") != "prometheus" {
 		t.Errorf("PrometheusRule labels %v lack release: prometheus", getMap(pr, "metadata", "labels"))
@@ -268,6 +258,7 @@ func TestHelmAllOn(t *testing.T) {
 	}
 
 	checkHostAgent(t, ms, fullname)
+	checkFleetValues(t, ms, d, fullname)
 }
 
 // selects reports whether matchLabels select an object with these labels.
@@ -310,9 +301,11 @@ func checkHostAgent(t *testing.T, ms []manifest, fullname string) {
 	// No selector takes the other's pods: the Deployment would adopt the
 	// agents, the Service and the exporter's PodMonitor would scrape them.
 	for what, sel := range map[string]map[string]any{
-		"Deployment selector":          getMap(one(t, ms, "Deployment", fullname).doc, "spec", "selector", "matchLabels"),
-		"Service selector":             getMap(one(t, ms, "Service", fullname).doc, "spec", "selector"),
-		"exporter PodMonitor selector": getMap(one(t, ms, "PodMonitor", fullname).doc, "spec", "selector", "matchLabels"),
+		"Deployment selector": getMap(one(t, ms, "Deployment", fullname).doc, "spec", "selector", "matchLabels"),
+		"Service selector":    getMap(one(t, ms, "Service", fullname).doc, "spec", "selector"),
+		// The all-on values use the ServiceMonitor: the PodMonitor instead.
+		"exporter PodMonitor selector": getMap(one(t, helmTemplate(t, "all on, PodMonitor", "--values", allOnValues,
+			"--set", "serviceMonitor.enabled=false", "--set", "podMonitor.enabled=true"), "PodMonitor", fullname).doc, "spec", "selector", "matchLabels"),
 	} {
 		if selects(sel, agentPods) {
 			t.Errorf("%s %v selects the host agent's pods %v", what, sel, agentPods)
@@ -367,7 +360,7 @@ func chartExporter(t *testing.T, ms []manifest) exporterPod {
 		{"container securityContext", c["securityContext"], kc["securityContext"]},
 		{"resources", c["resources"], kc["resources"]},
 		{"ports", c["ports"], kc["ports"]},
-		{"env", c["env"], kc["env"]},
+		{"GOMEMLIMIT", getList(c, "env")[0], getList(kc, "env")[0]},
 	} {
 		if !reflect.DeepEqual(f.got, f.want) {
 			t.Errorf("%s %v differs from deploy/kubernetes/deployment.yaml's %v", f.what, f.got, f.want)
@@ -449,8 +442,10 @@ func mountPodFiles(t *testing.T, ms []manifest, pod, c map[string]any) string {
 				}
 				files[getString(it, "path")] = b
 			}
+		case get(vol, "emptyDir") != nil:
+			// An empty directory (an extraVolume).
 		default:
-			t.Fatalf("volume %v is neither a ConfigMap nor a Secret", vol)
+			t.Fatalf("volume %v is neither a ConfigMap, a Secret nor an emptyDir", vol)
 		}
 		for name, b := range files {
 			if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
@@ -501,4 +496,33 @@ func TestHelmValuesSchema(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chartAlertGroups are the groups of alerts/*.yml as the chart renders them:
+// the exporter-health alerts matching jobSelector, without the alerts
+// switched off.
+func chartAlertGroups(t *testing.T, jobSelector string, off ...string) []any {
+	t.Helper()
+	b := readFile(t, repoPath(t, ChartRuleGroupsFile))
+	b = bytes.ReplaceAll(b, []byte(ChartJobSelector), []byte(jobSelector))
+	var f struct {
+		Groups []map[string]any `yaml:"groups"`
+	}
+	if err := yaml.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	var out []any
+	for _, g := range f.Groups {
+		var rules []any
+		for _, r := range g["rules"].([]any) {
+			if a, _ := r.(map[string]any)["alert"].(string); slices.Contains(off, a) {
+				continue
+			}
+			rules = append(rules, r)
+		}
+		if len(rules) > 0 {
+			out = append(out, map[string]any{"name": g["name"], "rules": rules})
+		}
+	}
+	return out
 }

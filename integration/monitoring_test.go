@@ -1,12 +1,14 @@
 package integration
 
-// The monitoring end-to-end test: dashboards and rule files against a real
-// Prometheus (internal/promtest) scraping the exporter while it probes the
-// embedded cluster.
+// The monitoring end-to-end test: dashboards and rule files against real
+// Prometheus servers (internal/promtest) scraping two exporters while they
+// probe two clusters.
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -17,14 +19,18 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"gopkg.in/yaml.v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/dashboards"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -49,16 +55,48 @@ host:
   interfaces: "."
 `
 
-// probeDownTestAlert is the name of the test copy of KafkaBenchProbeDown
-// (for: 5s instead of 5m). It is renamed so that its alerts cannot be
-// confused with those of the original rule, which is loaded too.
-const probeDownTestAlert = "KafkaBenchProbeDownE2E"
+// Test copies of alerts, with a short for: and renamed so that their
+// alerts cannot be confused with those of the originals, which are loaded
+// too.
+const (
+	probeDownTestAlert     = "KafkaBenchProbeDownE2E"             // for: 5s instead of 5m
+	exporterDownTestAlert  = "KafkaBenchExporterDownE2E"          // for: 5s instead of 5m
+	reloadFailingTestAlert = "KafkaBenchConfigReloadFailingE2E"   // for: 1s instead of 5m
+	produceBurnTestAlert   = "KafkaBenchProduceLatencySLOBurnE2E" // for: 5s instead of 2m, 15m, 1h
+)
+
+// testCopies are the rule file of every test copy above.
+func testCopies(t *testing.T) map[string][]byte {
+	t.Helper()
+	return map[string][]byte{
+		"probe_down_e2e.yml":     testCopy(t, "KafkaBenchProbeDown", probeDownTestAlert, "5s"),
+		"exporter_down_e2e.yml":  testCopy(t, "KafkaBenchExporterDown", exporterDownTestAlert, "5s"),
+		"reload_failing_e2e.yml": testCopy(t, "KafkaBenchConfigReloadFailing", reloadFailingTestAlert, "1s"),
+		"produce_burn_e2e.yml":   testCopy(t, "KafkaBenchProduceLatencySLOBurn", produceBurnTestAlert, "5s"),
+	}
+}
+
+// The two clusters every Prometheus scrapes, as their target label cluster:
+// a fast embedded cluster, and one whose every Produce takes slowProduce.
+const (
+	fastCluster = "a"
+	slowCluster = "b"
+	slowProduce = 150 * time.Millisecond
+)
+
+// noClusterLabel lists the dashboard queries that are about no cluster (the
+// SLO objective, a constant); every other query keeps the cluster label.
+var noClusterLabel = []struct{ dashboard, panel, refID string }{
+	{dashboards.OverviewUID, "Produce latency SLO: share of slow records vs error budget", "D"},
+	{dashboards.OverviewUID, "End-to-end latency SLO: share of slow records vs error budget", "D"},
+}
 
 // Reasons a query or recording rule may have no data in a fresh test.
 const (
 	reasonOffset = "compares with $compare_offset (1h) earlier: a fresh Prometheus has no data that old"
 	reasonKprom  = "kprom creates kafka_bench_client_connect_errors_total only after the first failed connection"
 	reasonDays   = "compares with 1 d / 7 d earlier: a fresh Prometheus has no data that old"
+	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start or a configuration change"
 )
 
 // noDataAllowed lists the dashboard queries that cannot return data in a
@@ -77,6 +115,12 @@ var noDataAllowed = []struct {
 	{dashboards.OverviewUID, "Connects and connect errors", "B", reasonKprom},
 	{dashboards.OverviewUID, "Capacity at the latency SLO: now vs 1 d and 7 d earlier", "B", reasonDays},
 	{dashboards.OverviewUID, "Capacity at the latency SLO: now vs 1 d and 7 d earlier", "C", reasonDays},
+	{dashboards.OverviewUID, "annotation: Probe started or settings changed", "", reasonEvent},
+	{dashboards.OverviewUID, "annotation: Broker config change", "", reasonEvent},
+	{dashboards.OverviewUID, "annotation: Topic config change", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Probe started or settings changed", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Broker config change", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Topic config change", "", reasonEvent},
 }
 
 // recordingNoDataAllowed lists recording rules that cannot have data in a
@@ -84,6 +128,12 @@ var noDataAllowed = []struct {
 // today (the longer SLO windows average the recorded 5m rates, and
 // sum_over_time needs only one sample), so it is empty.
 var recordingNoDataAllowed = map[string]string{}
+
+// recordingNoCluster are the recording rules that are about no cluster.
+var recordingNoCluster = map[string]bool{
+	"kafka_bench:produce_latency_slo_objective:ratio":    true,
+	"kafka_bench:end_to_end_latency_slo_objective:ratio": true,
+}
 
 // upcomingMetrics mirrors the allow-list of the dashboard lint test
 // (dashboards/dashboards_test.go): metrics annotations may use before the
@@ -100,38 +150,69 @@ var kpromAfterEvent = map[string]bool{
 	"kafka_bench_client_write_errors_total":   true,
 }
 
-// TestMonitoringEndToEnd runs the dashboards and rule files against a real
-// Prometheus scraping the exporter while it probes the embedded cluster.
+// server is one Prometheus of the test and what it runs.
+type server struct {
+	name string // e.g. "prometheus3-native"
+	mode promtest.Mode
+	v3   bool
+	prom *promtest.Prometheus
+}
+
+// TestMonitoringEndToEnd runs the dashboards and rule files against real
+// Prometheus servers, each scraping two exporters that probe two clusters
+// with the same probe names: Prometheus 3 in each histogram ingestion mode
+// (classic only, native only, both) and Debian's Prometheus 2 (classic).
+// Every panel query and recording rule answers per cluster, never summed
+// across them; the latency quantiles agree across modes; the burn-rate,
+// reload, target-down and probe-down alerts fire.
 func TestMonitoringEndToEnd(t *testing.T) {
 	if testing.Short() && !testenv.Strict() {
 		t.Skip("end-to-end test skipped in -short mode (set KAFKA_BENCH_INTEGRATION=1 to force)")
 	}
-	promtest.Required(t)
+	v3 := promtest.Required(t)
+	v2 := promtest.Debian(t)
 	start := time.Now()
 
 	emb := exportertest.Embedded(t)
 	stopBrokers := emb.Close
+	slow := startSlowCluster(t)
 
-	x := exportertest.Start(t, exporterConfig, emb.Brokers())
-	x.WaitReady(t, 60*time.Second)
-	target := strings.TrimPrefix(x.URL, "http://")
+	xa := exportertest.Start(t, exporterConfig, emb.Brokers())
+	xb := exportertest.Start(t, exporterConfig, slow.ListenAddrs())
+	xa.WaitReady(t, 60*time.Second)
+	xb.WaitReady(t, 60*time.Second)
+	targets := []promtest.ScrapeTarget{
+		{Addr: strings.TrimPrefix(xa.URL, "http://"), Labels: map[string]string{"cluster": fastCluster}},
+		{Addr: strings.TrimPrefix(xb.URL, "http://"), Labels: map[string]string{"cluster": slowCluster}},
+	}
 
 	ruleFiles, err := alerts.RuleFiles()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ruleFiles["probe_down_e2e.yml"] = probeDownTestCopy(t)
-	prom := promtest.Start(t, promtest.Config{Target: target, RuleFiles: ruleFiles})
-	targets := prom.WaitTargetsUp(t, 30*time.Second)
-	instance := targets[0].Labels["instance"]
-	if instance != target {
-		t.Fatalf("target instance label = %q, want %q", instance, target)
+	maps.Copy(ruleFiles, testCopies(t))
+	var servers []*server
+	for _, m := range promtest.Modes {
+		servers = append(servers, &server{name: "prometheus3-" + m.String(), mode: m, v3: true})
 	}
-	t.Logf("prometheus %s scraping %s (ready after %s)", prom.URL, target, time.Since(start).Round(time.Millisecond))
+	servers = append(servers, &server{name: "prometheus2-classic", mode: promtest.Classic})
+	for _, s := range servers {
+		bin := v3
+		if !s.v3 {
+			bin = v2
+		}
+		s.prom = promtest.Start(t, promtest.Config{Targets: targets, RuleFiles: ruleFiles, Mode: s.mode, Binaries: &bin})
+	}
+	for _, s := range servers {
+		s.prom.WaitTargetsUp(t, 30*time.Second)
+	}
+	t.Logf("%d Prometheus servers scraping %d exporters (ready after %s)", len(servers), len(targets), time.Since(start).Round(time.Millisecond))
 
 	vars := map[string]string{
 		"job":             promtest.JobName,
-		"instance":        instance,
+		"cluster":         ".*",
+		"cluster_a":       fastCluster + "|" + slowCluster,
+		"cluster_b":       fastCluster + "|" + slowCluster,
 		"probe":           "a",
 		"probe_a":         "a",
 		"probe_b":         "b",
@@ -143,6 +224,7 @@ func TestMonitoringEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	allowed := allowList(t, queries)
+	noCluster := noClusterList(t, queries)
 	recordings, err := alerts.RecordingRuleNames()
 	if err != nil {
 		t.Fatal(err)
@@ -152,31 +234,143 @@ func TestMonitoringEndToEnd(t *testing.T) {
 			t.Errorf("recordingNoDataAllowed: no recording rule %s", name)
 		}
 	}
+	alertNames, err := alerts.AlertNames()
+	if err != nil {
+		t.Fatal(err)
+	}
 
-	// Poll until every query and recording rule that must have data has
-	// it and every rule has been evaluated.
+	for _, s := range servers {
+		t.Run(s.name+"/queries", func(t *testing.T) {
+			checkQueriesAndRules(t, s.prom, queries, allowed, noCluster, recordings, alertNames)
+		})
+	}
+	t.Run("p99 agree across modes", func(t *testing.T) {
+		// The same moment and a 2-minute window on every server: the same
+		// records, told apart only by the histogram form read. Polled
+		// until every server has both clusters' quantiles.
+		var p99 map[string]map[string]float64 // server -> cluster -> produce p99
+		probetest.Eventually(t, 60*time.Second, "produce p99 of both clusters on every server", func() (bool, string) {
+			at := time.Now().Add(-2 * time.Second)
+			p99 = map[string]map[string]float64{}
+			for _, s := range servers {
+				p99[s.name] = produceP99(t, s.prom, at)
+				if len(p99[s.name]) != 2 {
+					return false, fmt.Sprintf("%s: %v", s.name, p99[s.name])
+				}
+			}
+			return true, ""
+		})
+		t.Logf("produce p99 by server and cluster: %v", p99)
+		ref := p99["prometheus3-classic"]
+		for name, byCluster := range p99 {
+			for c, v := range byCluster {
+				if w := classicBucketWidth(ref[c]); math.Abs(v-ref[c]) > w {
+					t.Errorf("%s: produce p99 of cluster %s = %.4g s, classic %.4g s: more than one classic bucket (%.4g s) apart", name, c, v, ref[c], w)
+				}
+			}
+		}
+	})
+
+	// Base metrics used by the dashboards appear in a real scrape.
+	checkMetricsExposed(t, xa.Scrape(t), queries)
+
+	v3servers := servers[:len(promtest.Modes)]
+	// The slow cluster burns its produce-latency error budget, in every
+	// ingestion mode, native only included. (The fast cluster is not
+	// asserted silent: on a loaded machine its records, too, can take
+	// longer than the SLO's 100 ms.)
+	waitAlerts(t, v3servers, produceBurnTestAlert+" firing for cluster "+slowCluster, firingFor(produceBurnTestAlert, slowCluster))
+
+	// A rejected reload keeps the old probes and fires the reload alert.
+	if err := xa.Reload(context.Background(), func() (*config.Config, error) {
+		return nil, errors.New("test: a configuration that does not load")
+	}); err == nil {
+		t.Fatal("Reload with a failing load returned no error")
+	}
+	waitAlerts(t, v3servers, reloadFailingTestAlert+" firing for cluster "+fastCluster, firingFor(reloadFailingTestAlert, fastCluster))
+
+	// One exporter stops: its target-down alert fires, within its for: and
+	// the scrape interval (bounded by the poll's limit, not timed).
+	xb.Close()
+	waitAlerts(t, v3servers, exporterDownTestAlert+" firing for cluster "+slowCluster, firingFor(exporterDownTestAlert, slowCluster))
+
+	// Stop the fast cluster's brokers: probe_up goes to 0 after two lag
+	// intervals, and the test copy of KafkaBenchProbeDown fires for it.
+	stopBrokers()
+	waitAlerts(t, v3servers[:1], probeDownTestAlert+" active for probe a of cluster "+fastCluster, func(as []promtest.Alert) (bool, string) {
+		for _, a := range as {
+			if a.Name == probeDownTestAlert && a.Labels["probe"] == "a" && a.Labels["cluster"] == fastCluster {
+				return true, ""
+			}
+		}
+		return false, "not active"
+	})
+	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
+}
+
+// startSlowCluster starts a kfake cluster whose every Produce answer is held back
+// slowProduce: a slow broker, so the produce latency SLO burns.
+func startSlowCluster(t *testing.T) *kfake.Cluster {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	c.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		c.SleepControl(func() { time.Sleep(slowProduce) })
+		return nil, nil, false
+	})
+	return c
+}
+
+// checkQueriesAndRules polls until every dashboard query and recording rule
+// that must have data has it for both clusters, each in its own series, and
+// every rule is evaluated; then every rule must be healthy.
+func checkQueriesAndRules(t *testing.T, prom *promtest.Prometheus, queries []dashboards.Query, allowed map[int]string,
+	noCluster map[int]bool, recordings, alertNames []string) {
+	t.Helper()
 	var (
 		qres    []queryResult
 		rres    []queryResult
 		rules   []promtest.Rule
 		missing []string
+		err     error
 	)
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		qres = runQueries(ctx, prom, queries)
 		rres = runRecordings(ctx, prom, recordings)
 		rules, err = prom.Rules(ctx)
 		cancel()
 		missing = missing[:0]
 		for i, r := range qres {
-			if r.err != nil || (r.n == 0 && allowed[i] == "") {
+			switch {
+			case r.err != nil:
 				missing = append(missing, r.describe())
+			case allowed[i] != "":
+			case noCluster[i]:
+				if r.n == 0 {
+					missing = append(missing, r.describe())
+				}
+			default:
+				missing = append(missing, r.clusterProblems()...)
 			}
 		}
 		for _, r := range rres {
-			if r.err != nil || (r.n == 0 && recordingNoDataAllowed[r.name] == "") {
+			name := strings.TrimPrefix(r.name, "recording rule ")
+			switch {
+			case r.err != nil:
 				missing = append(missing, r.describe())
+			case recordingNoDataAllowed[name] != "":
+			case recordingNoCluster[name]:
+				if r.n == 0 {
+					missing = append(missing, r.describe())
+				}
+			default:
+				missing = append(missing, r.clusterProblems()...)
 			}
 		}
 		if err != nil {
@@ -192,7 +386,6 @@ func TestMonitoringEndToEnd(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 	}
-	t.Logf("dashboard queries and recording rules checked %s after start", time.Since(start).Round(time.Millisecond))
 	if testing.Verbose() {
 		t.Log("dashboard queries and recording rules → series:\n" + seriesTable(qres, rres, allowed))
 	}
@@ -208,56 +401,89 @@ func TestMonitoringEndToEnd(t *testing.T) {
 			t.Errorf("rule %s (group %s, %s): health %q, last error %q", r.Name, r.Group, r.File, r.Health, r.LastError)
 		}
 	}
-	alertNames, err := alerts.AlertNames()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range append(append(alertNames, recordings...), probeDownTestAlert) {
+	for _, n := range append(append(slices.Clone(alertNames), recordings...), probeDownTestAlert, exporterDownTestAlert,
+		reloadFailingTestAlert, produceBurnTestAlert) {
 		if !loaded[n] {
 			t.Errorf("rule %s is not loaded in prometheus", n)
 		}
 	}
-
-	// Base metrics used by the dashboards appear in a real scrape.
-	checkMetricsExposed(t, x.Scrape(t), queries)
-
-	// Silent case: with the brokers up, the test copy of
-	// KafkaBenchProbeDown is (or, after a hiccup of the probe on a loaded
-	// machine, soon becomes) inactive for probe a.
-	probetest.Eventually(t, 30*time.Second, probeDownTestAlert+" inactive for probe a while the brokers are up", func() (bool, string) {
-		state, err := probeDownState(prom)
-		if err != nil {
-			return false, err.Error()
-		}
-		return state == "", state
-	})
-
-	// Stop the brokers: probe_up goes to 0 after two lag intervals, and
-	// the test copy of KafkaBenchProbeDown must become pending or firing.
-	stopped := time.Now()
-	stopBrokers()
-	probetest.Eventually(t, 60*time.Second, probeDownTestAlert+" pending or firing for probe a", func() (bool, string) {
-		state, err := probeDownState(prom)
-		if err != nil {
-			return false, err.Error()
-		}
-		if state == "pending" || state == "firing" {
-			t.Logf("%s %s for probe a %s after the brokers stopped", probeDownTestAlert, state, time.Since(stopped).Round(time.Millisecond))
-			return true, ""
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_, up, err := prom.Query(ctx, `kafka_bench_probe_up{probe="a"}`)
-		return false, fmt.Sprintf("alert state %q; kafka_bench_probe_up{probe=\"a\"}: %v %v", state, up, err)
-	})
-	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
 }
 
-// probeDownTestCopy is KafkaBenchProbeDown with for: 5s, renamed to
-// probeDownTestAlert.
-func probeDownTestCopy(t *testing.T) []byte {
+// produceP99 is the Overview's produce p99 panel query per cluster, at at.
+func produceP99(t *testing.T, prom *promtest.Prometheus, at time.Time) map[string]float64 {
 	t.Helper()
-	b, err := alerts.AlertRuleFile("KafkaBenchProbeDown", "5s")
+	q, err := dashboards.Queries(map[string]string{"job": promtest.JobName, "probe": "a", "probe_a": "a", "probe_b": "b",
+		"__rate_interval": "2m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, x := range q {
+		if x.PanelTitle != "Produce latency p50 / p95 / p99 / p99.9" || x.RefID != "C" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, series, err := prom.QueryAt(ctx, x.Expr, at)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range series {
+			out[s.Labels["cluster"]] = s.Value
+		}
+	}
+	return out
+}
+
+// classicBucketWidth is the width of the exporter's classic bucket that
+// holds v: the resolution a classic quantile has there.
+func classicBucketWidth(v float64) float64 {
+	lo := 0.0
+	for _, b := range probes.LatencyBuckets {
+		if v <= b {
+			return b - lo
+		}
+		lo = b
+	}
+	return math.Inf(1)
+}
+
+// waitAlerts polls the active alerts of every server until ok accepts them.
+func waitAlerts(t *testing.T, servers []*server, what string, ok func([]promtest.Alert) (bool, string)) {
+	t.Helper()
+	for _, s := range servers {
+		probetest.Eventually(t, 90*time.Second, s.name+": "+what, func() (bool, string) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			as, err := s.prom.Alerts(ctx)
+			if err != nil {
+				return false, err.Error()
+			}
+			return ok(as)
+		})
+	}
+}
+
+// firingFor accepts the alerts when name fires for cluster.
+func firingFor(name, cluster string) func([]promtest.Alert) (bool, string) {
+	return func(as []promtest.Alert) (bool, string) {
+		var seen []string
+		for _, a := range as {
+			if a.Name == name {
+				if a.Labels["cluster"] == cluster && a.State == "firing" {
+					return true, ""
+				}
+				seen = append(seen, a.Labels["cluster"]+" "+a.State)
+			}
+		}
+		return false, fmt.Sprintf("active: %v", seen)
+	}
+}
+
+// testCopy is every rule of alert with for: forDuration, renamed to name.
+func testCopy(t *testing.T, alert, name, forDuration string) []byte {
+	t.Helper()
+	b, err := alerts.AlertRuleFile(alert, forDuration)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,10 +500,10 @@ func probeDownTestCopy(t *testing.T) []byte {
 	for gi := range f.Groups {
 		f.Groups[gi].Name += "_e2e"
 		for _, r := range f.Groups[gi].Rules {
-			if r["alert"] != "KafkaBenchProbeDown" || r["for"] != "5s" {
+			if r["alert"] != alert || r["for"] != forDuration {
 				t.Fatalf("AlertRuleFile returned an unexpected rule: %v", r)
 			}
-			r["alert"] = probeDownTestAlert
+			r["alert"] = name
 			n++
 		}
 	}
@@ -287,6 +513,26 @@ func probeDownTestCopy(t *testing.T) []byte {
 	out, err := yaml.Marshal(f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// noClusterList maps the index of every noClusterLabel query and fails on
+// entries that match no query.
+func noClusterList(t *testing.T, queries []dashboards.Query) map[int]bool {
+	t.Helper()
+	out := map[int]bool{}
+	for _, a := range noClusterLabel {
+		found := false
+		for i, q := range queries {
+			if q.Dashboard == a.dashboard && q.PanelTitle == a.panel && q.RefID == a.refID {
+				out[i] = true
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("noClusterLabel entry matches no query: %s / %q / %q", a.dashboard, a.panel, a.refID)
+		}
 	}
 	return out
 }
@@ -312,12 +558,31 @@ func allowList(t *testing.T, queries []dashboards.Query) map[int]string {
 }
 
 type queryResult struct {
-	name  string // "<dashboard> / <panel> [refId]" or the recording rule
-	expr  string
-	typ   string
-	n     int
-	value float64 // of the first series
-	err   error
+	name     string // "<dashboard> / <panel> [refId]" or the recording rule
+	expr     string
+	typ      string
+	n        int
+	value    float64        // of the first series
+	clusters map[string]int // series by their cluster label ("" without)
+	err      error
+}
+
+// clusterProblems: the result must hold series of both clusters, each with
+// its cluster label; a series without one is a sum across clusters.
+func (r queryResult) clusterProblems() []string {
+	var out []string
+	if r.n == 0 {
+		return []string{r.describe()}
+	}
+	if n := r.clusters[""]; n > 0 {
+		out = append(out, fmt.Sprintf("%s: %d of %d series have no cluster label (clusters added together)\n\t%s", r.name, n, r.n, r.expr))
+	}
+	for _, c := range []string{fastCluster, slowCluster} {
+		if r.clusters[c] == 0 {
+			out = append(out, fmt.Sprintf("%s: no series of cluster %s (series by cluster: %v)\n\t%s", r.name, c, r.clusters, r.expr))
+		}
+	}
+	return out
 }
 
 func (r queryResult) describe() string {
@@ -332,6 +597,10 @@ func runQuery(ctx context.Context, prom *promtest.Prometheus, name, expr string)
 	var series []promtest.Series
 	r.typ, series, r.err = prom.Query(ctx, expr)
 	r.n = len(series)
+	r.clusters = map[string]int{}
+	for _, se := range series {
+		r.clusters[se.Labels["cluster"]]++
+	}
 	if r.n > 0 {
 		r.value = series[0].Value
 	}
@@ -452,21 +721,4 @@ func cutHistogramSuffix(name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// probeDownState is the state of the test copy of KafkaBenchProbeDown for
-// probe a: "" (inactive), "pending" or "firing".
-func probeDownState(prom *promtest.Prometheus) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	active, err := prom.Alerts(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, a := range active {
-		if a.Name == probeDownTestAlert && a.Labels["probe"] == "a" {
-			return a.State, nil
-		}
-	}
-	return "", nil
 }

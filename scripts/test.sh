@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs what the tests need
-# (Prometheus, promtool and node_exporter from Debian, Chromium for the browser
-# tests, Apache Kafka jars from Maven Central, the Helm and kustomize CLIs
-# built from their Go modules),
+# (Prometheus 2 for one smoke test, promtool and node_exporter from Debian,
+# Chromium for the browser tests, Apache Kafka jars from Maven Central,
+# Prometheus 3, the Helm and kustomize CLIs built from their Go modules),
 # checks formatting and vet, then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
@@ -11,12 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 
-# The Helm and kustomize CLIs compile from their Go modules (once, then
-# cached) while apt-get and Maven download: CPU beside network and disk,
-# which on a fresh machine saves minutes.
+# Prometheus 3, the Helm and kustomize CLIs compile from their Go modules
+# (once, then cached) while apt-get and Maven download: CPU beside network
+# and disk, which on a fresh machine saves minutes. Prometheus first: it is
+# the longest of the three builds.
 tools_log=$(mktemp)
 trap 'rm -f "$tools_log"' EXIT
-(scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
+(scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
 tools_pid=$!
 
 need_apt=()
@@ -49,10 +50,10 @@ fi
 echo "== Apache Kafka jars"
 scripts/kafka.sh lib
 
-echo "== Helm and kustomize CLIs (built once from their Go modules, then cached)"
+echo "== Prometheus 3, Helm and kustomize CLIs (built once from their Go modules, then cached)"
 if ! wait "$tools_pid"; then
   cat "$tools_log" >&2
-  echo "building the Helm or kustomize CLI or the release tools failed" >&2
+  echo "building Prometheus 3, the Helm or kustomize CLI or the release tools failed" >&2
   exit 1
 fi
 cat "$tools_log"

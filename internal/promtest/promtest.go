@@ -1,14 +1,16 @@
-// Package promtest runs a real Prometheus server (the `prometheus` binary on
-// PATH, e.g. Debian's package) for end-to-end tests: it scrapes one target
-// every second, evaluates the given rule files every second, and is queried
-// through its HTTP API.
+// Package promtest runs a real Prometheus server for end-to-end tests: it
+// scrapes its targets every second, evaluates the given rule files every
+// second, and is queried through its HTTP API.
 //
-// Prometheus is started WITHOUT --enable-feature=native-histograms: on 2.42
-// that flag makes Prometheus scrape protobuf and drop the classic buckets
-// that the dashboards and rules use.
+// The server is Prometheus 3, built from its Go module by
+// scripts/prometheus.sh (the one place its version is pinned); Debian's
+// Prometheus 2.x on PATH is kept for one smoke test (Debian). Mode chooses
+// how histograms are ingested: classic buckets only, native histograms only,
+// or both, the three setups the dashboards and rules must answer in.
 package promtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,10 +41,51 @@ type Binaries struct {
 	Prometheus, Promtool string
 }
 
-// Required finds prometheus and promtool on PATH. When one is missing it
-// fails the test if testenv.Strict (CI=true or KAFKA_BENCH_INTEGRATION=1),
-// and skips it otherwise.
+var (
+	v3Once sync.Once
+	v3Bin  Binaries
+	v3Err  error
+)
+
+// Required returns Prometheus 3 and its promtool, built by
+// scripts/prometheus.sh when missing (once; scripts/test.sh builds them
+// beforehand). When that fails it fails the test if testenv.Strict (CI=true
+// or KAFKA_BENCH_INTEGRATION=1), and skips it otherwise.
 func Required(t testing.TB) Binaries {
+	t.Helper()
+	v3Once.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		script := filepath.Join(filepath.Dir(file), "..", "..", "scripts", "prometheus.sh")
+		for _, x := range []struct {
+			arg string
+			dst *string
+		}{{"path", &v3Bin.Prometheus}, {"promtool-path", &v3Bin.Promtool}} {
+			var stderr bytes.Buffer
+			cmd := exec.Command(script, x.arg)
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				v3Err = fmt.Errorf("scripts/prometheus.sh %s: %v\n%s", x.arg, err, stderr.String())
+				return
+			}
+			*x.dst = strings.TrimSpace(string(out))
+		}
+	})
+	if v3Err != nil {
+		msg := "Prometheus 3 is needed: " + v3Err.Error()
+		if testenv.Strict() {
+			t.Fatalf("%s; required because CI=true or KAFKA_BENCH_INTEGRATION=1", msg)
+		}
+		t.Skipf("skipping: %s; set KAFKA_BENCH_INTEGRATION=1 to make this a failure", msg)
+	}
+	return v3Bin
+}
+
+// Debian finds prometheus and promtool on PATH (Debian's 2.x package, which
+// scripts/test.sh installs), for the smoke test that the dashboards still
+// answer on Prometheus 2 with classic histograms. When one is missing it
+// fails the test if testenv.Strict, and skips it otherwise.
+func Debian(t testing.TB) Binaries {
 	t.Helper()
 	var b Binaries
 	var missing []string
@@ -57,8 +101,7 @@ func Required(t testing.TB) Binaries {
 		*x.dst = p
 	}
 	if len(missing) > 0 {
-		msg := fmt.Sprintf("a real Prometheus is needed (scripts/test.sh installs Debian's prometheus package): %s",
-			strings.Join(missing, "; "))
+		msg := fmt.Sprintf("Debian's prometheus package is needed: %s", strings.Join(missing, "; "))
 		if testenv.Strict() {
 			t.Fatalf("%s; required because CI=true or KAFKA_BENCH_INTEGRATION=1", msg)
 		}
@@ -67,10 +110,51 @@ func Required(t testing.TB) Binaries {
 	return b
 }
 
+// Mode is how Prometheus ingests the exporter's histograms.
+type Mode int
+
+const (
+	// Classic scrapes the classic buckets only (_bucket, _sum, _count):
+	// Prometheus 3's default, and every Prometheus 2.
+	Classic Mode = iota
+	// Native scrapes native histograms only (scrape_native_histograms: true,
+	// always_scrape_classic_histograms: false): no _bucket series.
+	Native
+	// Both scrapes native histograms and the classic buckets
+	// (always_scrape_classic_histograms: true).
+	Both
+)
+
+// Modes are all ingestion modes.
+var Modes = []Mode{Classic, Native, Both}
+
+func (m Mode) String() string {
+	switch m {
+	case Native:
+		return "native"
+	case Both:
+		return "both"
+	}
+	return "classic"
+}
+
+// ScrapeTarget is one target of job JobName and its target labels (e.g.
+// cluster), as a static_configs entry sets them.
+type ScrapeTarget struct {
+	Addr   string
+	Labels map[string]string
+}
+
 // Config is what Start runs.
 type Config struct {
 	// Target is the host:port scraped by job JobName every second.
 	Target string
+	// Targets are scraped by job JobName too, each with its labels.
+	Targets []ScrapeTarget
+	// Mode is how histograms are ingested (Prometheus 3 only).
+	Mode Mode
+	// Binaries is the Prometheus to run; nil: Required (Prometheus 3).
+	Binaries *Binaries
 	// RuleFiles are written next to prometheus.yml and loaded, by file name.
 	RuleFiles map[string][]byte
 }
@@ -94,7 +178,12 @@ type Prometheus struct {
 // printed.
 func Start(t testing.TB, cfg Config) *Prometheus {
 	t.Helper()
-	bin := Required(t)
+	var bin Binaries
+	if cfg.Binaries != nil {
+		bin = *cfg.Binaries
+	} else {
+		bin = Required(t)
+	}
 	dir := t.TempDir() // before our Cleanup, so the process is dead before the removal
 
 	var ruleFiles []string
@@ -109,7 +198,7 @@ func Start(t testing.TB, cfg Config) *Prometheus {
 	}
 	sort.Strings(ruleFiles)
 	configFile := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(configFile, configYAML(cfg.Target, ruleFiles), 0o644); err != nil {
+	if err := os.WriteFile(configFile, configYAML(cfg, ruleFiles), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(bin.Promtool, "check", "config", configFile).CombinedOutput(); err != nil {
@@ -133,11 +222,18 @@ func Start(t testing.TB, cfg Config) *Prometheus {
 	return nil
 }
 
-// configYAML is the generated prometheus.yml; file names and the target are
-// double-quoted with strconv.Quote, valid YAML for such plain strings.
-func configYAML(target string, ruleFiles []string) []byte {
+// configYAML is the generated prometheus.yml; file names, targets and
+// labels are double-quoted with strconv.Quote, valid YAML for such plain
+// strings.
+func configYAML(cfg Config, ruleFiles []string) []byte {
 	var b strings.Builder
 	b.WriteString("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n")
+	switch cfg.Mode {
+	case Native:
+		b.WriteString("  scrape_native_histograms: true\n  always_scrape_classic_histograms: false\n")
+	case Both:
+		b.WriteString("  scrape_native_histograms: true\n  always_scrape_classic_histograms: true\n")
+	}
 	b.WriteString("rule_files:\n")
 	if len(ruleFiles) == 0 {
 		b.WriteString("  []\n")
@@ -145,8 +241,25 @@ func configYAML(target string, ruleFiles []string) []byte {
 	for _, f := range ruleFiles {
 		fmt.Fprintf(&b, "  - %s\n", strconv.Quote(f))
 	}
-	fmt.Fprintf(&b, "scrape_configs:\n  - job_name: %s\n    static_configs:\n      - targets: [%s]\n",
-		strconv.Quote(JobName), strconv.Quote(target))
+	targets := cfg.Targets
+	if cfg.Target != "" {
+		targets = append([]ScrapeTarget{{Addr: cfg.Target}}, targets...)
+	}
+	fmt.Fprintf(&b, "scrape_configs:\n  - job_name: %s\n    static_configs:\n", strconv.Quote(JobName))
+	for _, tg := range targets {
+		fmt.Fprintf(&b, "      - targets: [%s]\n", strconv.Quote(tg.Addr))
+		if len(tg.Labels) > 0 {
+			keys := make([]string, 0, len(tg.Labels))
+			for k := range tg.Labels {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			b.WriteString("        labels:\n")
+			for _, k := range keys {
+				fmt.Fprintf(&b, "          %s: %s\n", k, strconv.Quote(tg.Labels[k]))
+			}
+		}
+	}
 	return []byte(b.String())
 }
 
@@ -316,40 +429,62 @@ func (p *Prometheus) api(ctx context.Context, path string, form url.Values, out 
 }
 
 // Series is one result element of a query: its labels (with __name__ when
-// the result keeps it) and its value (the last one for a range vector).
+// the result keeps it) and its value (the last one for a range vector). A
+// native-histogram sample has Histogram set and Value is its count.
 type Series struct {
-	Labels map[string]string
-	Value  float64
+	Labels    map[string]string
+	Value     float64
+	Histogram bool
 }
 
 // Query runs an instant query at the current time and returns the result
 // type (vector, scalar, matrix or string) and the result series; a scalar or
 // string is one series without labels.
 func (p *Prometheus) Query(ctx context.Context, expr string) (string, []Series, error) {
+	return p.query(ctx, url.Values{"query": {expr}})
+}
+
+// QueryAt runs an instant query at time at, so that several servers can be
+// asked about the same moment.
+func (p *Prometheus) QueryAt(ctx context.Context, expr string, at time.Time) (string, []Series, error) {
+	return p.query(ctx, url.Values{"query": {expr}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)}})
+}
+
+func (p *Prometheus) query(ctx context.Context, form url.Values) (string, []Series, error) {
+	expr := form.Get("query")
 	var data struct {
 		ResultType string          `json:"resultType"`
 		Result     json.RawMessage `json:"result"`
 	}
-	if err := p.api(ctx, "query", url.Values{"query": {expr}}, &data); err != nil {
+	if err := p.api(ctx, "query", form, &data); err != nil {
 		return "", nil, err
 	}
 	var out []Series
 	switch data.ResultType {
 	case "vector":
 		var v []struct {
-			Metric map[string]string `json:"metric"`
-			Value  sample            `json:"value"`
+			Metric    map[string]string `json:"metric"`
+			Value     *sample           `json:"value"`
+			Histogram *histSample       `json:"histogram"`
 		}
 		if err := json.Unmarshal(data.Result, &v); err != nil {
 			return "", nil, err
 		}
 		for _, s := range v {
-			out = append(out, Series{Labels: s.Metric, Value: s.Value.v})
+			se := Series{Labels: s.Metric}
+			switch {
+			case s.Value != nil:
+				se.Value = s.Value.v
+			case s.Histogram != nil:
+				se.Value, se.Histogram = s.Histogram.count, true
+			}
+			out = append(out, se)
 		}
 	case "matrix":
 		var m []struct {
-			Metric map[string]string `json:"metric"`
-			Values []sample          `json:"values"`
+			Metric     map[string]string `json:"metric"`
+			Values     []sample          `json:"values"`
+			Histograms []histSample      `json:"histograms"`
 		}
 		if err := json.Unmarshal(data.Result, &m); err != nil {
 			return "", nil, err
@@ -358,6 +493,8 @@ func (p *Prometheus) Query(ctx context.Context, expr string) (string, []Series, 
 			se := Series{Labels: s.Metric}
 			if n := len(s.Values); n > 0 {
 				se.Value = s.Values[n-1].v
+			} else if n := len(s.Histograms); n > 0 {
+				se.Value, se.Histogram = s.Histograms[n-1].count, true
 			}
 			out = append(out, se)
 		}
@@ -391,6 +528,29 @@ func (s *sample) UnmarshalJSON(b []byte) error {
 		v, _ = strconv.ParseFloat("NaN", 64)
 	}
 	s.v = v
+	return nil
+}
+
+// histSample decodes a [timestamp, {"count": "...", ...}] native-histogram
+// pair, keeping the count.
+type histSample struct{ count float64 }
+
+func (h *histSample) UnmarshalJSON(b []byte) error {
+	var pair [2]json.RawMessage
+	if err := json.Unmarshal(b, &pair); err != nil {
+		return err
+	}
+	var v struct {
+		Count string `json:"count"`
+	}
+	if err := json.Unmarshal(pair[1], &v); err != nil {
+		return err
+	}
+	c, err := strconv.ParseFloat(v.Count, 64)
+	if err != nil {
+		return fmt.Errorf("histogram count %q: %w", v.Count, err)
+	}
+	h.count = c
 	return nil
 }
 

@@ -131,12 +131,74 @@ failureThreshold: 3
 
 {{/*
 One endpoint of a ServiceMonitor or PodMonitor: the metrics port, the
-instance label set to the cluster's name, then the user's relabelings and
-endpoint fields (scheme, tlsConfig, basicAuth, ...).
+instance and cluster target labels set to the cluster's name, then the
+user's relabelings, metricRelabelings and endpoint fields (scheme,
+tlsConfig, basicAuth, ...).
 */}}
 {{- define "kbe.scrapeEndpoint" -}}
 {{- $ep := dict "port" "http-metrics" "path" "/metrics" "interval" .mon.interval "scrapeTimeout" .mon.scrapeTimeout }}
 {{- $relabel := list (dict "action" "replace" "targetLabel" "instance" "replacement" (include "kbe.instance" .root)) }}
+{{- $relabel = append $relabel (dict "action" "replace" "targetLabel" "cluster" "replacement" (include "kbe.cluster" .root)) }}
 {{- $_ := set $ep "relabelings" (concat $relabel .mon.relabelings) }}
+{{- with .mon.metricRelabelings }}
+{{- $_ := set $ep "metricRelabelings" . }}
+{{- end }}
 {{- toYaml (merge (deepCopy .mon.endpoint) $ep) }}
+{{- end }}
+
+{{/* The cluster label of the scrape configurations: cluster, else instance. */}}
+{{- define "kbe.cluster" -}}
+{{- default (include "kbe.instance" .) .Values.cluster }}
+{{- end }}
+
+{{/*
+Exactly one of ServiceMonitor and PodMonitor: both would scrape every series
+twice and double every sum and alert.
+*/}}
+{{- define "kbe.checkMonitors" -}}
+{{- if and .Values.serviceMonitor.enabled .Values.podMonitor.enabled }}
+{{- fail "serviceMonitor.enabled and podMonitor.enabled are both true: enable one, or Prometheus scrapes every series twice and doubles every sum and alert" }}
+{{- end }}
+{{- end }}
+
+{{/*
+The job label the Operator gives the exporter's scrapes (the Service's name,
+or <namespace>/<PodMonitor name>), as the matcher of the exporter-health
+alerts; prometheusRule.jobSelector overrides it.
+*/}}
+{{- define "kbe.jobSelector" -}}
+{{- if .Values.prometheusRule.jobSelector }}
+{{- .Values.prometheusRule.jobSelector }}
+{{- else if .Values.podMonitor.enabled }}
+{{- printf "job=%q" (printf "%s/%s" (default .Release.Namespace .Values.podMonitor.namespace) (include "kbe.fullname" .)) }}
+{{- else }}
+{{- printf "job=%q" (include "kbe.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{/*
+GOMEMLIMIT: 90 % of resources.limits.memory in bytes (as Prometheus sizes
+its own), leaving room for what the Go runtime does not count; empty without
+a memory limit.
+*/}}
+{{- define "kbe.goMemLimit" -}}
+{{- with dig "limits" "memory" "" .Values.resources }}
+{{- $s := toString . }}
+{{- $num := regexFind "^[0-9.]+" $s }}
+{{- $unit := trimPrefix $num $s }}
+{{- $mult := get (dict "" 1 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776) $unit }}
+{{- if not $mult }}
+{{- fail (printf "resources.limits.memory = %q: want a number with an optional k, M, G, T, Ki, Mi, Gi or Ti suffix" $s) }}
+{{- end }}
+{{- mulf (float64 $num) $mult 0.9 | floor | int64 }}
+{{- end }}
+{{- end }}
+
+{{/* The pod's ServiceAccount: the chart's, a named one, or the namespace's default. */}}
+{{- define "kbe.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "kbe.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- .Values.serviceAccount.name }}
+{{- end }}
 {{- end }}
