@@ -203,13 +203,6 @@ func checkRunbooks(t *testing.T, d *readme.Doc, rules []alerts.Rule) []string {
 // scrape configuration); le by histograms.
 var targetLabels = map[string]bool{"job": true, "instance": true, "cluster": true, "le": true, "__name__": true}
 
-// pendingLabels are the labels of metrics an alert reads before the
-// exporter exports them; used only while the metric is absent from the
-// exposition.
-var pendingLabels = map[string][]string{
-	alerts.ProbeClientFailedMetric: {"probe", "client", "reason"},
-}
-
 // checkRuleLabels: each label a rule names (grouping, matching, selectors,
 // $labels in annotations) is on at least one metric its expression reads,
 // recorded series resolved to the metrics they are recorded from.
@@ -259,9 +252,6 @@ func checkRuleLabels(rules []alerts.Rule, fams map[string]readme.Family) []strin
 				m = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(m, "_bucket"), "_count"), "_sum")
 				on = append(on, m)
 				found = found || fams[m].Labels[l]
-				if _, exported := fams[m]; !exported {
-					found = found || slices.Contains(pendingLabels[m], l)
-				}
 			}
 			if !found {
 				sort.Strings(on)
