@@ -56,6 +56,7 @@ type Metrics struct {
 	lagSeconds      *prometheus.GaugeVec
 	groupLagRecords *prometheus.GaugeVec
 	groupLagSeconds *prometheus.GaugeVec
+	replication     *replicationMetrics // replica_metrics.go
 }
 
 // Every probe family is declared with one of histogram, counter and gauge:
@@ -108,6 +109,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, f := range m.families() {
 		reg.MustRegister(f)
 	}
+	m.replication = newReplicationMetrics(reg)
 	return m
 }
 
@@ -199,4 +201,5 @@ func (m *Metrics) deleteProbe(name string) {
 	for _, f := range m.families() {
 		f.DeletePartialMatch(l)
 	}
+	m.replication.deleteProbe(name)
 }
