@@ -204,6 +204,8 @@ func TestAlertNames(t *testing.T) {
 		"KafkaBenchProduceLatencySLOBurn",
 		"KafkaBenchRecordsDuplicated",
 		"KafkaBenchRecordsLost",
+		"KafkaBenchReplicationLatencyHigh",
+		"KafkaBenchReplicationLost",
 		"KafkaBenchThroughputBelowTarget",
 		"KafkaBenchThroughputRegression",
 	}

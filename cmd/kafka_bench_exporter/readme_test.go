@@ -123,14 +123,16 @@ const readmeProbe = "readme"
 // configKeys flattens the effective configuration of a file that names one
 // probe and sets nothing else: every key, with its default. The optional
 // capacity block is switched on with the one key it requires (a ceiling),
-// which is then read as its documented default, 0 (off).
+// which is then read as its documented default, 0 (off); so is the replica
+// block, with its brokers, read as unset.
 func configKeys(t *testing.T) map[string]string {
 	t.Helper()
-	cfg, err := config.Parse([]byte("probes: [{name: " + readmeProbe + ", capacity: {max_rate: 1000}}]\n"))
+	cfg, err := config.Parse([]byte("probes: [{name: " + readmeProbe + ", capacity: {max_rate: 1000}, replica: {kafka: {brokers: [b:9092]}}}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Probes[0].Capacity.MaxRate = 0
+	cfg.Probes[0].Replica.Kafka.Brokers = nil
 	out, err := cfg.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +151,7 @@ func configKeys(t *testing.T) map[string]string {
 		}
 	}
 	keys["probes[].capacity"] = "" // a block: present = on
+	keys["probes[].replica"] = ""
 	return keys
 }
 
@@ -252,7 +255,10 @@ probes:
 func exposition(t *testing.T) map[string]readme.Family {
 	t.Helper()
 	emb := exportertest.Embedded(t)
-	x := exportertest.Start(t, expositionConfig, emb.Brokers())
+	// The probe reads its topic back as its own replica (identity policy):
+	// the replication families are part of the exposition too.
+	replica := fmt.Sprintf("    replica: {kafka: {brokers: [%s]}, topic_policy: identity}\n", emb.Brokers()[0])
+	x := exportertest.Start(t, expositionConfig+replica, emb.Brokers())
 	x.WaitReady(t, 30*time.Second)
 	// Families that appear later (after a poll, a record through each
 	// leader) are awaited, then the set must hold still for over a config
