@@ -8,7 +8,7 @@ import (
 
 // ReplicationLatencyBuckets reach further than LatencyBuckets: a replicator
 // batches, restarts and rebalances, and a paused link shows as minutes.
-var ReplicationLatencyBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300}
+var ReplicationLatencyBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300}
 
 // replicationMetrics are the families of the cross-cluster canary, labelled
 // by probe and link (source_alias->target_alias): one link per probe, so
