@@ -24,7 +24,7 @@ func TestReplicationMirrorMaker2(t *testing.T) {
 	a := cluster(t, 1) // the package's shared cluster is the source
 	ensureRunning(t, a)
 	b := kafkatest.Start(t, kafkatest.Options{})
-	mm := kafkatest.StartMirror(t, kafkatest.MirrorOptions{Source: a, Target: b, SourceAlias: "A", TargetAlias: "B",
+	mm := kafkatest.StartMirror(t, kafkatest.MirrorOptions{Source: a.Bootstrap(), Target: b.Bootstrap(), SourceAlias: "A", TargetAlias: "B",
 		Topics: "kafka-bench-xrepl"})
 	const (
 		rate       = 200.0

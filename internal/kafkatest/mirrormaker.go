@@ -24,7 +24,9 @@ const mirrorMakerClass = "org.apache.kafka.connect.mirror.MirrorMaker"
 // MirrorOptions configure a MirrorMaker 2 in dedicated mode that copies
 // topics from Source to Target, one way.
 type MirrorOptions struct {
-	Source, Target *Cluster
+	// Source and Target are the clusters' bootstrap lists
+	// (Cluster.Bootstrap).
+	Source, Target []string
 	// SourceAlias and TargetAlias are the clusters' names in
 	// mm2.properties (default "A" and "B"); the copy of topic T is
 	// "<SourceAlias>.T" under the default replication policy.
@@ -60,8 +62,8 @@ func StartMirrorMaker(ctx context.Context, opts MirrorOptions, logf func(string,
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	if opts.Source == nil || opts.Target == nil {
-		return nil, errors.New("kafkatest: MirrorOptions needs Source and Target clusters")
+	if len(opts.Source) == 0 || len(opts.Target) == 0 {
+		return nil, errors.New("kafkatest: MirrorOptions needs Source and Target bootstrap lists")
 	}
 	if opts.SourceAlias == "" {
 		opts.SourceAlias = "A"
@@ -111,8 +113,8 @@ func (m *MirrorMaker) properties() string {
 	a, b := m.opts.SourceAlias, m.opts.TargetAlias
 	p := map[string]string{
 		"clusters":                                   a + ", " + b,
-		a + ".bootstrap.servers":                     strings.Join(m.opts.Source.Bootstrap(), ","),
-		b + ".bootstrap.servers":                     strings.Join(m.opts.Target.Bootstrap(), ","),
+		a + ".bootstrap.servers":                     strings.Join(m.opts.Source, ","),
+		b + ".bootstrap.servers":                     strings.Join(m.opts.Target, ","),
 		a + "->" + b + ".enabled":                    "true",
 		a + "->" + b + ".topics":                     m.opts.Topics,
 		b + "->" + a + ".enabled":                    "false",
