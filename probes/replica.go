@@ -126,30 +126,50 @@ func (r *replica) start(ctx context.Context, runID uint64) (stop func(), err err
 		anchorWall: now.UnixNano(),
 		logged:     map[string]bool{},
 	}
-	// A second back: the record timestamps are the producer's send times,
-	// at or after now, and the target's clock does not matter.
-	cl, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger, Registerer: r.opts.Registerer,
-		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "0"}, Probing: true},
-		kclient.ReplicaOpts(r.cfg, r.topic, now.Add(-time.Second))...)
+	admin, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger,
+		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "admin"}, Probing: true})
 	if err != nil {
-		return nil, fmt.Errorf("probe %q: %s client: %w", r.cfg.Name, kclient.RoleReplica, err)
+		return nil, fmt.Errorf("probe %q: %s admin client: %w", r.cfg.Name, kclient.RoleReplica, err)
+	}
+	stopReader, err := r.startReader(ctx, run)
+	if err != nil {
+		admin.Close()
+		return nil, err
 	}
 	r.cur.Store(run)
 	r.logger.Info("reading the probe topic's replica", "replica_topic", r.topic, "loss_grace_period", r.rcfg.LossGracePeriod)
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Add(2)
+	done := make(chan struct{})
 	go func() {
-		defer wg.Done()
-		r.read(ctx, cl, run)
-	}()
-	go func() {
-		defer wg.Done()
-		r.watch(ctx, kadm.NewClient(cl), run)
+		defer close(done)
+		r.watch(ctx, kadm.NewClient(admin), run, stopReader)
 	}()
 	return func() {
 		cancel()
-		wg.Wait()
+		<-done
+		admin.Close()
+	}, nil
+}
+
+// startReader starts a reader client of run on the target; the returned
+// func stops it. It starts a second before the run: the record timestamps
+// are the producer's send times, at or after the run's start.
+func (r *replica) startReader(ctx context.Context, run *replicaRun) (stop func(), err error) {
+	cl, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger, Registerer: r.opts.Registerer,
+		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "0"}, Probing: true},
+		kclient.ReplicaOpts(r.cfg, r.topic, run.anchor.Add(-time.Second))...)
+	if err != nil {
+		return nil, fmt.Errorf("probe %q: %s client: %w", r.cfg.Name, kclient.RoleReplica, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.read(ctx, cl, run)
+	}()
+	return func() {
+		cancel()
+		<-done
 		cl.Close()
 	}, nil
 }
@@ -194,11 +214,15 @@ func (r *replica) process(fetches kgo.Fetches, run *replicaRun, now time.Time) {
 	})
 }
 
-// watch runs every lag_interval: loss declared by the tracker, and the lag
-// of the target behind the source's acknowledgements.
-func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun) {
+// watch runs every lag_interval: the replica topic's identity (a recreated
+// copy gets a new reader: a client keeps failing on the old topic id), loss
+// declared by the tracker, and the lag of the target behind the source's
+// acknowledgements. It stops the reader when ctx ends.
+func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, stopReader func()) {
+	defer func() { stopReader() }()
 	t := time.NewTicker(time.Duration(r.cfg.LagInterval))
 	defer t.Stop()
+	var topicID [16]byte
 	for {
 		select {
 		case <-ctx.Done():
@@ -206,9 +230,30 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun) 
 		case <-t.C:
 		}
 		now := time.Now()
+		missing := false
+		dctx, cancel := context.WithTimeout(ctx, time.Duration(r.cfg.LagInterval))
+		td, err := kclient.DescribeTopic(dctx, adm, r.topic)
+		cancel()
+		switch {
+		case errors.Is(err, kerr.UnknownTopicOrPartition):
+			missing = true
+		case err != nil:
+		case topicID == [16]byte{}:
+			topicID = td.ID
+		case td.ID != topicID:
+			topicID = td.ID
+			r.logger.Warn("the replica topic was recreated; restarting the replica reader", "replica_topic", r.topic)
+			stopReader()
+			if next, err := r.startReader(ctx, run); err == nil {
+				stopReader = next
+			} else {
+				stopReader = func() {}
+				r.logger.Error("restarting the replica reader failed", "err", err)
+			}
+		}
 		if lost := run.tracker.Expire(now); lost > 0 {
 			r.m.lost.Add(float64(lost))
-			r.logLoss(ctx, adm, run, lost)
+			r.logLoss(run, lost, missing)
 		}
 		n, oldest := run.tracker.Unread()
 		r.m.lagRecords.Set(float64(n))
@@ -222,13 +267,10 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun) 
 
 // logLoss logs, once per reason and run, why records were lost across the
 // link: the counter says how many, the log line what to look at.
-func (r *replica) logLoss(ctx context.Context, adm *kadm.Client, run *replicaRun, lost uint64) {
+func (r *replica) logLoss(run *replicaRun, lost uint64, topicMissing bool) {
 	reason := "records missing on the replica topic between records that were read"
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(r.cfg.LagInterval))
-	defer cancel()
-	_, err := kclient.DescribeTopic(ctx, adm, r.topic)
 	switch {
-	case errors.Is(err, kerr.UnknownTopicOrPartition):
+	case topicMissing:
 		reason = "the replica topic does not exist on the target cluster: is the replicator running and does its topic filter include the probe topic?"
 	case !run.read.Load():
 		reason = "no record of this run was read from the replica topic: is the replicator running?"
