@@ -205,6 +205,8 @@ func TestAlertNames(t *testing.T) {
 		"KafkaBenchProduceLatencySLOBurn",
 		"KafkaBenchRecordsDuplicated",
 		"KafkaBenchRecordsLost",
+		"KafkaBenchReplicationLatencyHigh",
+		"KafkaBenchReplicationLost",
 		"KafkaBenchThroughputBelowTarget",
 		"KafkaBenchThroughputRegression",
 	}

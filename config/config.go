@@ -75,6 +75,9 @@ type Probe struct {
 	Consumer      Consumer       `yaml:"consumer"`
 	// Capacity, when set, runs the capacity canary (see Capacity).
 	Capacity *Capacity `yaml:"capacity,omitempty"`
+	// Replica, when set, also reads the probe's records from the cluster
+	// a replicator copies the topic to (see Replica).
+	Replica *Replica `yaml:"replica,omitempty"`
 }
 
 // CreateTopic says how the probe topic is created when it is missing.
@@ -362,6 +365,11 @@ func (p *Probe) Validate() error {
 	}
 	if p.Capacity != nil {
 		if err := p.Capacity.validate(s, p.RecordSize); err != nil {
+			return err
+		}
+	}
+	if p.Replica != nil {
+		if err := p.Replica.validate(s); err != nil {
 			return err
 		}
 	}

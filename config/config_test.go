@@ -45,7 +45,7 @@ var invalidFiles = map[string]string{
 	"invalid-rate-not-number.yml":                    "probe \"p1\": rate = \"fast\": must be a number",
 	"invalid-record-size-below-header.yml":           "probe \"p1\": record_size = 10: must be >= 36, the probe header size",
 	"invalid-same-topic.yml":                         "probe \"p2\": topic = \"t\": already used by probe \"p1\": each probe needs its own topic, or their sequence numbers collide",
-	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: capacity, consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, round_interval, topic)",
+	"invalid-unknown-probe-key.yml":                  "probe \"p1\": ratee = 10: unknown key (supported: capacity, consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, replica, round_interval, topic)",
 	"invalid-unknown-producer-key.yml":               "probe \"p1\": producer.linger.mss = 5: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 	"invalid-payload-bad-kind.yml":                   "probe \"p1\": payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
 	"invalid-payload-file-missing.yml":               "probe \"p1\": payload.file = \"no-such-payload.txt\": cannot read: no such file or directory",

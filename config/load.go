@@ -51,6 +51,7 @@ func parse(data []byte, dir string) (*Config, error) {
 	}
 	for i := range cfg.Probes {
 		cfg.Probes[i].Payload.baseDir = dir
+		cfg.Probes[i].Replica.setBaseDir(dir)
 		cfg.Probes[i].Resolve()
 	}
 	if err := cfg.Validate(); err != nil {

@@ -67,6 +67,12 @@ probes:
 		t.Fatal(err)
 	}
 	cfg.Kafka.Brokers = emb.Brokers()
+	// The slow probe also reads its topic back as its own replica (identity
+	// policy), so the replication families are exposed and checked too.
+	replica := &config.Replica{}
+	replica.SetDefaults()
+	replica.Kafka.Brokers, replica.TopicPolicy = emb.Brokers(), config.TopicPolicyIdentity
+	cfg.Probes[1].Replica = replica
 
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)

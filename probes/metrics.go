@@ -58,6 +58,7 @@ type Metrics struct {
 	groupLagRecords *prometheus.GaugeVec
 	groupLagSeconds *prometheus.GaugeVec
 	clientFailed    *prometheus.CounterVec
+	replication     *replicationMetrics // replica_metrics.go
 }
 
 // Every probe family is declared with one of histogram, counter and gauge:
@@ -111,6 +112,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, f := range m.families() {
 		reg.MustRegister(f)
 	}
+	m.replication = newReplicationMetrics(reg)
 	return m
 }
 
@@ -209,4 +211,5 @@ func (m *Metrics) deleteProbe(name string) {
 	for _, f := range m.families() {
 		f.DeletePartialMatch(l)
 	}
+	m.replication.deleteProbe(name)
 }

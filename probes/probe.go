@@ -101,6 +101,7 @@ type Probe struct {
 	live         *liveness
 	fails        failCounter
 	errs         *errLog
+	replica      *replica // replica.go; nil without a replica block
 
 	held        atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce chan struct{}
@@ -119,6 +120,8 @@ func New(cfg config.Probe, opts Options) *Probe {
 	if runID == 0 {
 		runID = payload.NewRunID()
 	}
+	rep := newReplica(cfg, opts, logger)
+	opts.Recorder = rep.recorder(opts.Recorder) // the replica hears of acknowledgements
 	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
 	p := &Probe{
 		cfg:          cfg,
@@ -135,6 +138,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		fails:        failCounter{counters: m.failed, rec: opts.Recorder},
 		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
+		replica:      rep,
 	}
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
 	return p
@@ -270,6 +274,13 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 				c.run(consumeCtx)
 			}()
 		}
+	}
+	if !p.opts.ConsumeOnly {
+		stopReplica, err := p.replica.start(ctx, p.runID) // before the first record
+		if err != nil {
+			return false, err
+		}
+		defer stopReplica()
 	}
 	stopProducer := func() {}
 	if !p.opts.ConsumeOnly && !p.producingStopped() {

@@ -8,8 +8,11 @@
 #   scripts/kafka.sh log4j                  ensure the jars are cached, print the log4j2 config path
 #   scripts/kafka.sh java-class CLASS ARGS  run a class from the lib dir with that log config
 #   scripts/kafka.sh version                print the Kafka version in use
+#   scripts/kafka.sh mirror-lib             ensure the MirrorMaker 2 jars are cached, print their lib dir
 #
 # Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/kafka-$KAFKA_VERSION/{lib,log4j2.properties}
+# and, for cross-cluster tests, mirror-lib/ (connect-mirror with its runtime dependencies: a classpath of
+# its own, so the broker's lib/ stays as it is).
 # Brokers are configured, formatted and started by the Go package internal/kafkatest
 # (go run ./internal/kafkatest/cmd/kafka-cluster), not here; it also keeps AppCDS
 # archives (faster JVM start) in kafka-$KAFKA_VERSION/cds/.
@@ -31,6 +34,7 @@ CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
 KAFKA_HOME_DIR="$CACHE_ROOT/kafka-$KAFKA_VERSION"
 LIB_DIR="$KAFKA_HOME_DIR/lib"
 LOG4J_CONFIG="$KAFKA_HOME_DIR/log4j2.properties"
+MIRROR_LIB_DIR="$KAFKA_HOME_DIR/mirror-lib"
 # The marker lives inside lib/ and is written before lib/ is renamed into place,
 # so lib/ either does not exist or is complete. Its content fingerprints the
 # dependency set, so changing a version above re-resolves.
@@ -86,6 +90,28 @@ pom() {
 EOF
 }
 
+# MirrorMaker 2 in dedicated mode (org.apache.kafka.connect.mirror.MirrorMaker)
+# needs connect-mirror and connect-runtime at the broker's version.
+mirror_pom() {
+	cat <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>kafka-bench</groupId>
+  <artifactId>kafka-mirror-runtime</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-mirror</artifactId><version>$KAFKA_VERSION</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-runtime</artifactId><version>$KAFKA_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>$LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>$LOG4J_VERSION</version></dependency>
+  </dependencies>
+</project>
+EOF
+}
+
 log4j_config() {
 	# Logs go to stderr so that tools such as ProducerPerformance keep a clean
 	# stdout. WARN keeps broker logs small; KafkaRaftServer at INFO keeps the
@@ -112,6 +138,33 @@ fingerprint() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+mirror_fingerprint() {
+	{
+		mirror_pom
+		echo "$DEPENDENCY_PLUGIN"
+	} | sha256sum | cut -d' ' -f1
+}
+
+mirror_ok() {
+	[[ -f "$MIRROR_LIB_DIR/.complete" && "$(cat "$MIRROR_LIB_DIR/.complete")" == "$(mirror_fingerprint)" ]]
+}
+
+# ensure_mirror_lib resolves the MirrorMaker 2 jars once, under the same lock
+# and with the same all-or-nothing rename as lib/.
+ensure_mirror_lib() {
+	ensure_lib # the log4j2 config and the tool checks
+	if mirror_ok; then
+		return 0
+	fi
+	exec 9>"$KAFKA_HOME_DIR/.lock"
+	flock 9
+	if ! mirror_ok; then
+		resolve mirror_pom "$MIRROR_LIB_DIR" "$(mirror_fingerprint)" "MirrorMaker 2"
+	fi
+	flock -u 9
+	exec 9>&-
+}
+
 cache_ok() {
 	[[ -f "$MARKER" && "$(cat "$MARKER")" == "$(fingerprint)" && -f "$LOG4J_CONFIG" ]] &&
 		[[ "$(cat "$LOG4J_CONFIG")" == "$(log4j_config)" ]]
@@ -129,7 +182,7 @@ ensure_lib() {
 	flock 9
 	if ! cache_ok; then
 		if [[ ! -f "$MARKER" || "$(cat "$MARKER")" != "$(fingerprint)" ]]; then
-			download
+			resolve pom "$LIB_DIR" "$(fingerprint)" Kafka
 		fi
 		local tmp
 		tmp="$(mktemp "$KAFKA_HOME_DIR/.log4j2.XXXXXX")"
@@ -141,34 +194,36 @@ ensure_lib() {
 	exec 9>&-
 }
 
-download() {
-	local work start
+# resolve POM_FUNC DIR FINGERPRINT LABEL copies the runtime dependencies of the
+# pom that POM_FUNC prints into DIR, replacing DIR whole; the caller holds the lock.
+resolve() {
+	local pom_func="$1" dir="$2" print="$3" label="$4" work start
 	# We hold the lock: any .download.* left is from a run that was SIGKILLed.
 	rm -rf "$KAFKA_HOME_DIR"/.download.*
 	work="$(mktemp -d "$KAFKA_HOME_DIR/.download.XXXXXX")"
-	# On any failure or interrupt the partial download is removed; lib/ is untouched.
+	# On any failure or interrupt the partial download is removed; $dir is untouched.
 	trap 'rm -rf "$work"' EXIT
 	start=$SECONDS
-	echo "kafka.sh: resolving Kafka $KAFKA_VERSION jars from Maven Central into $LIB_DIR ..." >&2
-	pom >"$work/pom.xml"
+	echo "kafka.sh: resolving $label $KAFKA_VERSION jars from Maven Central into $dir ..." >&2
+	"$pom_func" >"$work/pom.xml"
 	# mvn writes to stdout; keep stdout for the path we print. Debian's mvn
 	# 3.8.7 prints bare colour resets even in batch mode: strip them.
 	if ! mvn -B -q -f "$work/pom.xml" "$DEPENDENCY_PLUGIN:copy-dependencies" \
 		-DoutputDirectory="$work/lib" -DincludeScope=runtime 2>&1 |
 		sed -e $'s/\x1b\\[[0-9;]*m//g' -e '/^$/d' >&2; then
-		die "mvn failed to resolve Kafka $KAFKA_VERSION jars (see its output above)"
+		die "mvn failed to resolve $label $KAFKA_VERSION jars (see its output above)"
 	fi
 	local n
 	n="$(find "$work/lib" -name '*.jar' | wc -l)"
 	[[ "$n" -gt 0 ]] || die "mvn copied no jars into $work/lib"
-	# Without the binding the broker would run with slf4j's silent NOP logger.
+	# Without the binding the JVM would run with slf4j's silent NOP logger.
 	compgen -G "$work/lib/log4j-slf4j-impl-*.jar" >/dev/null || die "log4j-slf4j-impl missing from resolved jars"
-	fingerprint >"$work/lib/.complete"
-	rm -rf "$LIB_DIR"
-	mv -T "$work/lib" "$LIB_DIR"
+	echo "$print" >"$work/lib/.complete"
+	rm -rf "$dir"
+	mv -T "$work/lib" "$dir"
 	rm -rf "$work"
 	trap - EXIT
-	echo "kafka.sh: $n jars ($(du -sh "$LIB_DIR" | cut -f1)) in $((SECONDS - start))s" >&2
+	echo "kafka.sh: $n jars ($(du -sh "$dir" | cut -f1)) in $((SECONDS - start))s" >&2
 }
 
 cmd="${1:-}"
@@ -184,6 +239,10 @@ log4j)
 version)
 	echo "$KAFKA_VERSION"
 	;;
+mirror-lib)
+	ensure_mirror_lib
+	echo "$MIRROR_LIB_DIR"
+	;;
 java-class)
 	shift
 	[[ $# -ge 1 ]] || die "usage: $0 java-class CLASS [ARGS...]"
@@ -194,10 +253,11 @@ java-class)
 	;;
 *)
 	cat >&2 <<EOF
-usage: $0 lib | log4j | version | java-class CLASS [ARGS...]
+usage: $0 lib | log4j | version | mirror-lib | java-class CLASS [ARGS...]
   lib         ensure Kafka $KAFKA_VERSION jars are cached, print the lib dir
   log4j       ensure the cache, print the log4j2 config path
   version     print the pinned Kafka version
+  mirror-lib  ensure the MirrorMaker 2 (connect-mirror) jars are cached, print their lib dir
   java-class  run CLASS with -cp 'lib/*' and the log4j2 config
 EOF
 	exit 2

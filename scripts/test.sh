@@ -49,6 +49,7 @@ fi
 
 echo "== Apache Kafka jars"
 scripts/kafka.sh lib
+scripts/kafka.sh mirror-lib # MirrorMaker 2, for integration/replication_test.go
 
 echo "== Prometheus 3, Helm and kustomize CLIs (built once from their Go modules, then cached)"
 if ! wait "$tools_pid"; then

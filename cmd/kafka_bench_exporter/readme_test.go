@@ -113,7 +113,10 @@ var lastExposition scrape.Families
 func exposition(t *testing.T) map[string]readme.Family {
 	t.Helper()
 	emb := exportertest.Embedded(t)
-	x := exportertest.Start(t, expositionConfig, emb.Brokers())
+	// The probe reads its topic back as its own replica (identity policy):
+	// the replication families are part of the exposition too.
+	replica := fmt.Sprintf("    replica: {kafka: {brokers: [%s]}, topic_policy: identity}\n", emb.Brokers()[0])
+	x := exportertest.Start(t, expositionConfig+replica, emb.Brokers())
 	x.WaitReady(t, 30*time.Second)
 	// Families that appear later (after a poll, a record through each
 	// leader) are awaited, then the set must hold still for over a config

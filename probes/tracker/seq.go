@@ -25,6 +25,7 @@ type seqState struct {
 	gaps     []gap
 	acked    spans
 	failed   spans
+	runs     ackRuns // Config.LoseUnread only
 }
 
 func (s *seqState) observe(seq uint64, now time.Time) Result {

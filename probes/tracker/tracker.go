@@ -36,6 +36,11 @@ type Config struct {
 	// GracePeriod is how long an acknowledged record the consumer read
 	// past may stay missing before it counts as lost (default 30s).
 	GracePeriod time.Duration
+	// LoseUnread also declares lost an acknowledged record that is not
+	// received within GracePeriod of its acknowledgement although nothing
+	// after it was read: a replica whose replicator stopped, or a copy
+	// that is never made, reads nothing past the missing records.
+	LoseUnread bool
 }
 
 // DefaultGracePeriod is used for a zero Config.GracePeriod.
@@ -140,7 +145,11 @@ func (t *Tracker) Observe(partition int32, run, seq uint64, now time.Time) Resul
 func (t *Tracker) Acked(partition int32, seq uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.part(partition).own.ack(seq, now)
+	own := &t.part(partition).own
+	if t.cfg.LoseUnread && seq >= own.expected {
+		own.runs.add(seq, now)
+	}
+	own.ack(seq, now)
 }
 
 // Failed tells the tracker the producer gave up on seq of the own run on
@@ -159,6 +168,9 @@ func (t *Tracker) Expire(now time.Time) (lost uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, ps := range t.parts {
+		if t.cfg.LoseUnread {
+			ps.own.readPastUnread(now, t.cfg.GracePeriod)
+		}
 		lost += ps.own.expire(now, t.cfg.GracePeriod, false)
 		if ps.other != nil {
 			ps.other.expire(now, t.cfg.GracePeriod, true)
