@@ -28,14 +28,16 @@ type KeyRef struct {
 // Reference lists the keys of the configuration file that the reference
 // documents: every value, and the blocks whose presence means something
 // (lists and optional blocks). Default is what --config.check prints for a
-// file with one probe (named <name>) and a capacity block, secrets as
-// <secret>, unless keyDocs gives a rule instead.
+// file with one probe (named <name>), a capacity block and a replica block,
+// secrets as <secret>, unless keyDocs gives a rule instead.
 func Reference() ([]KeyRef, error) {
 	c := Config{}
 	c.SetDefaults()
 	p := NewProbe("<name>")
 	p.Capacity = &Capacity{}
 	p.Capacity.SetDefaults()
+	p.Replica = &Replica{}
+	p.Replica.SetDefaults()
 	p.Resolve()
 	c.Probes = []Probe{p}
 	out, err := c.Marshal()
@@ -234,9 +236,37 @@ var keyDocs = map[string]KeyDoc{
 	"probes[].capacity.end_to_end_slo":       {Default: "0 (off)", Values: "≥ 0", Doc: "when > 0 a step also fails when its end-to-end p99 exceeds it"},
 	"probes[].capacity.topic":                {Default: "`<topic>-capacity`", Values: "differs from every probe topic", Doc: "the runs' own topic, created like the probe's (`create_topic`, plus `retention.ms` and `segment.ms` of 10 min unless `configs` set them)"},
 
+	"probes[].replica":                   {Default: "(off)", Values: "present = on", Doc: "the cross-cluster canary: also read the probe's records from the cluster a replicator (MirrorMaker 2, a cluster link) copies the topic to; see Cross-cluster"},
+	"probes[].replica.kafka.brokers":     {Default: "(required)", Doc: "bootstrap list of the target cluster"},
+	"probes[].replica.kafka.client_id":   {Doc: "client.id of the replica reader"},
+	"probes[].replica.source_alias":      {Values: "letters, digits, `.`, `_`, `-`", Doc: "the replicator's name for the probe's cluster: the copy is `<source_alias>.<topic>` under MirrorMaker 2's default replication policy"},
+	"probes[].replica.target_alias":      {Values: "letters, digits, `.`, `_`, `-`", Doc: "names the target in the `link` label (`<source_alias>-><target_alias>`)"},
+	"probes[].replica.topic_policy":      {Values: "`default`, `identity`", Doc: "how the copy is named: `default` (`<source_alias>.<topic>`, MirrorMaker 2's DefaultReplicationPolicy) or `identity` (the same name: IdentityReplicationPolicy, most cluster links)"},
+	"probes[].replica.topic":             {Default: "(from the policy)", Doc: "the copy's name, whatever the policy (a custom separator or policy)"},
+	"probes[].replica.loss_grace_period": {Values: "> 0", Doc: "a record the source acknowledged and the replica has not shown this long after its acknowledgement counts as lost across the link"},
+
 	"host.enabled":    {Doc: "host CPU, memory, disk and network metrics"},
 	"host.disks":      {Values: "regex", Doc: "block devices to report; the default matches whole disks only (`sda`, `nvme0n1`), not partitions (`sda1`, `nvme0n1p1`), whose IO is also their disk's and would count twice"},
 	"host.interfaces": {Values: "regex", Doc: "network interfaces to report, by name"},
 
 	"config_poll_interval": {Values: "≥ 0 (a negative value: `must not be negative`)", Doc: "how often broker and probe topic configurations are read (Configuration changes); 0 = off"},
+}
+
+// The replica block's kafka keys follow the kafka block's rules, for the
+// target cluster: their rows are the kafka rows, named for the replica.
+func init() {
+	const replica = "probes[].replica."
+	for path, d := range keyDocs {
+		rest, ok := strings.CutPrefix(path, "kafka.")
+		if !ok || rest == "brokers" || rest == "client_id" {
+			continue
+		}
+		d.Values = strings.ReplaceAll(d.Values, "`kafka.", "`replica.kafka.")
+		doc := "to the target cluster, as `kafka." + rest + "`"
+		if d.Doc != "" {
+			doc += ": " + strings.ReplaceAll(d.Doc, "`kafka.", "`replica.kafka.")
+		}
+		d.Doc = doc
+		keyDocs[replica+path] = d
+	}
 }
