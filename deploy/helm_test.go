@@ -162,6 +162,30 @@ func TestHelmKerberos(t *testing.T) {
 	}
 }
 
+// AWS_MSK_IAM needs no Secret: the mechanism is set in config, the
+// credentials come from the pod's AWS chain, on EKS through the chart's
+// ServiceAccount (IRSA's role-arn annotation, or an EKS Pod Identity
+// association with that ServiceAccount).
+func TestHelmAWSMSKIAM(t *testing.T) {
+	const role = "arn:aws:iam::123456789012:role/kafka-bench"
+	ms := helmTemplate(t, "aws", "--set", "config.kafka.brokers={b-1.msk.example:9098}",
+		"--set-json", `config.kafka.tls={"enabled":true}`,
+		"--set-json", `config.kafka.sasl={"mechanism":"AWS_MSK_IAM","aws":{"region":"eu-west-1"}}`,
+		"--set", "serviceAccount.create=true",
+		"--set-json", `serviceAccount.annotations={"eks.amazonaws.com/role-arn":"`+role+`"}`)
+	d := chartExporter(t, ms)
+	sa := one(t, ms, "ServiceAccount", "").doc
+	if a := getString(sa, "metadata", "annotations", "eks.amazonaws.com/role-arn"); a != role {
+		t.Errorf("ServiceAccount annotations %v, want the IRSA role %s", getMap(sa, "metadata", "annotations"), role)
+	}
+	if n, want := getString(d.pod, "serviceAccountName"), getString(sa, "metadata", "name"); n != want {
+		t.Errorf("pod serviceAccountName %q, want the chart's ServiceAccount %q", n, want)
+	}
+	if c := getString(one(t, ms, "ConfigMap", "").doc, "data", "config.yml"); !strings.Contains(c, "mechanism: AWS_MSK_IAM") {
+		t.Errorf("config.yml does not set AWS_MSK_IAM:\n%s", c)
+	}
+}
+
 func testKeytab(t *testing.T) []byte {
 	t.Helper()
 	kt := keytab.New()
