@@ -164,10 +164,10 @@ const (
 // low enough that the pacer's schedule stays exact to the nanosecond.
 const MaxRate = 1e7
 
-// CheckRate refuses a rate that is not a finite number in [min, MaxRate];
-// NaN and ±Inf would pass a comparison with min.
-func CheckRate(scope, key string, v, min float64, problem string) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v < min {
+// CheckRate refuses a rate that is not a finite number in [lowest, MaxRate];
+// NaN and ±Inf would pass a comparison with lowest.
+func CheckRate(scope, key string, v, lowest float64, problem string) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < lowest {
 		return FieldError(scope, key, v, problem)
 	}
 	if v > MaxRate {
@@ -209,7 +209,7 @@ func (p *Probe) SetDefaults() {
 	p.Consumer.SetDefaults()
 }
 
-// SetDefaults: create the topic when missing, with the broker's default
+// SetDefaults creates the topic when missing, with the broker's default
 // replication factor (-1), as kafka-topics.sh does.
 func (t *CreateTopic) SetDefaults() {
 	t.Enabled = true
@@ -453,7 +453,7 @@ func (c *Consumer) validate(s string) error {
 	return nil
 }
 
-// fieldError is the one shape of every configuration error:
+// FieldError is the one shape of every configuration error:
 // `<scope>: <key> = <value>: <problem>`.
 func FieldError(scope, key string, value any, problem string) error {
 	prefix := ""

@@ -49,7 +49,7 @@ func Reference() ([]KeyRef, error) {
 		return nil, err
 	}
 	var refs []KeyRef
-	Walk(reflect.TypeOf(Config{}), func(k Key) bool {
+	Walk(reflect.TypeFor[Config](), func(k Key) bool {
 		if k.Block && !k.List && k.Field.Type.Kind() != reflect.Pointer {
 			return true
 		}
@@ -120,7 +120,7 @@ func (k Key) TypeName() string {
 	switch {
 	case k.Secret():
 		return "secret"
-	case t == reflect.TypeOf(model.Duration(0)):
+	case t == reflect.TypeFor[model.Duration]():
 		return "duration"
 	case k.List:
 		return "list of blocks"

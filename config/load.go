@@ -42,7 +42,7 @@ func parse(data []byte, dir string) (*Config, error) {
 	}
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
-		if err := checkNode(root, reflect.TypeOf(Config{}), "", ""); err != nil {
+		if err := checkNode(root, reflect.TypeFor[Config](), "", ""); err != nil {
 			return nil, err
 		}
 		if err := root.Decode(cfg); err != nil {

@@ -34,7 +34,7 @@ type Payload struct {
 	baseDir string
 }
 
-// SetDefaults: random letters, entries one per line.
+// SetDefaults picks random letters, entries one per line.
 func (p *Payload) SetDefaults() {
 	p.Kind = PayloadRandomLetters
 	p.Delimiter = DefaultPayloadDelimiter
@@ -48,7 +48,7 @@ func (p *Payload) Entries() ([][]byte, error) {
 		return nil, err
 	}
 	var out [][]byte
-	for _, e := range bytes.Split(b, []byte(p.Delimiter)) {
+	for e := range bytes.SplitSeq(b, []byte(p.Delimiter)) {
 		if len(e) > 0 {
 			out = append(out, e)
 		}

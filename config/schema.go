@@ -2,6 +2,7 @@ package config
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -23,8 +24,7 @@ type Field struct {
 // fields and those tagged "-" are no keys.
 func Fields(t reflect.Type) []Field {
 	var out []Field
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
+	for f := range t.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		if name == "-" || !f.IsExported() {
 			continue
@@ -52,9 +52,9 @@ type Key struct {
 }
 
 // Secret reports a key whose value is never shown.
-func (k Key) Secret() bool { return k.Type == reflect.TypeOf(Secret("")) }
+func (k Key) Secret() bool { return k.Type == reflect.TypeFor[Secret]() }
 
-var yamlMarshaler = reflect.TypeOf((*yaml.Marshaler)(nil)).Elem()
+var yamlMarshaler = reflect.TypeFor[yaml.Marshaler]()
 
 // Walk calls visit for every key of the struct type t, depth first in
 // declaration order, and goes into a block when visit returns true.
@@ -68,7 +68,7 @@ func walk(t reflect.Type, prefix string, parts []string, visit func(Key) bool) {
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		k := Key{Path: strings.TrimPrefix(prefix+"."+f.Name, "."), Parts: append(parts[:len(parts):len(parts)], f.Name), Field: f.StructField, Type: ft}
+		k := Key{Path: strings.TrimPrefix(prefix+"."+f.Name, "."), Parts: append(slices.Clip(parts), f.Name), Field: f.StructField, Type: ft}
 		below := ft
 		switch {
 		// A struct that prints itself is a value, unless it has keys of

@@ -13,7 +13,7 @@ import (
 // themselves (durations, secrets) and mappings of free names are keys.
 func TestWalkKeys(t *testing.T) {
 	byPath := map[string]Key{}
-	for _, k := range Keys(reflect.TypeOf(Config{})) {
+	for _, k := range Keys(reflect.TypeFor[Config]()) {
 		if _, dup := byPath[k.Path]; dup {
 			t.Errorf("key %s walked twice", k.Path)
 		}
@@ -67,7 +67,7 @@ func TestWalkKeys(t *testing.T) {
 // Walk goes into a block only when asked: the matrix reads two levels.
 func TestWalkStopsWhereAsked(t *testing.T) {
 	var got []string
-	Walk(reflect.TypeOf(Config{}), func(k Key) bool {
+	Walk(reflect.TypeFor[Config](), func(k Key) bool {
 		got = append(got, k.Path)
 		return false
 	})

@@ -211,7 +211,7 @@ func RedactYAML(text string) string {
 		if col > len(l) {
 			col = len(l)
 		}
-		col += propsLen(l[col:], n)
+		col += propsLen(l[col:])
 		if end, ok := scalarEnd(l[col:], n); ok {
 			lines[i] = l[:col] + redacted + l[col+end:] + nl
 			continue
@@ -235,7 +235,7 @@ func RedactYAML(text string) string {
 
 // propsLen is the length of a scalar's anchor and tag written before it
 // (&pw !!str), which stay.
-func propsLen(rest string, n *yaml.Node) int {
+func propsLen(rest string) int {
 	i := 0
 	for i < len(rest) && (rest[i] == '&' || rest[i] == '!') {
 		j := strings.IndexAny(rest[i:], " \t")

@@ -59,7 +59,9 @@ func TestRedactedError(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
-	l.Close() // nobody listens: connection refused
+	if err := l.Close(); err != nil { // nobody listens: connection refused
+		t.Fatal(err)
+	}
 	_, err = http.Get("http://hunter2@" + addr + "/metrics")
 	if err == nil {
 		t.Fatal("GET of a closed port succeeded")
@@ -73,6 +75,7 @@ func TestRedactedError(t *testing.T) {
 		t.Errorf("redacted: %q (url.Error reachable: %v)", msg, errors.As(red, &ue))
 	}
 	// url.Parse quotes the URL whole, password included.
+	//nolint:staticcheck // SA1007: the URL is invalid on purpose, for its parse error.
 	if _, err := url.Parse("http://u:hunter2@[::1/metrics"); err == nil || !strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("url.Parse error %v, want one quoting the password", err)
 	} else if msg := RedactError(err).Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "u:<secret>@") {

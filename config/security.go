@@ -410,8 +410,7 @@ func resolvePath(dir, path string) string {
 func readFile(key, dir, path string) ([]byte, error) {
 	b, err := os.ReadFile(resolvePath(dir, path))
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
 			err = pe.Err
 		}
 		return nil, FieldError("", key, path, fmt.Sprintf("cannot read: %v", err))

@@ -22,7 +22,7 @@ func checkNode(n *yaml.Node, t reflect.Type, scope, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t == reflect.TypeOf(model.Duration(0)) {
+	if t == reflect.TypeFor[model.Duration]() {
 		if _, err := model.ParseDuration(n.Value); n.Kind != yaml.ScalarNode || err != nil {
 			// model.Duration has no sign: say so rather than "not a duration".
 			if _, err := model.ParseDuration(strings.TrimPrefix(n.Value, "-")); err == nil && strings.HasPrefix(n.Value, "-") {
@@ -105,7 +105,7 @@ func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
 
 func holdsSecret(fields map[string]reflect.StructField) bool {
 	for _, f := range fields {
-		if f.Type == reflect.TypeOf(Secret("")) {
+		if f.Type == reflect.TypeFor[Secret]() {
 			return true
 		}
 	}
@@ -213,7 +213,7 @@ func nodeError(scope, path string, n *yaml.Node, problem string) error {
 	return FieldError(scope, path, value, problem)
 }
 
-// rawValue prints a non-string scalar as written (no quotes).
+// RawValue prints a non-string scalar as written (no quotes).
 type RawValue string
 
 func (r RawValue) String() string { return string(r) }

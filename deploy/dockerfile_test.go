@@ -266,7 +266,7 @@ func checkDockerignore(t *testing.T, extra []string) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -301,7 +301,7 @@ type dockerignore []ignoreRule
 // directory excludes everything below it.
 func parseDockerignore(text string) dockerignore {
 	var rules dockerignore
-	for _, line := range strings.Split(text, "\n") {
+	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue

@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 	}
 	buildDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 	os.Exit(code)
 }
 
@@ -64,9 +66,9 @@ type madeOnce struct {
 	err  error
 }
 
-func (m *madeOnce) get(t testing.TB, make func() (string, error)) string {
+func (m *madeOnce) get(t testing.TB, build func() (string, error)) string {
 	t.Helper()
-	m.once.Do(func() { m.path, m.err = make() })
+	m.once.Do(func() { m.path, m.err = build() })
 	if m.err != nil {
 		t.Fatal(m.err)
 	}
@@ -83,7 +85,7 @@ func scriptTool(t testing.TB, m *madeOnce, script string) string {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			return "", fmt.Errorf("%s path: %v\n%s", script, err, stderr.String())
+			return "", fmt.Errorf("%s path: %w\n%s", script, err, stderr.String())
 		}
 		return strings.TrimSpace(string(out)), nil
 	})
@@ -100,7 +102,7 @@ func exporterBinary(t testing.TB) string {
 		cmd := exec.Command(repoPath(t, "scripts/build.sh"), out)
 		cmd.Env = withoutVersionEnv(os.Environ())
 		if b, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("scripts/build.sh: %v\n%s", err, b)
+			return "", fmt.Errorf("scripts/build.sh: %w\n%s", err, b)
 		}
 		return out, nil
 	})

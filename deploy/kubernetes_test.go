@@ -359,7 +359,7 @@ func checkSecretReference(t *testing.T, pod, c any, cfgText string) {
 			t.Errorf("the configuration's TLS/SASL example lacks %q", key)
 		}
 	}
-	if _, ok := reflect.TypeOf(config.Kafka{}).FieldByName("TLS"); !ok {
+	if _, ok := reflect.TypeFor[config.Kafka]().FieldByName("TLS"); !ok {
 		t.Log("package config has no kafka.tls yet; the uncommented TLS/SASL example is not validated")
 		return
 	}

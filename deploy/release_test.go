@@ -8,8 +8,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -253,7 +255,7 @@ func releaseRepo(t *testing.T) (dir, commit string) {
 	t.Helper()
 	dir = t.TempDir()
 	list := git(t, root(t), "ls-files", "-z", "-co", "--exclude-standard")
-	for _, f := range strings.Split(list, "\x00") {
+	for f := range strings.SplitSeq(list, "\x00") {
 		src := filepath.Join(root(t), f)
 		st, err := os.Lstat(src)
 		if f == "" || err != nil || !st.Mode().IsRegular() {
@@ -371,7 +373,7 @@ func readTarFiles(t *testing.T, r io.Reader) map[string]tarFile {
 	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return out
 		}
 		if err != nil {
@@ -427,7 +429,7 @@ func readOCIImage(t *testing.T, file, arch string) ociImage {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened for reading: nothing to lose
 	files := readTarFiles(t, f)
 	if !strings.Contains(string(files["oci-layout"].data), `"imageLayoutVersion"`) {
 		t.Fatalf("oci-layout: %q, want an OCI image layout", files["oci-layout"].data)
@@ -517,9 +519,7 @@ func compareWithDockerfile(t *testing.T, img ociImage) {
 	stages := parseDockerfile(t, string(readFile(t, repoPath(t, "Dockerfile"))))
 	builder, final := stages[0], stages[len(stages)-1]
 	want := map[string]fsEntry{}
-	for p, e := range distrolessPaths {
-		want[p] = e
-	}
+	maps.Copy(want, distrolessPaths)
 	for _, in := range final.all("COPY") {
 		f := strings.Fields(in.args)
 		var from string
@@ -598,7 +598,7 @@ func compareWithDockerfile(t *testing.T, img ociImage) {
 		t.Errorf("image entrypoint %q, the Dockerfile's %q", cfg.Entrypoint, ep)
 	}
 	for _, in := range final.all("EXPOSE") {
-		for _, p := range strings.Fields(in.args) {
+		for p := range strings.FieldsSeq(in.args) {
 			if !strings.Contains(p, "/") {
 				p += "/tcp"
 			}
@@ -722,7 +722,7 @@ func runImage(t *testing.T, img ociImage, commit string) {
 			_ = cmd.Process.Kill()
 		}
 		_ = exec.Command(runc, "delete", "-f", id).Run()
-		logFile.Close()
+		_ = logFile.Close() // runc wrote through its own descriptor
 	})
 	logs := func() string { return string(readFile(t, logFile.Name())) }
 
@@ -767,7 +767,7 @@ func runImage(t *testing.T, img ociImage, commit string) {
 		t.Errorf("the container's process does not run as uid 65532:\n%s", status)
 	}
 	var rootOpts string
-	for _, line := range strings.Split(string(readFile(t, fmt.Sprintf("/proc/%d/mountinfo", state.Pid))), "\n") {
+	for line := range strings.SplitSeq(string(readFile(t, fmt.Sprintf("/proc/%d/mountinfo", state.Pid))), "\n") {
 		if f := strings.Fields(line); len(f) > 5 && f[4] == "/" {
 			rootOpts = f[5]
 		}
@@ -783,6 +783,9 @@ func freePort(t *testing.T) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	port := l.Addr().(*net.TCPAddr).Port
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return port
 }

@@ -21,7 +21,7 @@ func validator(t testing.TB) string {
 		cmd := exec.Command("go", "build", "-C", repoPath(t, "deploy/validate"), "-o", out, ".")
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 		if b, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build -C deploy/validate: %v\n%s", err, b)
+			return "", fmt.Errorf("go build -C deploy/validate: %w\n%s", err, b)
 		}
 		return out, nil
 	})

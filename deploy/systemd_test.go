@@ -95,7 +95,7 @@ func parseEnvFile(t *testing.T, path string) map[string]string {
 // replaced by its value split at blanks.
 func expandExec(line string, env map[string]string) []string {
 	var argv []string
-	for _, w := range strings.Fields(line) {
+	for w := range strings.FieldsSeq(line) {
 		if name, ok := strings.CutPrefix(w, "$"); ok && !strings.HasPrefix(name, "{") {
 			argv = append(argv, strings.Fields(env[name])...)
 			continue

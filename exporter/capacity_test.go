@@ -59,10 +59,10 @@ probes:
 	}
 	// The gate: every run's start follows the end of the run before.
 	running := ""
-	for _, line := range strings.Split(logs.String(), "\n") {
+	for line := range strings.SplitSeq(logs.String(), "\n") {
 		probe := ""
-		if i := strings.Index(line, "probe="); i >= 0 {
-			probe, _, _ = strings.Cut(line[i+len("probe="):], " ")
+		if _, after, ok := strings.Cut(line, "probe="); ok {
+			probe, _, _ = strings.Cut(after, " ")
 		}
 		switch {
 		case strings.Contains(line, "capacity run starting"):

@@ -2,7 +2,6 @@ package exporter_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -76,8 +75,7 @@ probes:
 
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	e.Apply(ctx, cfg)
 	defer e.Stop()
 	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
@@ -251,7 +249,7 @@ func checkExposition(t *testing.T, url string) {
 		t.Fatal(err)
 	}
 	names := map[string]bool{}
-	for _, n := range strings.Fields(string(contract)) {
+	for n := range strings.FieldsSeq(string(contract)) {
 		names[n] = true
 	}
 	families, err := scrape.Get(url)

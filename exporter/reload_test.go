@@ -171,7 +171,9 @@ func TestReloadDiffsProbes(t *testing.T) {
 	}
 	// So does one that validates but whose producer franz-go refuses: the
 	// probe it would replace keeps running.
-	e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV2) }) // successful = 1 again
+	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV2) }); err != nil { // successful = 1 again
+		t.Fatal(err)
+	}
 	err = e.Reload(ctx, func() (*config.Config, error) {
 		return parse(reloadV2 + "    producer: {linger.ms: 70000, delivery.timeout.ms: 200000}\n")
 	})

@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -18,7 +17,7 @@ import (
 // probe" the series of one probe on three brokers.
 func BenchmarkLiveSample(b *testing.B) {
 	reg := prometheus.NewRegistry()
-	e := New(reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e := New(reg, slog.New(slog.DiscardHandler))
 	e.applyHost(config.Host{Enabled: true, Disks: config.DefaultDisks, Interfaces: config.DefaultInterfaces})
 
 	probeReg := prometheus.NewRegistry()

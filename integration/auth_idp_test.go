@@ -48,8 +48,9 @@ func newTestIdP(t *testing.T, lifetime time.Duration, clientID, secret string) *
 	}
 	idp.JWKSURL = "http://" + jwks.Addr().String() + "/jwks"
 	jsrv := &http.Server{Handler: http.HandlerFunc(idp.serveJWKS)}
-	go jsrv.Serve(jwks)
-	t.Cleanup(func() { jsrv.Close() })
+	// Serve returns http.ErrServerClosed when the cleanup closes it.
+	go func() { _ = jsrv.Serve(jwks) }()
+	t.Cleanup(func() { _ = jsrv.Close() })
 	tl, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -61,9 +62,11 @@ func newTestIdP(t *testing.T, lifetime time.Duration, clientID, secret string) *
 	return idp
 }
 
+// The IdP's handlers drop a failed write of their answer: the client that
+// asked gets a broken body, and that is where a test would fail.
 func (idp *testIdP) serveJWKS(w http.ResponseWriter, _ *http.Request) {
 	b64 := base64.RawURLEncoding.EncodeToString
-	json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
+	_ = json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
 		"kty": "RSA", "kid": "k1", "use": "sig", "alg": "RS256",
 		"n": b64(idp.key.N.Bytes()), "e": b64(big.NewInt(int64(idp.key.E)).Bytes()),
 	}}})
@@ -74,7 +77,7 @@ func (idp *testIdP) serveTokens(l net.Listener) {
 	idp.mu.Lock()
 	idp.tokenSrv, idp.tokenAlive = srv, true
 	idp.mu.Unlock()
-	go srv.Serve(l)
+	go func() { _ = srv.Serve(l) }() // http.ErrServerClosed once Down closes it
 }
 
 // Down closes the token endpoint: connections are refused.
@@ -82,7 +85,7 @@ func (idp *testIdP) Down() {
 	idp.mu.Lock()
 	defer idp.mu.Unlock()
 	if idp.tokenAlive {
-		idp.tokenSrv.Close()
+		_ = idp.tokenSrv.Close() // refused connections are the point
 		idp.tokenAlive = false
 	}
 }
@@ -101,12 +104,12 @@ func (idp *testIdP) token(w http.ResponseWriter, r *http.Request) {
 	id, secret, ok := r.BasicAuth()
 	if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("grant_type") != "client_credentials" {
 		w.WriteHeader(http.StatusBadRequest)
-		json.NewEncoder(w).Encode(map[string]string{"error": "unsupported_grant_type"})
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": "unsupported_grant_type"})
 		return
 	}
 	if !ok || id != idp.clientID || secret != idp.secret {
 		w.WriteHeader(http.StatusUnauthorized)
-		json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client"})
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client"})
 		return
 	}
 	now := time.Now()
@@ -123,6 +126,6 @@ func (idp *testIdP) token(w http.ResponseWriter, r *http.Request) {
 	}
 	idp.issued.Add(1)
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"access_token": signing + "." + b64(sig), "token_type": "Bearer",
+	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": signing + "." + b64(sig), "token_type": "Bearer",
 		"expires_in": int(idp.lifetime / time.Second)})
 }

@@ -41,7 +41,9 @@ func startKDC(t *testing.T) *testKDC {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
 	k := &testKDC{dir: dir, krb5conf: filepath.Join(dir, "krb5.conf")}
 	kdcConf := filepath.Join(dir, "kdc.conf")
 	writeBytes(t, kdcConf, fmt.Appendf(nil, `[kdcdefaults]
@@ -86,16 +88,17 @@ func startKDC(t *testing.T) *testKDC {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		out.Close()
+		// Killed on purpose: Wait's error says only that.
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		_ = out.Close() // the KDC wrote through its own descriptor
 	})
 	probetest.Eventually(t, 30*time.Second, "the KDC listening", func() (bool, string) {
 		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
 		if err != nil {
 			return false, err.Error()
 		}
-		c.Close()
+		_ = c.Close() // a probe of the port: nothing was sent
 		return true, ""
 	})
 	return k
@@ -191,7 +194,7 @@ probes:
 		x := exportertest.StartLogged(t, section(staleKeytab)+probe("kerberos-stale"), c.SecureBootstrap(), slog.New(slog.NewTextHandler(w, nil)))
 		probetest.Eventually(t, 60*time.Second, "the refused login logged as the probe's reason", func() (bool, string) {
 			reason := ""
-			for _, l := range strings.Split(logs.String(), "\n") {
+			for l := range strings.SplitSeq(logs.String(), "\n") {
 				if strings.Contains(l, "level=ERROR") && strings.Contains(l, "authentication failed") && strings.Contains(l, "reason=auth") &&
 					strings.Contains(l, "Kerberos login of bench@"+krbRealm) {
 					reason = l

@@ -133,7 +133,7 @@ probes:
 			up := value(t, f, "kafka_bench_probe_up", "oauth")
 			failed, _ := f.Value("kafka_bench_oauth_token_fetch_failed_total")
 			reason := false
-			for _, l := range strings.Split(logs.String(), "\n") {
+			for l := range strings.SplitSeq(logs.String(), "\n") {
 				reason = reason || strings.Contains(l, "level=ERROR") && strings.Contains(l, "authentication failed") &&
 					strings.Contains(l, "reason=auth") && strings.Contains(l, "OAuth token from "+idp.TokenURL)
 			}
@@ -227,8 +227,10 @@ func handshake(addr string, roots *x509.CertPool, pair tls.Certificate) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(3 * time.Second))
+	defer func() { _ = conn.Close() }() // nothing was sent that could be lost
+	if err := conn.SetDeadline(time.Now().Add(3 * time.Second)); err != nil {
+		return err
+	}
 	_, err = conn.Read(make([]byte, 1))
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return nil // accepted: the broker waits for a request

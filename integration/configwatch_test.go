@@ -51,7 +51,7 @@ func hasAll(line string, subs []string) bool {
 // containing every one of subs (polls counted from 1), or 0.
 func pollOf(logs string, subs ...string) int {
 	n := 0
-	for _, l := range strings.Split(logs, "\n") {
+	for l := range strings.SplitSeq(logs, "\n") {
 		if strings.Contains(l, `msg="`+polledMsg+`"`) {
 			n++
 		}
@@ -64,7 +64,7 @@ func pollOf(logs string, subs ...string) int {
 
 func countLines(logs string, subs ...string) int {
 	n := 0
-	for _, l := range strings.Split(logs, "\n") {
+	for l := range strings.SplitSeq(logs, "\n") {
 		if hasAll(l, subs) {
 			n++
 		}

@@ -112,7 +112,7 @@ func experimentSetup(t *testing.T, c *kafkatest.Cluster, topic string) (*kgo.Cli
 	}
 	createTopic(t, ctx, adm, topic, 3, int16(len(ids)))
 	own := ids[len(ids)-1]
-	resps, err := adm.AlterBrokerConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: ioThreads, Value: kadm.StringPtr("6")}}, own)
+	resps, err := adm.AlterBrokerConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: ioThreads, Value: new("6")}}, own)
 	if err == nil {
 		err = resps[0].Err
 	}

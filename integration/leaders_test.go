@@ -64,7 +64,7 @@ func TestLeaderOnEveryBroker(t *testing.T) {
 	createTopicOn(t, c, topic, []int32{1, 2}, []int32{1, 2})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	for p := int32(0); p < 2; p++ {
+	for p := range int32(2) {
 		if l, err := c.LeaderOf(ctx, topic, p); err != nil || l != 1 {
 			t.Fatalf("before: leader of partition %d = %d, %v; want 1", p, l, err)
 		}
@@ -85,7 +85,7 @@ probes:
 		return slices.Equal(p, want) && slices.Equal(e, want), fmt.Sprintf("produce latency brokers %v, end-to-end %v", p, e)
 	})
 	leaders := map[int32]bool{}
-	for p := int32(0); p < 3; p++ {
+	for p := range int32(3) {
 		l, err := c.LeaderOf(ctx, topic, p)
 		if err != nil {
 			t.Fatal(err)

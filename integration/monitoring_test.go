@@ -630,14 +630,15 @@ func runRecordings(ctx context.Context, prom *promtest.Prometheus, names []strin
 func seriesTable(qres, rres []queryResult, allowed map[int]string) string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "SERIES\tFIRST VALUE\tQUERY\tNOTE")
+	// A tabwriter over a strings.Builder: no write can fail.
+	_, _ = fmt.Fprintln(w, "SERIES\tFIRST VALUE\tQUERY\tNOTE")
 	row := func(r queryResult, note string) {
 		n := fmt.Sprint(r.n)
 		if r.err != nil {
 			n = "ERROR"
 			note = r.err.Error()
 		}
-		fmt.Fprintf(w, "%s\t%.4g\t%s\t%s\n", n, r.value, r.name, note)
+		_, _ = fmt.Fprintf(w, "%s\t%.4g\t%s\t%s\n", n, r.value, r.name, note)
 	}
 	for i, r := range qres {
 		note := ""
@@ -649,7 +650,7 @@ func seriesTable(qres, rres []queryResult, allowed map[int]string) string {
 	for _, r := range rres {
 		row(r, recordingNoDataAllowed[strings.TrimPrefix(r.name, "recording rule ")])
 	}
-	w.Flush()
+	_ = w.Flush()
 	return b.String()
 }
 

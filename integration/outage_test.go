@@ -36,7 +36,9 @@ func startBinary(t *testing.T, configYAML string) (url string, proc *os.Process,
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
-	l.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
 	logs = &bytes.Buffer{}
 	cmd := exec.Command(bin, "--config.file="+cfg, "--web.listen-address="+addr)
 	cmd.Stdout, cmd.Stderr = logs, logs

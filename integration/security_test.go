@@ -144,7 +144,7 @@ probes:
 	}
 	log := logs.String()
 	authLines := 0
-	for _, l := range strings.Split(log, "\n") {
+	for l := range strings.SplitSeq(log, "\n") {
 		if strings.Contains(l, "authentication failed") {
 			authLines++
 			if !strings.Contains(l, "level=ERROR") || !strings.Contains(l, "SASL_AUTHENTICATION_FAILED") {

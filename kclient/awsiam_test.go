@@ -68,10 +68,12 @@ func newMSKStub(t *testing.T, region string) *mskStub {
 			resp.ErrorCode = kerr.SaslAuthenticationFailed.Code
 			msg := "[" + err.Error() + "]"
 			resp.ErrorMessage = &msg
-			return resp, nil, true
+			// The refusal is the response's error code; a non-nil error
+			// would make kfake drop the connection instead.
+			return resp, nil, true //nolint:nilerr
 		}
 		var p map[string]string
-		json.Unmarshal(req.SASLAuthBytes, &p)
+		_ = json.Unmarshal(req.SASLAuthBytes, &p) // verify parsed it already
 		s.mu.Lock()
 		s.okKey, _, _ = strings.Cut(p["x-amz-credential"], "/")
 		s.mu.Unlock()
@@ -164,8 +166,10 @@ func isolateAWS(t *testing.T) {
 	dir := t.TempDir()
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_DEFAULT_REGION",
 		"AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
+		t.Setenv(k, "") // restored after the test
+		if err := os.Unsetenv(k); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
@@ -267,8 +271,9 @@ func TestAWSMSKIAM(t *testing.T) {
 			t.Errorf("STS calls %q", got)
 		}
 		// IRSA: the chain's web identity token, no key in the environment.
-		os.Unsetenv("AWS_ACCESS_KEY_ID")
-		os.Unsetenv("AWS_SECRET_ACCESS_KEY")
+		if err := errors.Join(os.Unsetenv("AWS_ACCESS_KEY_ID"), os.Unsetenv("AWS_SECRET_ACCESS_KEY")); err != nil {
+			t.Fatal(err)
+		}
 		token := filepath.Join(t.TempDir(), "token")
 		if err := os.WriteFile(token, []byte("eyJ.irsa.token"), 0o600); err != nil {
 			t.Fatal(err)
@@ -347,7 +352,8 @@ func newSTSStub(t *testing.T, base aws.Credentials) *stsStub {
 			return
 		}
 		w.Header().Set("Content-Type", "text/xml")
-		fmt.Fprintf(w, `<%[1]sResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><%[1]sResult>
+		// A failed write shows as the client's error.
+		_, _ = fmt.Fprintf(w, `<%[1]sResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><%[1]sResult>
 <Credentials><AccessKeyId>%[2]s</AccessKeyId><SecretAccessKey>%[3]s</SecretAccessKey><SessionToken>%[4]s</SessionToken><Expiration>%[5]s</Expiration></Credentials>
 <AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/kafka-bench/s</Arn><AssumedRoleId>AROABENCH:s</AssumedRoleId></AssumedRoleUser>
 </%[1]sResult><ResponseMetadata><RequestId>stub</RequestId></ResponseMetadata></%[1]sResponse>`,

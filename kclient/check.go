@@ -136,7 +136,7 @@ func refused(scope, key string, value any, err error) error {
 		if scope != "" {
 			scope += ": "
 		}
-		return fmt.Errorf("%sfranz-go refuses the client: %v", scope, err)
+		return fmt.Errorf("%sfranz-go refuses the client: %w", scope, err)
 	}
 	return config.FieldError(scope, key, value, "franz-go refuses it: "+err.Error())
 }

@@ -22,7 +22,7 @@ func TestEmbeddedRetentionDeletesOldRecords(t *testing.T) {
 	if _, err := CreateTopic(ctx, adm, "r", config.CreateTopic{Partitions: 1, ReplicationFactor: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 10; i++ {
+	for range 10 {
 		if err := cl.ProduceSync(ctx, &kgo.Record{Value: []byte("x")}).FirstErr(); err != nil {
 			t.Fatal(err)
 		}

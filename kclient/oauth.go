@@ -160,8 +160,7 @@ func (t *tokenSource) fetch(ctx context.Context) (string, time.Duration, error) 
 	req.SetBasicAuth(url.QueryEscape(t.clientID), url.QueryEscape(t.secret.get()))
 	resp, err := t.http.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
 			err = ue.Err // the URL is in TokenError already
 		}
 		return "", 0, err

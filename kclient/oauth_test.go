@@ -27,21 +27,22 @@ func TestOAuthTokenSource(t *testing.T) {
 	const secret = "cl13nt-s3cret"
 	var requests atomic.Int64
 	var failing atomic.Bool
+	// A failed write of an answer shows as the client's error.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := requests.Add(1)
 		id, sec, _ := r.BasicAuth()
 		if failing.Load() {
 			w.WriteHeader(http.StatusServiceUnavailable)
-			fmt.Fprintf(w, "echo %s", sec) // a body that must not be repeated
+			_, _ = fmt.Fprintf(w, "echo %s", sec) // a body that must not be repeated
 			return
 		}
 		if err := r.ParseForm(); err != nil || id != "bench" || sec != secret ||
 			r.PostForm.Get("grant_type") != "client_credentials" || r.PostForm.Get("scope") != "kafka" {
 			w.WriteHeader(http.StatusUnauthorized)
-			json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client"})
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client"})
 			return
 		}
-		json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("token-%d", n), "expires_in": 300})
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("token-%d", n), "expires_in": 300})
 	}))
 	defer srv.Close()
 	dir := t.TempDir()

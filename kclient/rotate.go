@@ -159,8 +159,7 @@ func (w *watched[T]) get() T {
 }
 
 func (w *watched[T]) fail(err error) {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
 	if w.metrics != nil {

@@ -77,8 +77,8 @@ func WaitTopic(ctx context.Context, adm *kadm.Client, topic string, ok func(kadm
 	}
 }
 
-// Led: every partition of td has a leader, so no first record waits for
-// an election.
+// Led reports whether every partition of td has a leader, so that no first
+// record waits for an election.
 func Led(td kadm.TopicDetail) bool {
 	for _, pd := range td.Partitions {
 		if pd.Err != nil || pd.Leader < 0 {

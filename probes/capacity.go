@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -119,9 +121,7 @@ func NewCapacity(p config.Probe, opts CapacityOptions) *Capacity {
 	p.Topic, p.Rate, p.Capacity = cfg.Topic, 0, nil
 	p.Consumer.Enabled = false
 	configs := map[string]string{"retention.ms": capacityRetention, "segment.ms": capacityRetention}
-	for k, v := range p.CreateTopic.Configs {
-		configs[k] = v
-	}
+	maps.Copy(configs, p.CreateTopic.Configs)
 	p.CreateTopic.Configs = configs
 	opts.Kafka.ClientID = CapacityClientID(opts.Kafka.ClientID, p.Name)
 	c := &Capacity{probe: p, cfg: cfg, opts: opts, logger: logger.With("probe", p.Name, "capacity_topic", p.Topic),
@@ -224,8 +224,8 @@ func (c *Capacity) run(ctx context.Context, steps []float64) CapacityResult {
 func (r *capacityRun) judgedStep(ctx context.Context, res *CapacityResult, rate float64, d time.Duration, hold bool) (CapacityStep, error) {
 	st := r.step(ctx, rate, d)
 	st.Hold = hold
-	if ctx.Err() != nil {
-		return st, nil
+	if err := ctx.Err(); err != nil {
+		return st, err
 	}
 	r.logStep(res, st)
 	if st.Limit != LimitErrors {
@@ -475,9 +475,9 @@ func (r *capacityRun) read(ctx context.Context) {
 func (r *capacityRun) stepAt(t time.Time) *stepStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for i := len(r.steps) - 1; i >= 0; i-- {
-		if !t.Before(r.steps[i].start) {
-			return r.steps[i]
+	for _, v := range slices.Backward(r.steps) {
+		if !t.Before(v.start) {
+			return v
 		}
 	}
 	return nil

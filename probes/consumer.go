@@ -52,7 +52,7 @@ func (c *consumer) run(ctx context.Context) {
 		if fetches.IsClientClosed() || ctx.Err() != nil {
 			break
 		}
-		fetches.EachError(func(topic string, partition int32, err error) {
+		fetches.EachError(func(_ string, partition int32, err error) {
 			if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 				c.errs.fetch(partition, err)
 			}

@@ -20,7 +20,7 @@ import (
 func TestLagView(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	pt := newProduceTimes()
-	for off := int64(0); off < 100; off++ {
+	for off := range int64(100) {
 		pt.add(0, off, t0.Add(time.Duration(off)*10*time.Millisecond).UnixNano())
 		pt.add(1, off, t0.Add(time.Duration(off)*10*time.Millisecond).UnixNano())
 	}
@@ -143,7 +143,7 @@ func TestLagFromStartOffsetAndDroppedWhenUnknown(t *testing.T) {
 	}
 	commit(t, p.admin, p.cfg.Consumer.GroupID, 0, 2)
 	p.positions.set(0, 4)
-	for off := int64(0); off < 10; off++ {
+	for off := range int64(10) {
 		p.produceTimes.add(0, off, p.clk.now().UnixNano())
 		p.produceTimes.add(1, off, p.clk.now().UnixNano())
 	}

@@ -245,12 +245,16 @@ func (p *Probe) waitReassigned(ctx context.Context, td kadm.TopicDetail) error {
 	}
 	for {
 		rs, err := p.admin.ListPartitionReassignments(ctx, kadm.TopicsSet{p.cfg.Topic: setOf(parts)})
-		if err == nil && len(rs[p.cfg.Topic]) == 0 {
-			return nil
+		if err == nil {
+			n := len(rs[p.cfg.Topic])
+			if n == 0 {
+				return nil
+			}
+			err = fmt.Errorf("%d partitions still moving", n)
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for the reassignment: %w (last: %v)", ctx.Err(), err)
+			return fmt.Errorf("waiting for the reassignment: %w (last: %w)", ctx.Err(), err)
 		case <-time.After(250 * time.Millisecond):
 		}
 	}

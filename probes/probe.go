@@ -267,12 +267,10 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 				return false, &buildError{ClientConsumer, err}
 			}
 			c.client = cl
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				defer cl.Close() // leaves the group
 				c.run(consumeCtx)
-			}()
+			})
 		}
 	}
 	if !p.opts.ConsumeOnly {

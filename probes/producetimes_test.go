@@ -35,7 +35,7 @@ func TestProduceTimesInterpolation(t *testing.T) {
 func TestProduceTimesBounded(t *testing.T) {
 	pt := newProduceTimes()
 	const n = 100_000
-	for i := int64(0); i < n; i++ {
+	for i := range int64(n) {
 		pt.add(0, i, i*1000)
 	}
 	s := pt.parts[0]

@@ -118,7 +118,10 @@ func (p *Probe) topicRecreated(ctx context.Context) bool {
 		p.logger.Debug("describing the probe topic failed", "err", err)
 		return false
 	case td.ID != p.topicID:
-		p.ensureTopicOnce(ctx) // records the new id, partitions and info
+		// Records the new id, partitions and info.
+		if err := p.ensureTopicOnce(ctx); err != nil {
+			p.logger.Warn("reading the recreated probe topic failed", "topic", p.cfg.Topic, "err", err)
+		}
 		return true
 	}
 	if n := int32(len(td.Partitions)); n > p.partitions.Load() {

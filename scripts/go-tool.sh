@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a Go command from its module once into a cache directory, for the
-# CLIs the tests need (scripts/helm.sh, scripts/kustomize.sh); nothing is
-# downloaded but Go modules.
+# CLIs the tests need (scripts/helm.sh, scripts/kustomize.sh,
+# scripts/golangci-lint.sh); nothing is downloaded but Go modules.
 #
 #   scripts/go-tool.sh DIR NAME PACKAGE@VERSION [LDFLAGS]
 #

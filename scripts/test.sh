@@ -3,7 +3,7 @@
 # (Prometheus 2 for one smoke test, promtool and node_exporter from Debian,
 # Chromium for the browser tests, Apache Kafka jars from Maven Central,
 # Prometheus 3, the Helm and kustomize CLIs built from their Go modules),
-# checks formatting and vet, then runs every test — unit, embedded-cluster,
+# checks formatting, vet and golangci-lint, then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
 # a failure.
@@ -11,13 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 
-# Prometheus 3, the Helm and kustomize CLIs compile from their Go modules
-# (once, then cached) while apt-get and Maven download: CPU beside network
-# and disk, which on a fresh machine saves minutes. Prometheus first: it is
-# the longest of the three builds.
+# Prometheus 3, the Helm, kustomize and golangci-lint CLIs and the release
+# tools compile from their Go modules (once, then cached) while apt-get and
+# Maven download: CPU beside network and disk, which on a fresh machine
+# saves minutes. Prometheus first: it is the longest of the builds.
 tools_log=$(mktemp)
 trap 'rm -f "$tools_log"' EXIT
-(scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
+(scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/golangci-lint.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
 tools_pid=$!
 
 need_apt=()
@@ -71,6 +71,14 @@ go vet -C deploy/validate ./...
 # deploy/release (the release's archiver and image builder) likewise keeps
 # go-containerregistry out of go.mod; deploy/release_test.go runs it.
 go vet -C deploy/release ./...
+
+echo "== golangci-lint"
+# Built with the CLIs above (scripts/golangci-lint.sh); the rules are in
+# .golangci.yml. Each module is linted from its own root.
+lint=$(scripts/golangci-lint.sh path)
+"$lint" run ./...
+(cd deploy/validate && "$lint" run --config ../../.golangci.yml ./...)
+(cd deploy/release && "$lint" run --config ../../.golangci.yml ./...)
 
 echo "== go test"
 # -p 1: the machine has 2 cores and the integration packages start real JVM

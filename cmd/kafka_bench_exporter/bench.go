@@ -90,26 +90,26 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		err = worker.Check(b)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+		say(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return exitBadInput
 	}
 	logger := promslog.New(&f.log)
 
 	if bf.embedded {
 		if len(b.Kafka.Brokers) > 0 {
-			fmt.Fprintf(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Brokers)
+			say(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Brokers)
 			return exitBadInput
 		}
 		emb, err := kclient.StartEmbedded(logger)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+			say(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed
 		}
 		defer emb.Close()
 		b.Kafka.Brokers = emb.Brokers()
 	}
 	if len(b.Kafka.Brokers) == 0 {
-		fmt.Fprintf(stderr, "%s %s: no Kafka brokers: set --kafka.brokers or kafka.brokers in the bench file "+
+		say(stderr, "%s %s: no Kafka brokers: set --kafka.brokers or kafka.brokers in the bench file "+
 			"(benchmarking the in-process fake cluster measures nothing; --bench.embedded does it anyway, for tests)\n", program, benchCommand)
 		return exitBadInput
 	}
@@ -130,7 +130,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	if bf.setListen {
 		exp, reg, shutdown, err := serveMetrics(ctx, cancel, f, logger)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+			say(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitBadInput
 		}
 		defer shutdown()
@@ -153,26 +153,26 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	if bf.setFormat && bf.output == "" {
 		format = bf.format
 	}
-	fmt.Fprintln(stdout)
+	say(stdout, "\n")
 	if err := writeResults(stdout, format, bf, b, seed, results); err != nil {
-		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+		say(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return exitFailed
 	}
 	if bf.output != "" {
 		if err := writeOutput(bf, b, seed, results); err != nil {
-			fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+			say(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed
 		}
 	}
 	code := exitOK
 	for _, r := range results {
 		if r.Failed() {
-			fmt.Fprintf(stderr, "%s %s: scenario %q failed: %s\n", program, benchCommand, r.Name(), r.Err)
+			say(stderr, "%s %s: scenario %q failed: %s\n", program, benchCommand, r.Name(), r.Err)
 			code = exitFailed
 		}
 	}
 	if runErr != nil {
-		fmt.Fprintf(stderr, "%s %s: stopped after %d of %d runs: %v\n", program, benchCommand, len(results), len(b.Scenarios)*b.Rounds, runErr)
+		say(stderr, "%s %s: stopped after %d of %d runs: %v\n", program, benchCommand, len(results), len(b.Scenarios)*b.Rounds, runErr)
 		code = max(code, runErrCode(runErr))
 	}
 	return code
@@ -217,19 +217,19 @@ func printResult(w io.Writer, r bench.Result, rounds int) {
 	if rounds > 1 {
 		round = fmt.Sprintf(", round %d of %d", r.Round, rounds)
 	}
-	fmt.Fprintf(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
+	say(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
 	if r.Produce != nil && r.Produce.Records > 0 {
-		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
+		say(w, "%s\n", bench.ProducerLine(r.Produce))
 	}
 	if c := r.Capacity; c != nil && !r.Failed() {
-		fmt.Fprintln(w, bench.CapacityLine(c))
+		say(w, "%s\n", bench.CapacityLine(c))
 	}
 	if r.Consume != nil && r.Consume.Records > 0 {
-		fmt.Fprintln(w, bench.ConsumerHeader)
-		fmt.Fprintln(w, bench.ConsumerLine(r.Consume))
+		say(w, "%s\n", bench.ConsumerHeader)
+		say(w, "%s\n", bench.ConsumerLine(r.Consume))
 	}
 	if r.Failed() {
-		fmt.Fprintf(w, "FAILED: %s\n", r.Err)
+		say(w, "FAILED: %s\n", r.Err)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,7 +79,7 @@ func (wf *workerFlags) runName() string {
 func runMerge(f *flags, stdout, stderr io.Writer) int {
 	bf, wf := f.bench, &f.bench.sweep
 	fail := func(code int, err error) int {
-		fmt.Fprintf(stderr, "%s %s %s: %v\n", program, benchCommand, mergeAction, err)
+		say(stderr, "%s %s %s: %v\n", program, benchCommand, mergeAction, err)
 		return code
 	}
 	if wf.workers < 1 {
@@ -116,7 +117,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, err := range sweep.Problems() {
-		fmt.Fprintf(stderr, "%s %s %s: skipped: %v\n", program, benchCommand, mergeAction, err)
+		say(stderr, "%s %s %s: skipped: %v\n", program, benchCommand, mergeAction, err)
 	}
 	m, err := sweep.Merge(wf.workers)
 	if err != nil {
@@ -125,7 +126,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 	for _, r := range m.Results {
 		printResult(stdout, r, 1)
 	}
-	fmt.Fprintln(stdout)
+	say(stdout, "\n")
 	format := bench.FormatMarkdown
 	if bf.setFormat && bf.output == "" {
 		format = bf.format
@@ -140,11 +141,11 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, l := range m.Notes {
-		fmt.Fprintf(stderr, "%s %s %s: %s\n", program, benchCommand, mergeAction, l)
+		say(stderr, "%s %s %s: %s\n", program, benchCommand, mergeAction, l)
 	}
 	code := exitOK
 	for _, l := range m.Missing {
-		fmt.Fprintf(stderr, "%s %s %s: missing: %s\n", program, benchCommand, mergeAction, l)
+		say(stderr, "%s %s %s: missing: %s\n", program, benchCommand, mergeAction, l)
 		code = exitFailed
 	}
 	for _, r := range m.Results {
@@ -204,8 +205,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return err
 	}
 	if err := write(fh); err != nil {
-		fh.Close()
-		return err
+		return errors.Join(err, fh.Close())
 	}
 	return fh.Close()
 }

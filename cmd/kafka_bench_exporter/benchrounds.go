@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 
@@ -30,7 +29,7 @@ func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
 		rf.seed = rand.Uint64()
 	}
 	if b.Rounds > 1 {
-		fmt.Fprintf(stderr, "%s %s: %d rounds, scenario order shuffled with --seed=%d\n", program, benchCommand, b.Rounds, rf.seed)
+		say(stderr, "%s %s: %d rounds, scenario order shuffled with --seed=%d\n", program, benchCommand, b.Rounds, rf.seed)
 	}
 	return rf.seed
 }
@@ -39,7 +38,7 @@ func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
 // bench refuses, 1 when the cluster cannot be read.
 func plan(ctx context.Context, r *bench.Runner, b *bench.Bench, stdout, stderr io.Writer) int {
 	if err := r.Plan(ctx, b, stdout); err != nil {
-		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
+		say(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return runErrCode(err)
 	}
 	return exitOK
@@ -48,8 +47,7 @@ func plan(ctx context.Context, r *bench.Runner, b *bench.Bench, stdout, stderr i
 // runErrCode is the exit code of an error that stopped the bench: a setting
 // refused before anything ran is bad input.
 func runErrCode(err error) int {
-	var refused *bench.RefusedError
-	if errors.As(err, &refused) {
+	if _, ok := errors.AsType[*bench.RefusedError](err); ok {
 		return exitBadInput
 	}
 	return exitFailed

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,9 @@ var built struct {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if built.dir != "" {
-		os.RemoveAll(built.dir)
+		if err := os.RemoveAll(built.dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
 	}
 	os.Exit(code)
 }
@@ -104,8 +107,7 @@ func (p *process) stop(t *testing.T) {
 	}
 	select {
 	case err := <-p.exited:
-		var exitErr *exec.ExitError
-		if errors.As(err, &exitErr) {
+		if _, ok := errors.AsType[*exec.ExitError](err); ok {
 			t.Fatalf("exit after SIGTERM: %v", err)
 		}
 	case <-time.After(30 * time.Second):

@@ -125,7 +125,7 @@ func (f *flags) overrides() config.Overrides {
 	var o config.Overrides
 	if f.setBrokers {
 		o.Brokers = []string{}
-		for _, b := range strings.Split(f.brokers, ",") {
+		for b := range strings.SplitSeq(f.brokers, ",") {
 			if b = strings.TrimSpace(b); b != "" {
 				o.Brokers = append(o.Brokers, b)
 			}
@@ -159,7 +159,7 @@ func (f *flags) overrides() config.Overrides {
 func run(args []string, stdout, stderr *os.File) int {
 	f, err := parseFlags(args, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		say(stderr, "%s: %v\n", program, err)
 		return 2
 	}
 	if f.command == benchCommand {
@@ -170,7 +170,7 @@ func run(args []string, stdout, stderr *os.File) int {
 		return checkConfig(cfg, err, stdout, stderr)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: invalid configuration: %v\n", program, err)
+		say(stderr, "%s: invalid configuration: %v\n", program, err)
 		return 1
 	}
 	logger := promslog.New(&f.log)
@@ -264,14 +264,14 @@ func run(args []string, stdout, stderr *os.File) int {
 // checkConfig implements --config.check.
 func checkConfig(cfg *config.Config, err error, stdout, stderr *os.File) int {
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: invalid configuration: %v\n", program, err)
+		say(stderr, "%s: invalid configuration: %v\n", program, err)
 		return 1
 	}
 	out, err := cfg.Marshal()
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		say(stderr, "%s: %v\n", program, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "# configuration is valid; effective configuration with defaults:\n%s", out)
+	say(stdout, "# configuration is valid; effective configuration with defaults:\n%s", out)
 	return 0
 }

@@ -28,8 +28,9 @@ func runCaptured(t *testing.T, args ...string) (int, string, string) {
 		t.Fatal(err)
 	}
 	code := run(args, out, errf)
-	out.Close()
-	errf.Close()
+	if err := errors.Join(out.Close(), errf.Close()); err != nil {
+		t.Fatal(err)
+	}
 	o, _ := os.ReadFile(out.Name())
 	e, _ := os.ReadFile(errf.Name())
 	return code, string(o), string(e)
@@ -100,8 +101,11 @@ func freeAddr(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return addr
 }
 
 // TestEmbeddedQuickStartAndSIGTERM is the README's run command: no brokers,
@@ -153,8 +157,7 @@ func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
 	}
 	select {
 	case err := <-exited:
-		var exitErr *exec.ExitError
-		if errors.As(err, &exitErr) {
+		if _, ok := errors.AsType[*exec.ExitError](err); ok {
 			t.Fatalf("exit after SIGTERM: %v", err)
 		}
 		t.Logf("exited 0 %.1fs after SIGTERM", time.Since(start).Seconds())

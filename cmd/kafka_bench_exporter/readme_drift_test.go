@@ -10,9 +10,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
 )
 
-// edited is a page of the docs with old replaced by new (which must occur
+// edited is a page of the docs with old replaced by repl (old must occur
 // once).
-func edited(t *testing.T, page, old, new string) *readme.Doc {
+func edited(t *testing.T, page, old, repl string) *readme.Doc {
 	t.Helper()
 	data, err := os.ReadFile(repoRoot + "/" + page)
 	if err != nil {
@@ -21,7 +21,7 @@ func edited(t *testing.T, page, old, new string) *readme.Doc {
 	if n := strings.Count(string(data), old); n != 1 {
 		t.Fatalf("%s holds %q %d times, want once", page, old, n)
 	}
-	return readme.Parse(page, strings.Replace(string(data), old, new, 1))
+	return readme.Parse(page, strings.Replace(string(data), old, repl, 1))
 }
 
 // caught fails unless one of problems contains every part of want.

@@ -286,7 +286,7 @@ func repoFiles(t *testing.T) []string {
 		t.Skipf("git ls-files: %v (the Layout check needs a git checkout)", err)
 	}
 	var files []string
-	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for f := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 		if f != "" {
 			files = append(files, f)
 		}
@@ -350,9 +350,9 @@ func TestReadmeBenchFileKeys(t *testing.T) {
 			}
 		}
 	}
-	ft := reflect.TypeOf(bench.File{})
-	for i := range ft.NumField() {
-		key, _, _ := strings.Cut(ft.Field(i).Tag.Get("yaml"), ",")
+	ft := reflect.TypeFor[bench.File]()
+	for field := range ft.Fields() {
+		key, _, _ := strings.Cut(field.Tag.Get("yaml"), ",")
 		if key == "" || key == "-" {
 			continue
 		}
@@ -419,7 +419,7 @@ func checkPropertyMapping(t *testing.T, d *readme.Doc) []string {
 	t.Helper()
 	tb := table(t, d, "Kafka property mapping", "Kafka property")
 	accepted := map[string]bool{}
-	config.Walk(reflect.TypeOf(config.Config{}), func(k config.Key) bool {
+	config.Walk(reflect.TypeFor[config.Config](), func(k config.Key) bool {
 		if !k.Block && len(k.Parts) >= 3 && k.Parts[0] == "probes" && (k.Parts[1] == "producer" || k.Parts[1] == "consumer") {
 			if key := k.Parts[1] + "." + strings.Join(k.Parts[2:], "."); !probeOwnKeys[key] {
 				accepted[strings.Join(k.Parts[2:], ".")] = true

@@ -22,7 +22,7 @@ func addReportArgs(cmd *kingpin.CmdClause, bf *benchFlags) {
 // the same page the run would have written with --format=html.
 func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 	fail := func(code int, err error) int {
-		fmt.Fprintf(stderr, "%s %s %s: %v\n", program, benchCommand, reportAction, err)
+		say(stderr, "%s %s %s: %v\n", program, benchCommand, reportAction, err)
 		return code
 	}
 	if bf.resultFile == "" {

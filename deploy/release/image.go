@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -177,7 +178,7 @@ func (s imageSpec) index() (v1.ImageIndex, error) {
 // writeImage writes the index as an OCI image layout and tars that layout
 // (the "oci-archive" that `podman load` and `docker load` read) into out.
 // It returns the index digest.
-func (s imageSpec) writeImage(out string) (v1.Hash, error) {
+func (s imageSpec) writeImage(out string) (_ v1.Hash, err error) {
 	idx, err := s.index()
 	if err != nil {
 		return v1.Hash{}, err
@@ -186,7 +187,7 @@ func (s imageSpec) writeImage(out string) (v1.Hash, error) {
 	if err != nil {
 		return v1.Hash{}, err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { err = errors.Join(err, os.RemoveAll(dir)) }()
 	p, err := layout.Write(dir, empty.Index)
 	if err != nil {
 		return v1.Hash{}, err
@@ -221,8 +222,7 @@ func (s imageSpec) writeImage(out string) (v1.Hash, error) {
 		return v1.Hash{}, err
 	}
 	if err := writeTar(f, es, s.created); err != nil {
-		f.Close()
-		return v1.Hash{}, err
+		return v1.Hash{}, errors.Join(err, f.Close())
 	}
 	if err := f.Close(); err != nil {
 		return v1.Hash{}, err

@@ -91,7 +91,9 @@ func archiveCmd(args []string) error {
 	out := fs.String("o", "", "output .tar.gz or .zip")
 	mtime := fs.String("mtime", "", "SOURCE_DATE_EPOCH")
 	prefix := fs.String("prefix", "", "directory every name is below, ending in /")
-	fs.Parse(args)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	t, err := epoch(*mtime)
 	if err != nil {
 		return err
@@ -122,7 +124,9 @@ func retarCmd(args []string) error {
 	fs := flag.NewFlagSet("retar", flag.ExitOnError)
 	out := fs.String("o", "", "output .tgz")
 	mtime := fs.String("mtime", "", "SOURCE_DATE_EPOCH")
-	fs.Parse(args)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	t, err := epoch(*mtime)
 	if err != nil {
 		return err
@@ -158,7 +162,9 @@ func imageCmd(args []string) error {
 	var bins, share pairs
 	fs.Var(&bins, "binary", "linux/ARCH=PATH, repeated")
 	fs.Var(&share, "share", "NAME=PATH below "+sharePath+", repeated")
-	fs.Parse(args)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	var err error
 	if s.created, err = epoch(*mtime); err != nil {
 		return err

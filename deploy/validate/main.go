@@ -50,7 +50,7 @@ func validateFile(name string) (string, error) {
 			fmt.Fprintln(os.Stderr, err)
 			return "", err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // opened for reading: nothing to lose
 		r = f
 	}
 	objs, errs := Validate(r)

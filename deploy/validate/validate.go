@@ -112,10 +112,7 @@ func validateDoc(b []byte) (Object, []error) {
 	if err != nil {
 		return o, []error{err}
 	}
-	var errs []error
-	for _, e := range strict {
-		errs = append(errs, e)
-	}
+	errs := append([]error(nil), strict...)
 	o.Obj = obj
 	if m, ok := obj.(metav1.Object); ok {
 		o.Name = m.GetName()

@@ -95,7 +95,7 @@ func (c Configs) Hash(kind Kind) string {
 	for _, k := range keys {
 		// Length-prefixed, so that no split of key and value collides.
 		v := c[k].comparable()
-		fmt.Fprintf(h, "%d:%s%d:%s", len(k), k, len(v), v)
+		_, _ = fmt.Fprintf(h, "%d:%s%d:%s", len(k), k, len(v), v) // a hash never fails a write
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

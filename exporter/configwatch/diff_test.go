@@ -1,6 +1,7 @@
 package configwatch
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 
@@ -119,7 +120,7 @@ func TestSensitiveValuesAreDropped(t *testing.T) {
 	describe := func(v string) Configs {
 		return fromDescribe(kadm.ResourceConfig{Name: "1", Configs: []kadm.Config{
 			{Key: "ssl.key.password", Value: &v, Sensitive: true, Source: dynamic},
-			{Key: "num.io.threads", Value: ptr("8"), Source: def},
+			{Key: "num.io.threads", Value: new("8"), Source: def},
 			{Key: "log.flush.interval.ms", Value: nil, Source: def},
 		}})
 	}
@@ -151,10 +152,6 @@ func TestSensitiveValuesAreDropped(t *testing.T) {
 
 func clone(c Configs) Configs {
 	out := Configs{}
-	for k, v := range c {
-		out[k] = v
-	}
+	maps.Copy(out, c)
 	return out
 }
-
-func ptr(s string) *string { return &s }

@@ -85,11 +85,12 @@ func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int
 	}
 	slices.Sort(f.brokers)
 	f.version, f.kraft, f.quorumAPI = versions(ctx, cl, f.brokers, releases)
-	if !f.quorumAPI {
-		// Without DescribeQuorum (kfake, the embedded cluster) Metadata's
-		// controller is the only one there is.
-	} else if leader, ok := quorumLeader(ctx, cl); ok {
-		f.controller, f.fromQuorum = leader, true
+	// Without DescribeQuorum (kfake, the embedded cluster) Metadata's
+	// controller is the only one there is.
+	if f.quorumAPI {
+		if leader, ok := quorumLeader(ctx, cl); ok {
+			f.controller, f.fromQuorum = leader, true
+		}
 	}
 	s.facts = f
 

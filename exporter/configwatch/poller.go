@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -370,12 +371,12 @@ func idLabel(id int32) string {
 
 // joinIDs renders the broker ids of the cluster facts ("1,2,3").
 func joinIDs(ids []int32) string {
-	out := ""
+	var out strings.Builder
 	for i, id := range ids {
 		if i > 0 {
-			out += ","
+			out.WriteString(",")
 		}
-		out += idLabel(id)
+		out.WriteString(idLabel(id))
 	}
-	return out
+	return out.String()
 }

@@ -49,7 +49,7 @@ func (b *logBuffer) String() string {
 // lines returns the log lines containing every one of subs.
 func (b *logBuffer) lines(subs ...string) []string {
 	var out []string
-	for _, l := range strings.Split(b.String(), "\n") {
+	for l := range strings.SplitSeq(b.String(), "\n") {
 		ok := l != ""
 		for _, s := range subs {
 			ok = ok && strings.Contains(l, s)
@@ -213,10 +213,10 @@ func TestWatcherOnEmbeddedCluster(t *testing.T) {
 	adm := admin(t, f.cluster)
 	ctx := context.Background()
 	// kfake keeps broker settings cluster-wide: every broker changes.
-	if _, err := adm.AlterBrokerConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: "log.segment.bytes", Value: ptr("2097152")}}, 0); err != nil {
+	if _, err := adm.AlterBrokerConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: "log.segment.bytes", Value: new("2097152")}}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: "retention.ms", Value: ptr("3600000")}}, testTopic); err != nil {
+	if _, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: "retention.ms", Value: new("3600000")}}, testTopic); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the changes to be seen", func() (bool, string) {
@@ -402,7 +402,7 @@ func sensitiveBroker(c *kfake.Cluster) {
 			rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
 			add := func(name, value string, src kmsg.ConfigSource, sensitive bool) {
 				rc := kmsg.NewDescribeConfigsResponseResourceConfig()
-				rc.Name, rc.Value, rc.Source, rc.IsSensitive = name, kmsg.StringPtr(value), src, sensitive
+				rc.Name, rc.Value, rc.Source, rc.IsSensitive = name, new(value), src, sensitive
 				rr.Configs = append(rr.Configs, rc)
 			}
 			add("ssl.keystore.password", "s3cret-keystore-"+strconv.Itoa(n), kmsg.ConfigSourceDynamicBrokerConfig, true)

@@ -452,7 +452,6 @@ func (p *Page) CheckCharts(t testing.TB, want, minPixels int) {
 	}
 	var errs []error
 	for _, c := range charts {
-		c := c
 		data, err := p.Screenshot(&c)
 		if err != nil {
 			t.Fatal(err)

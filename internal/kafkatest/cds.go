@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,8 +79,9 @@ func (e jvmEnv) withCDS(ctx context.Context, logf func(string, ...any)) jvmEnv {
 
 	began := time.Now()
 	tmpBroker, tmpFormat := broker+".tmp", format+".tmp"
-	os.Remove(tmpBroker)
-	os.Remove(tmpFormat)
+	// Leftovers of an interrupted training run, if any.
+	_ = os.Remove(tmpBroker)
+	_ = os.Remove(tmpFormat)
 	train := e
 	train.brokerCDS = []string{"-XX:ArchiveClassesAtExit=" + tmpBroker}
 	train.formatCDS = []string{"-XX:ArchiveClassesAtExit=" + tmpFormat}
@@ -92,8 +94,8 @@ func (e jvmEnv) withCDS(ctx context.Context, logf func(string, ...any)) jvmEnv {
 	c.Close()
 	if stopErr != nil || !exists(tmpBroker) || !exists(tmpFormat) {
 		logf("kafkatest: AppCDS: the JVM wrote no archive (stop: %v); CDS stays off for this JDK and jar set (remove %s to retry)", stopErr, noDump)
-		os.Remove(tmpBroker)
-		os.Remove(tmpFormat)
+		_ = os.Remove(tmpBroker)
+		_ = os.Remove(tmpFormat)
 		_ = os.WriteFile(noDump, []byte(fmt.Sprint(stopErr)), 0o644)
 		return e
 	}
@@ -109,7 +111,7 @@ func (e jvmEnv) withCDS(ctx context.Context, logf func(string, ...any)) jvmEnv {
 	if old, _ := filepath.Glob(filepath.Join(dir, "*.jsa")); len(old) > 0 {
 		for _, f := range old {
 			if f != broker && f != format {
-				os.Remove(f)
+				_ = os.Remove(f) // best effort: a stale archive is never used
 			}
 		}
 	}
@@ -132,7 +134,7 @@ func (e jvmEnv) cdsKey() (string, error) {
 		if err != nil {
 			continue
 		}
-		fmt.Fprintf(h, "%s %d %d\n", f, st.Size(), st.ModTime().UnixNano())
+		_, _ = fmt.Fprintf(h, "%s %d %d\n", f, st.Size(), st.ModTime().UnixNano()) // a hash never fails a write
 	}
 	entries, err := os.ReadDir(e.lib)
 	if err != nil {
@@ -150,7 +152,7 @@ func (e jvmEnv) cdsKey() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "%s %d %d\n", name, st.Size(), st.ModTime().UnixNano())
+		_, _ = fmt.Fprintf(h, "%s %d %d\n", name, st.Size(), st.ModTime().UnixNano())
 	}
 	_, _ = io.WriteString(h, e.lib)
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
@@ -170,16 +172,15 @@ func lockFile(ctx context.Context, path string) (unlock func(), err error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			return func() { f.Close() }, nil // closing releases the lock
+			// Closing releases the lock; the file holds no data to lose.
+			return func() { _ = f.Close() }, nil
 		}
 		if err != syscall.EWOULDBLOCK {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, errors.Join(fmt.Errorf("lock %s: %w", path, err), f.Close())
 		}
 		select {
 		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
+			return nil, errors.Join(fmt.Errorf("lock %s: %w", path, ctx.Err()), f.Close())
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

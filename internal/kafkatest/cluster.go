@@ -173,8 +173,7 @@ func startOnce(ctx context.Context, opts Options, logf func(string, ...any), env
 		return nil, fmt.Errorf("kafkatest: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("kafkatest: %w", err)
+		return nil, fmt.Errorf("kafkatest: %w", errors.Join(err, os.RemoveAll(dir)))
 	}
 	c := &Cluster{opts: opts, logf: logf, env: env, dir: dir}
 	defer func() {
@@ -349,13 +348,15 @@ func (c *Cluster) jvmFlags(n *node) []string {
 	}, append(c.env.brokerCDS, extra...)...), "-cp", filepath.Join(c.env.lib, "*"))
 }
 
-func (c *Cluster) format(ctx context.Context, n *node) error {
+func (c *Cluster) format(ctx context.Context, n *node) (err error) {
 	f, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("kafkatest: %w", err)
 	}
-	defer f.Close()
-	fmt.Fprintf(f, "==== kafkatest: formatting node %d (cluster %s) ====\n", n.id, c.clusterID)
+	defer func() { err = errors.Join(err, f.Close()) }()
+	if _, err := fmt.Fprintf(f, "==== kafkatest: formatting node %d (cluster %s) ====\n", n.id, c.clusterID); err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
 	// A short-lived tool: C1 only and a small heap start faster.
 	args := append([]string{"-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto"}, c.env.formatCDS...)
 	args = append(args,
@@ -370,7 +371,7 @@ func (c *Cluster) format(ctx context.Context, n *node) error {
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("kafkatest: formatting node %d: %v\n%s", n.id, err, tail(n.logPath))
+		return fmt.Errorf("kafkatest: formatting node %d: %w\n%s", n.id, err, tail(n.logPath))
 	}
 	return nil
 }
@@ -388,7 +389,9 @@ func (c *Cluster) startLocked(n *node) error {
 	if err != nil {
 		return fmt.Errorf("kafkatest: %w", err)
 	}
-	fmt.Fprintf(f, "==== kafkatest: starting node %d at %s ====\n", n.id, time.Now().Format(time.RFC3339Nano))
+	if _, err := fmt.Fprintf(f, "==== kafkatest: starting node %d at %s ====\n", n.id, time.Now().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("kafkatest: %w", errors.Join(err, f.Close()))
+	}
 	args := append(c.jvmFlags(n), "kafka.Kafka", n.config)
 	cmd := exec.Command(c.env.java, args...)
 	cmd.Dir = n.home
@@ -398,10 +401,11 @@ func (c *Cluster) startLocked(n *node) error {
 	// or is killed on timeout takes its JVMs with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		f.Close()
-		return fmt.Errorf("kafkatest: starting node %d: %w", n.id, err)
+		return errors.Join(fmt.Errorf("kafkatest: starting node %d: %w", n.id, err), f.Close())
 	}
-	f.Close() // the child has its own copy
+	// The child has its own copy and writes through it; ours wrote only
+	// the header, which is already out.
+	_ = f.Close()
 	p := &process{cmd: cmd, done: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
@@ -734,7 +738,7 @@ func (c *Cluster) LeaderOf(ctx context.Context, topic string, partition int32) (
 		last = err
 		select {
 		case <-ctx.Done():
-			return -1, fmt.Errorf("kafkatest: leader of %s/%d: %w (last: %v)", topic, partition, ctx.Err(), last)
+			return -1, fmt.Errorf("kafkatest: leader of %s/%d: %w (last: %w)", topic, partition, ctx.Err(), last)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -801,7 +805,7 @@ func metadata(ctx context.Context, cl *kgo.Client, topics ...string) (*kmsg.Meta
 	req.Topics = []kmsg.MetadataRequestTopic{}
 	for _, t := range topics {
 		rt := kmsg.NewMetadataRequestTopic()
-		rt.Topic = kmsg.StringPtr(t)
+		rt.Topic = new(t)
 		req.Topics = append(req.Topics, rt)
 	}
 	return req.RequestWith(ctx, cl)
@@ -840,12 +844,15 @@ func (c *Cluster) waitBrokers(ctx context.Context, ids []int32) error {
 			p := n.proc
 			c.mu.Unlock()
 			if !p.running() {
-				var exit error
+				exit := errors.New("not started")
 				if p != nil {
 					exit = p.err
+					if exit == nil {
+						exit = errors.New("exit status 0")
+					}
 				}
 				log := tail(n.logPath)
-				err := fmt.Errorf("kafkatest: node %d exited while starting (%v); log %s:\n%s", id, exit, n.logPath, log)
+				err := fmt.Errorf("kafkatest: node %d exited while starting (%w); log %s:\n%s", id, exit, n.logPath, log)
 				if strings.Contains(log, "Address already in use") {
 					err = fmt.Errorf("%w: %w", errPortInUse, err)
 				}
@@ -872,7 +879,7 @@ func (c *Cluster) waitBrokers(ctx context.Context, ids []int32) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("kafkatest: waiting for brokers %v: %w (last: %v)%s", ids, ctx.Err(), last, c.tails(ids))
+			return fmt.Errorf("kafkatest: waiting for brokers %v: %w (last: %w)%s", ids, ctx.Err(), last, c.tails(ids))
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -913,7 +920,7 @@ func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
-			l.Close()
+			_ = l.Close() // a reservation only: nothing was accepted
 		}
 	}()
 	for range n {

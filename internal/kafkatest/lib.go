@@ -70,7 +70,7 @@ func kafkaLib(ctx context.Context, want string, logf func(string, ...any)) (lib,
 		cmd.Env = append(os.Environ(), "KAFKA_VERSION="+want)
 	}
 	if err := cmd.Run(); err != nil {
-		return "", "", "", fmt.Errorf("kafkatest: %s lib: %v\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
+		return "", "", "", fmt.Errorf("kafkatest: %s lib: %w\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
 	}
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		logf("%s", s) // first run: download progress
@@ -81,7 +81,7 @@ func kafkaLib(ctx context.Context, want string, logf func(string, ...any)) (lib,
 	ver.Env = cmd.Env
 	out, err := ver.Output()
 	if err != nil {
-		return "", "", "", fmt.Errorf("kafkatest: %s version: %v", kafkaScript, err)
+		return "", "", "", fmt.Errorf("kafkatest: %s version: %w", kafkaScript, err)
 	}
 	version = strings.TrimSpace(string(out))
 	if lib == "" || !filepath.IsAbs(lib) {

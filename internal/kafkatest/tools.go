@@ -21,7 +21,7 @@ func RunClass(ctx context.Context, class string, args ...string) (string, error)
 	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(root, kafkaScript), "java-class", class}, args...)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("kafkatest: %s: %v\n%s", class, err, tailOf(stderr.String(), 2000))
+		return stdout.String(), fmt.Errorf("kafkatest: %s: %w\n%s", class, err, tailOf(stderr.String(), 2000))
 	}
 	return stdout.String(), nil
 }

@@ -42,7 +42,7 @@ func StartNodeExporter(t testing.TB) *NodeExporter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer logf.Close()
+	defer func() { _ = logf.Close() }() // the child writes through its own descriptor
 	// Debian's build leaves out lo by default; the tests' traffic is all on
 	// loopback.
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--collector.disable-defaults",

@@ -208,7 +208,7 @@ func Start(t testing.TB, cfg Config) *Prometheus {
 	// The port is free when chosen but may be taken before Prometheus binds
 	// it; retry with another one in that case.
 	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
+	for attempt := range 3 {
 		p, err := start(t, bin.Prometheus, dir, configFile, attempt)
 		if err == nil {
 			return p
@@ -277,7 +277,9 @@ func start(t testing.TB, binary, dir, configFile string, attempt int) (*Promethe
 	if err != nil {
 		return nil, err
 	}
-	defer logf.Close() // the child holds its own descriptor
+	// The child holds its own descriptor and writes through it; ours
+	// writes nothing.
+	defer func() { _ = logf.Close() }()
 
 	cmd := exec.Command(binary,
 		"--config.file="+configFile,
@@ -332,7 +334,11 @@ func start(t testing.TB, binary, dir, configFile string, attempt int) (*Promethe
 			if strings.Contains(log, "address already in use") {
 				return nil, fmt.Errorf("%w: %s", errAddrInUse, addr)
 			}
-			return nil, fmt.Errorf("prometheus exited before it was ready (%v); log %s:\n%s", p.waitErr, logFile, log)
+			exit := p.waitErr
+			if exit == nil {
+				exit = errors.New("exit status 0")
+			}
+			return nil, fmt.Errorf("prometheus exited before it was ready (%w); log %s:\n%s", exit, logFile, log)
 		case <-ctx.Done():
 			return nil, fmt.Errorf("prometheus not ready at %s/-/ready after 60s; log %s:\n%s", p.URL, logFile, p.LogTail(30))
 		case <-time.After(100 * time.Millisecond):
@@ -351,8 +357,8 @@ func freePort() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	port := l.Addr().(*net.TCPAddr).Port
+	return port, l.Close()
 }
 
 // Kill kills Prometheus (its whole process group) and waits for it to exit.
@@ -653,7 +659,7 @@ func (p *Prometheus) Targets(ctx context.Context) ([]Target, error) {
 func (p *Prometheus) WaitTargetsUp(t testing.TB, timeout time.Duration) []Target {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	last := "no answer"
+	var last string
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		targets, err := p.Targets(ctx)

@@ -34,7 +34,7 @@ func (d *Doc) Refs(s Section) []Ref {
 			refs = append(refs, Ref{Line: i + 1, Metric: m[1], Label: m[2]})
 		}
 		for _, m := range refLabelsRE.FindAllStringSubmatch(l, -1) {
-			for _, l := range strings.Split(m[2], ",") {
+			for l := range strings.SplitSeq(m[2], ",") {
 				refs = append(refs, Ref{Line: i + 1, Metric: m[1], Label: strings.TrimSpace(l)})
 			}
 		}

@@ -54,7 +54,7 @@ var (
 func ExprLabels(s string) []string {
 	set := map[string]bool{}
 	for _, m := range groupingRE.FindAllStringSubmatch(s, -1) {
-		for _, l := range strings.Split(m[1], ",") {
+		for l := range strings.SplitSeq(m[1], ",") {
 			if l = strings.TrimSpace(l); l != "" {
 				set[l] = true
 			}

@@ -10,6 +10,8 @@ import _ "embed"
 // dist/uPlot.iife.min.js and dist/uPlot.min.css).
 const UPlotVersion = "1.6.32"
 
+// The uPlot script and stylesheet, for the landing page and the bench's HTML
+// report.
 var (
 	//go:embed uplot/uPlot.iife.min.js
 	UPlotJS string

@@ -187,7 +187,7 @@ func TestUnlimited(t *testing.T) {
 	for _, rate := range []float64{0, -5} {
 		clk := &fakeClock{now: epoch}
 		p := New(clk, epoch, rate, 1)
-		for i := uint64(0); i < 3; i++ {
+		for i := range uint64(3) {
 			first, n, err := p.Wait(context.Background(), 64)
 			if err != nil || first != i*64 || n != 64 {
 				t.Fatalf("rate %v: Wait = (%d, %d, %v), want (%d, 64)", rate, first, n, err, i*64)
@@ -282,7 +282,7 @@ func TestRounds(t *testing.T) {
 		p := New(clk, epoch, tt.rf, tt.round)
 		ctx := context.Background()
 		const rounds = 100_000
-		for r := uint64(0); r < rounds; r++ {
+		for r := range uint64(rounds) {
 			first, n, err := p.Wait(ctx, 1000)
 			if err != nil {
 				t.Fatal(err)

@@ -90,7 +90,7 @@ func TestDecodeErrors(t *testing.T) {
 			}
 		})
 	}
-	if ErrTooShort == ErrBadMagic || ErrBadMagic == ErrChecksum || ErrTooShort == ErrChecksum {
+	if errors.Is(ErrTooShort, ErrBadMagic) || errors.Is(ErrBadMagic, ErrChecksum) || errors.Is(ErrTooShort, ErrChecksum) {
 		t.Fatal("sentinel errors are not distinct")
 	}
 }

@@ -180,7 +180,7 @@ func TestPoolTrim(t *testing.T) {
 	p := letters(HeaderSize)
 	get := func(n int) [][]byte {
 		var bs [][]byte
-		for i := 0; i < n; i++ {
+		for range n {
 			bs = append(bs, p.Get(Header{}))
 		}
 		return bs

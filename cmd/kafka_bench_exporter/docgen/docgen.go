@@ -10,6 +10,7 @@ package docgen
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,12 +95,7 @@ func Flags(m *kingpin.ApplicationModel) []byte {
 func shown(f *kingpin.FlagModel) bool { return !f.Hidden && f.Name != "help" }
 
 func hasFlags(g *kingpin.FlagGroupModel) bool {
-	for _, f := range g.Flags {
-		if shown(f) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(g.Flags, shown)
 }
 
 func flagTable(b *bytes.Buffer, g *kingpin.FlagGroupModel) {

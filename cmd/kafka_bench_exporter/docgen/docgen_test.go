@@ -65,9 +65,9 @@ func TestMetrics(t *testing.T) {
 	fam := func(name, help string, labels ...string) *dto.MetricFamily {
 		m := &dto.Metric{}
 		for _, l := range labels {
-			m.Label = append(m.Label, &dto.LabelPair{Name: str(l), Value: str("v")})
+			m.Label = append(m.Label, &dto.LabelPair{Name: new(l), Value: new("v")})
 		}
-		return &dto.MetricFamily{Name: str(name), Help: str(help), Type: &counter, Metric: []*dto.Metric{m}}
+		return &dto.MetricFamily{Name: new(name), Help: new(help), Type: &counter, Metric: []*dto.Metric{m}}
 	}
 	got := string(Metrics([]*dto.MetricFamily{
 		fam("kafka_bench_produced_records_total", "Records acknowledged.", "probe"),
@@ -86,5 +86,3 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("an event counter is a row:\n%s", got)
 	}
 }
-
-func str(s string) *string { return &s }
