@@ -347,7 +347,7 @@ func TestHealthGroupGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	rest := strings.Replace(string(b), g, "", 1)
-	for _, line := range strings.Split(rest, "\n") {
+	for line := range strings.SplitSeq(rest, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.Contains(line, "job=") {
 			t.Errorf("%s: a job matcher outside the generated group: %s", AlertsFile, line)
 		}

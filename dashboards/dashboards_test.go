@@ -449,7 +449,7 @@ func fleetProblems(expr string) []string {
 	}
 	for _, m := range byRE.FindAllStringSubmatch(expr, -1) {
 		labels := map[string]bool{}
-		for _, l := range strings.Split(m[1], ",") {
+		for l := range strings.SplitSeq(m[1], ",") {
 			labels[strings.TrimSpace(l)] = true
 		}
 		if !labels["cluster"] || !labels["instance"] {

@@ -172,14 +172,14 @@ func TestChartReadmeListsEveryValue(t *testing.T) {
 	}
 	walk("", values)
 	// And every value the table's first column names is one of values.yaml.
-	for _, line := range strings.Split(readme, "\n") {
+	for line := range strings.SplitSeq(readme, "\n") {
 		cells := strings.Split(line, "|")
 		if len(cells) < 3 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
 			continue
 		}
 		for _, m := range regexp.MustCompile("`([a-zA-Z.]+)`").FindAllStringSubmatch(cells[1], -1) {
 			var v any = values
-			for _, k := range strings.Split(m[1], ".") {
+			for k := range strings.SplitSeq(m[1], ".") {
 				mv, _ := v.(map[string]any)
 				var ok bool
 				if v, ok = mv[k]; !ok {

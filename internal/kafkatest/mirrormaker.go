@@ -160,7 +160,8 @@ func (m *MirrorMaker) Start() error {
 	if err != nil {
 		return fmt.Errorf("kafkatest: %w", err)
 	}
-	defer f.Close() // the child has its own copy
+	// The child has its own copy of the file; closing ours loses nothing.
+	defer func() { _ = f.Close() }()
 	fmt.Fprintf(f, "==== kafkatest: starting MirrorMaker 2 at %s ====\n", time.Now().Format(time.RFC3339Nano))
 	heap := strconv.Itoa(m.opts.HeapMB) + "m"
 	cmd := exec.Command(m.java, "-Xms"+heap, "-Xmx"+heap, "-XX:+UseG1GC", "-Xshare:auto",

@@ -65,7 +65,7 @@ func Required(t testing.TB) Binaries {
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
 			if err != nil {
-				v3Err = fmt.Errorf("scripts/prometheus.sh %s: %v\n%s", x.arg, err, stderr.String())
+				v3Err = fmt.Errorf("scripts/prometheus.sh %s: %w\n%s", x.arg, err, stderr.String())
 				return
 			}
 			*x.dst = strings.TrimSpace(string(out))
