@@ -159,7 +159,7 @@ probes:
 			t.Errorf("lost %v > %v records acknowledged a grace period (%v) before", lost, bound, neverGrace)
 		}
 		var lines []string
-		for _, l := range strings.Split(logs.String(), "\n") {
+		for l := range strings.SplitSeq(logs.String(), "\n") {
 			if strings.Contains(l, "counted lost") {
 				lines = append(lines, l)
 			}

@@ -162,7 +162,9 @@ func (m *MirrorMaker) Start() error {
 	}
 	// The child has its own copy of the file; closing ours loses nothing.
 	defer func() { _ = f.Close() }()
-	fmt.Fprintf(f, "==== kafkatest: starting MirrorMaker 2 at %s ====\n", time.Now().Format(time.RFC3339Nano))
+	if _, err := fmt.Fprintf(f, "==== kafkatest: starting MirrorMaker 2 at %s ====\n", time.Now().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
 	heap := strconv.Itoa(m.opts.HeapMB) + "m"
 	cmd := exec.Command(m.java, "-Xms"+heap, "-Xmx"+heap, "-XX:+UseG1GC", "-Xshare:auto",
 		"-Djava.awt.headless=true", "-Dlog4j2.configurationFile="+m.log4j,
@@ -262,7 +264,7 @@ func mirrorLib(ctx context.Context, logf func(string, ...any)) (lib, log4j strin
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "mirror-lib")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", "", fmt.Errorf("kafkatest: %s mirror-lib: %v\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
+		return "", "", fmt.Errorf("kafkatest: %s mirror-lib: %w\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
 	}
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		logf("%s", s) // first run: download progress
