@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -199,10 +200,10 @@ func TestWriteRounds(t *testing.T) {
 	}
 	// fast/base throughput: all 9 pairwise ratios above 1; with 3 and 3
 	// rounds the interval is their range, at 90 %.
-	if got := rows[5]; got[0] != "fast" || got[1] != "produce_records_per_sec" || got[3] != "11970" || got[9] != "0.9" || got[10] != VerdictBetter {
+	if got := rows[5]; got[0] != "fast" || got[1] != "produce_records_per_sec" || got[3] != "11970" || got[9] != "0.9" || got[10] != verdict.Better {
 		t.Errorf("fast throughput row %v", got)
 	}
-	if got := rows[6]; got[1] != "produce_p99_ms" || got[10] != VerdictNoDifference {
+	if got := rows[6]; got[1] != "produce_p99_ms" || got[10] != verdict.NoDifference {
 		t.Errorf("fast p99 row %v: a 0.2 %% wobble both ways is no difference", got)
 	}
 
@@ -229,7 +230,7 @@ func TestWriteRounds(t *testing.T) {
 	if doc.Rounds != 3 || doc.Seed != 7 || doc.Baseline != "base" || len(doc.Runs) != 6 || doc.Runs[5].Round != 3 {
 		t.Errorf("JSON head %+v", doc)
 	}
-	if s := doc.Summary[4]; s.Scenario != "fast" || len(s.Values) != 3 || *s.Values[1] != 11970 || s.Low == nil || *s.Low <= 1 || s.Verdict != VerdictBetter {
+	if s := doc.Summary[4]; s.Scenario != "fast" || len(s.Values) != 3 || *s.Values[1] != 11970 || s.Low == nil || *s.Low <= 1 || s.Verdict != verdict.Better {
 		t.Errorf("JSON summary %+v", s)
 	}
 }

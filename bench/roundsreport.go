@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 )
 
 // IntervalMethod names the interval of the verdicts, in the reports.
@@ -31,7 +33,7 @@ func WriteRounds(w io.Writer, format string, b *Bench, seed uint64, results []Re
 			Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)}
 		if b.Rounds >= minVerdictRounds {
 			doc.Baseline = displayName(b.Baseline)
-			doc.MinEffect = minEffect
+			doc.MinEffect = verdict.MinEffect
 		}
 		return writeIndented(w, doc)
 	}
@@ -52,8 +54,8 @@ func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) er
 	fmt.Fprintf(&sb, "\nOver %d rounds (--seed=%d)", b.Rounds, seed)
 	h := []string{"scenario", "metric", "per round", "median"}
 	if verdicts {
-		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence); %s", displayName(b.Baseline), 100*confidenceLevel, IntervalMethod, verdictRule)
-		h = append(h, "ratio", fmt.Sprintf("%.0f %% interval", 100*confidenceLevel), "level", "verdict")
+		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence); %s", displayName(b.Baseline), 100*verdict.ConfidenceLevel, IntervalMethod, verdictRule)
+		h = append(h, "ratio", fmt.Sprintf("%.0f %% interval", 100*verdict.ConfidenceLevel), "level", "verdict")
 	}
 	sb.WriteString(":\n\n")
 	writeMarkdownRow(&sb, h)
@@ -75,7 +77,7 @@ func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) er
 }
 
 // verdictRule says when a verdict is better or worse, in the reports.
-var verdictRule = fmt.Sprintf("verdict: better or worse when the interval excludes 1 and the ratio is beyond ±%.0f %%, else no difference; a paced scenario's records/s are judged as achieved ÷ target (capped at 1)", 100*minEffect)
+var verdictRule = fmt.Sprintf("verdict: better or worse when the interval excludes 1 and the ratio is beyond ±%.0f %%, else no difference; a paced scenario's records/s are judged as achieved ÷ target (capped at 1)", 100*verdict.MinEffect)
 
 // metricName is the metric as the summary table shows it: a throughput
 // judged against the scenario's target says so.

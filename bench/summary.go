@@ -2,6 +2,8 @@ package bench
 
 import (
 	"math"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 )
 
 // VerdictMetric is one metric the rounds are summarised and judged on.
@@ -55,7 +57,7 @@ type Summary struct {
 	Baseline bool
 	// Interval and Verdict compare with the baseline; Verdict is empty
 	// when there is none (fewer than minVerdictRounds rounds on a side).
-	Interval Interval
+	Interval verdict.Interval
 	Verdict  string
 	// Target, when > 0, is the paced scenario's rate in records/s: its
 	// throughput (and the baseline's) was judged as achieved ÷ target,
@@ -113,7 +115,7 @@ func Summarize(b *Bench, results []Result) []Summary {
 			if len(valid) == 0 {
 				continue
 			}
-			sm := Summary{Scenario: s.DisplayName(), Metric: m, Values: all, Median: medianOf(valid),
+			sm := Summary{Scenario: s.DisplayName(), Metric: m, Values: all, Median: verdict.MedianOf(valid),
 				Baseline: b.Rounds >= minVerdictRounds && s.Name == b.Baseline}
 			if b.Rounds >= minVerdictRounds && !sm.Baseline {
 				_, base := values(b.Baseline, m)
@@ -122,8 +124,8 @@ func Summarize(b *Bench, results []Result) []Summary {
 						sm.Target = t
 						valid, base = attainment(valid, t), attainment(base, bt)
 					}
-					sm.Interval, _ = ratioInterval(valid, base)
-					sm.Verdict = judge(sm.Interval, m.HigherIsBetter)
+					sm.Interval, _ = verdict.RatioInterval(valid, base)
+					sm.Verdict = verdict.Judge(sm.Interval, m.HigherIsBetter)
 				}
 			}
 			out = append(out, sm)

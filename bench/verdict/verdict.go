@@ -1,4 +1,4 @@
-package bench
+package verdict
 
 import (
 	"math"
@@ -8,21 +8,21 @@ import (
 
 // Verdicts of a scenario's metric against the baseline's.
 const (
-	VerdictBetter       = "better"
-	VerdictWorse        = "worse"
-	VerdictNoDifference = "no difference"
+	Better       = "better"
+	Worse        = "worse"
+	NoDifference = "no difference"
 )
 
-// minEffect is the smallest effect a verdict reports: a ratio within
+// MinEffect is the smallest effect a verdict reports: a ratio within
 // ±2 % reads "no difference" even when its interval excludes 1, as such a
 // shift is within what the measuring window alone moves (a paced run's
 // tail, a round's start and end).
-const minEffect = 0.02
+const MinEffect = 0.02
 
-// confidenceLevel is the interval's nominal level. The rank method's levels
+// ConfidenceLevel is the interval's nominal level. The rank method's levels
 // are discrete: the interval is the narrowest whose exact level is at least
 // this, or, with too few rounds for that (3 and 3), the widest there is.
-const confidenceLevel = 0.95
+const ConfidenceLevel = 0.95
 
 // Interval is the ratio of a scenario's values to the baseline's with a
 // distribution-free confidence interval.
@@ -34,14 +34,14 @@ type Interval struct {
 	Low, High, Level float64
 }
 
-// ratioInterval compares x (a scenario's per-round values) with y (the
+// RatioInterval compares x (a scenario's per-round values) with y (the
 // baseline's) by the Mann–Whitney (Wilcoxon rank-sum) confidence interval
 // for a shift, on the logarithms of the values, so that the shift is a
 // ratio (Bauer 1972; R's wilcox.test(log(x), log(y), conf.int = TRUE)).
 // It assumes only that both samples come from distributions of the same
 // shape, one scaled against the other; its level is exact, not asymptotic.
 // Every value must be > 0; ok is false with fewer than two values a side.
-func ratioInterval(x, y []float64) (Interval, bool) {
+func RatioInterval(x, y []float64) (Interval, bool) {
 	n, m := len(x), len(y)
 	if n < 2 || m < 2 {
 		return Interval{}, false
@@ -53,7 +53,7 @@ func ratioInterval(x, y []float64) (Interval, bool) {
 		}
 	}
 	sort.Float64s(d)
-	k, level := rankBound(n, m, 1-confidenceLevel)
+	k, level := rankBound(n, m, 1-ConfidenceLevel)
 	return Interval{
 		Ratio: math.Exp(median(d)),
 		Low:   math.Exp(d[k-1]),
@@ -111,19 +111,19 @@ func mannWhitneyCounts(n, m int) []float64 {
 	return c
 }
 
-// judge turns an interval into a verdict: a ratio above 1 is better when
+// Judge turns an interval into a verdict: a ratio above 1 is better when
 // higher is better (throughput) and worse when lower is (latency). An
-// interval that contains 1, or a ratio within ±minEffect, is no difference.
-func judge(iv Interval, higherIsBetter bool) string {
+// interval that contains 1, or a ratio within ±MinEffect, is no difference.
+func Judge(iv Interval, higherIsBetter bool) string {
 	switch {
-	case math.Abs(iv.Ratio-1) <= minEffect:
-		return VerdictNoDifference
+	case math.Abs(iv.Ratio-1) <= MinEffect:
+		return NoDifference
 	case iv.Low > 1 && higherIsBetter, iv.High < 1 && !higherIsBetter:
-		return VerdictBetter
+		return Better
 	case iv.Low > 1, iv.High < 1:
-		return VerdictWorse
+		return Worse
 	}
-	return VerdictNoDifference
+	return NoDifference
 }
 
 func median(sorted []float64) float64 {
@@ -134,8 +134,8 @@ func median(sorted []float64) float64 {
 	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
-// medianOf is the median of unsorted values.
-func medianOf(v []float64) float64 {
+// MedianOf is the median of unsorted values.
+func MedianOf(v []float64) float64 {
 	s := slices.Clone(v)
 	sort.Float64s(s)
 	return median(s)

@@ -1,16 +1,9 @@
-package bench
+package verdict
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"strconv"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // TestMannWhitneyCounts checks the null distribution against hand counts:
@@ -54,14 +47,14 @@ func TestRankBound(t *testing.T) {
 
 // TestRatioIntervalByHand: 2 and 2 values, ratios 2, 2, 3, 3.
 func TestRatioIntervalByHand(t *testing.T) {
-	iv, ok := ratioInterval([]float64{2, 3}, []float64{1, 1})
+	iv, ok := RatioInterval([]float64{2, 3}, []float64{1, 1})
 	if !ok {
 		t.Fatal("no interval")
 	}
 	if math.Abs(iv.Ratio-math.Sqrt(6)) > 1e-9 || math.Abs(iv.Low-2) > 1e-9 || math.Abs(iv.High-3) > 1e-9 {
 		t.Errorf("interval %+v, want ratio √6 (median of log 2, log 2, log 3, log 3), [2, 3]", iv)
 	}
-	if _, ok := ratioInterval([]float64{2}, []float64{1, 1}); ok {
+	if _, ok := RatioInterval([]float64{2}, []float64{1, 1}); ok {
 		t.Error("an interval from one value")
 	}
 }
@@ -88,13 +81,13 @@ func TestVerdictKnownShift(t *testing.T) {
 			higherBetter bool
 			want         string
 		}{
-			{up, true, VerdictBetter},
-			{up, false, VerdictWorse},
-			{down, false, VerdictBetter},
-			{down, true, VerdictWorse},
+			{up, true, Better},
+			{up, false, Worse},
+			{down, false, Better},
+			{down, true, Worse},
 		} {
-			iv, _ := ratioInterval(c.x, base)
-			if got := judge(iv, c.higherBetter); got != c.want {
+			iv, _ := RatioInterval(c.x, base)
+			if got := Judge(iv, c.higherBetter); got != c.want {
 				t.Fatalf("seed %d: %v against %v (higher is better: %v): %s, interval %+v; want %s", seed, c.x, base, c.higherBetter, got, iv, c.want)
 			}
 			if c.x[0] > base[0] && (iv.Ratio < 1.1 || iv.Ratio > 1.3) {
@@ -113,8 +106,8 @@ func TestVerdictIdenticalDistributions(t *testing.T) {
 		same := 0
 		for seed := uint64(1); seed <= trials; seed++ {
 			rng := rand.New(rand.NewPCG(seed, uint64(n)))
-			iv, _ := ratioInterval(rounds(rng, n, 10000, 0.1), rounds(rng, n, 10000, 0.1))
-			if judge(iv, true) == VerdictNoDifference {
+			iv, _ := RatioInterval(rounds(rng, n, 10000, 0.1), rounds(rng, n, 10000, 0.1))
+			if Judge(iv, true) == NoDifference {
 				same++
 			}
 		}
@@ -175,42 +168,6 @@ func TestMannWhitneyCountsMatchTable(t *testing.T) {
 	}
 }
 
-// At rounds: 100 (the maximum) the summary of two scenarios — four
-// metrics, each judged against the baseline — allocates well under 50 MB
-// (the table of every smaller pair of sizes took ~220 MB per verdict).
-// Bytes allocated are deterministic; time is not measured.
-func TestVerdictMemoryAt100Rounds(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	b := &Bench{Rounds: maxRounds, Baseline: "base", Scenarios: []Scenario{{Name: "base"}, {Name: "other"}}}
-	var results []Result
-	for _, name := range []string{"base", "other"} {
-		for round, v := range rounds(rng, maxRounds, 10000, 0.05) {
-			lat := Latencies{P99: time.Duration(v) * time.Microsecond}
-			results = append(results, Result{Scenario: name, Round: round + 1,
-				Produce: &ProduceResult{Records: int64(v), Elapsed: time.Second, Latency: lat},
-				Consume: &ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(1, 0), Records: int64(v), EndToEnd: &lat}})
-		}
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	sums := Summarize(b, results)
-	runtime.ReadMemStats(&after)
-	judged := 0
-	for _, s := range sums {
-		if s.Verdict != "" {
-			judged++
-		}
-	}
-	if judged != len(verdictMetrics) {
-		t.Fatalf("%d verdicts, want %d", judged, len(verdictMetrics))
-	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 10<<20 {
-		t.Errorf("the summary at %d rounds allocated %d MB, want under 10 MB", maxRounds, got>>20)
-	} else {
-		t.Logf("the summary at %d rounds allocated %d kB", maxRounds, got>>10)
-	}
-}
-
 // A ratio within ±2 % is no difference even when its interval excludes 1;
 // beyond it the interval decides.
 func TestVerdictMinimumEffect(t *testing.T) {
@@ -218,59 +175,15 @@ func TestVerdictMinimumEffect(t *testing.T) {
 		iv   Interval
 		want string
 	}{
-		{Interval{Ratio: 0.990, Low: 0.990, High: 0.990}, VerdictNoDifference},
-		{Interval{Ratio: 1.015, Low: 1.010, High: 1.020}, VerdictNoDifference},
-		{Interval{Ratio: 1.030, Low: 1.025, High: 1.035}, VerdictBetter},
-		{Interval{Ratio: 0.950, Low: 0.940, High: 0.960}, VerdictWorse},
-		{Interval{Ratio: 1.300, Low: 0.900, High: 1.500}, VerdictNoDifference},
+		{Interval{Ratio: 0.990, Low: 0.990, High: 0.990}, NoDifference},
+		{Interval{Ratio: 1.015, Low: 1.010, High: 1.020}, NoDifference},
+		{Interval{Ratio: 1.030, Low: 1.025, High: 1.035}, Better},
+		{Interval{Ratio: 0.950, Low: 0.940, High: 0.960}, Worse},
+		{Interval{Ratio: 1.300, Low: 0.900, High: 1.500}, NoDifference},
 	}
 	for _, c := range cases {
-		if got := judge(c.iv, true); got != c.want {
-			t.Errorf("judge(%+v) = %s, want %s", c.iv, got, c.want)
-		}
-	}
-}
-
-// A paced scenario's throughput is judged as achieved ÷ target: linger.ms
-// 100 against 0 at rate 200 measured 202 against 204 records/s in every
-// round (records over first send → last acknowledgement; linger lengthens
-// the tail), which used to read "worse"; a scenario that falls 10 % short
-// of its target is still worse, and the table says what was judged.
-func TestPacedThroughputVerdict(t *testing.T) {
-	b := &Bench{Rounds: 5, Baseline: "linger0", ParamKeys: []string{"scenario", "round"}, Scenarios: []Scenario{
-		{Name: "linger0", Probe: config.Probe{Rate: 200}},
-		{Name: "linger100", Probe: config.Probe{Rate: 200}},
-		{Name: "slow", Probe: config.Probe{Rate: 200}},
-	}}
-	var results []Result
-	add := func(name string, round int, records int64) {
-		results = append(results, Result{Scenario: name, Round: round, Params: []string{name, strconv.Itoa(round)},
-			Produce: &ProduceResult{Records: records, Elapsed: 10 * time.Second, Latency: Latencies{P99: time.Millisecond}}})
-	}
-	for round := 1; round <= 5; round++ {
-		add("linger0", round, 2040+int64(round))
-		add("linger100", round, 2020+int64(round))
-		add("slow", round, 1800+int64(round))
-	}
-	verdicts := map[string]Summary{}
-	for _, s := range Summarize(b, results) {
-		if s.Metric.Key == "produce_records_per_sec" {
-			verdicts[s.Scenario] = s
-		}
-	}
-	if s := verdicts["linger100"]; s.Verdict != VerdictNoDifference || s.Target != 200 || s.Interval.Ratio != 1 {
-		t.Errorf("linger100 at 202 vs 204 records/s, target 200: %s, ratio %v, target %v; want no difference, 1, 200", s.Verdict, s.Interval.Ratio, s.Target)
-	}
-	if s := verdicts["slow"]; s.Verdict != VerdictWorse || math.Abs(s.Interval.Ratio-0.9) > 0.005 {
-		t.Errorf("slow at 180 records/s, target 200: %s, ratio %v; want worse, 0.9", s.Verdict, s.Interval.Ratio)
-	}
-	var md bytes.Buffer
-	if err := WriteRounds(&md, FormatMarkdown, b, 1, results); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"| linger100 | produce records/s (÷ target 200) | 202, 202, 202, 202, 202 | 202 | 1.000 |", "beyond ±2 %"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		if got := Judge(c.iv, true); got != c.want {
+			t.Errorf("Judge(%+v) = %s, want %s", c.iv, got, c.want)
 		}
 	}
 }
