@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -70,7 +71,7 @@ type configChanger struct {
 }
 
 // hasSettings tells whether any scenario changes the cluster.
-func hasSettings(b *Bench) bool {
+func hasSettings(b *spec.Bench) bool {
 	for _, s := range b.Scenarios {
 		if len(s.Configs) > 0 {
 			return true
@@ -93,14 +94,14 @@ func newConfigChanger(ctx context.Context, cl *kgo.Client, kafka config.Kafka, l
 // check refuses, before anything is changed, the broker settings the bench
 // cannot apply and put back: an unknown broker or configuration, a static
 // (read-only) one, and a sensitive one (its value cannot be read back).
-func (c *configChanger) check(ctx context.Context, b *Bench) error {
+func (c *configChanger) check(ctx context.Context, b *spec.Bench) error {
 	names := map[int32][]string{}
 	for _, s := range b.Scenarios {
 		for _, set := range s.Configs {
 			if set.Topic {
 				continue
 			}
-			if set.Broker != allBrokers && !slices.Contains(c.brokers, set.Broker) {
+			if set.Broker != spec.AllBrokers && !slices.Contains(c.brokers, set.Broker) {
 				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, config.ShownValue(set.Name, set.Value, false), fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
 			}
 			for _, id := range c.targets(set) {
@@ -150,11 +151,11 @@ type RefusedError struct{ Err error }
 func (e *RefusedError) Error() string { return e.Err.Error() }
 func (e *RefusedError) Unwrap() error { return e.Err }
 
-func scenarioScope(s Scenario) string { return fmt.Sprintf("scenario %q", s.DisplayName()) }
+func scenarioScope(s spec.Scenario) string { return fmt.Sprintf("scenario %q", s.DisplayName()) }
 
 // targets are the brokers a broker setting applies to.
-func (c *configChanger) targets(set ConfigSetting) []int32 {
-	if set.Broker == allBrokers {
+func (c *configChanger) targets(set spec.ConfigSetting) []int32 {
+	if set.Broker == spec.AllBrokers {
 		return c.brokers
 	}
 	return []int32{set.Broker}
@@ -162,7 +163,7 @@ func (c *configChanger) targets(set ConfigSetting) []int32 {
 
 // wanted resolves a scenario's settings into values per resource; a
 // setting for one broker wins over the same setting for every broker.
-func (c *configChanger) wanted(settings []ConfigSetting, topic string) map[resource]map[string]string {
+func (c *configChanger) wanted(settings []spec.ConfigSetting, topic string) map[resource]map[string]string {
 	out := map[resource]map[string]string{}
 	put := func(r resource, name, value string) {
 		if out[r] == nil {
@@ -175,7 +176,7 @@ func (c *configChanger) wanted(settings []ConfigSetting, topic string) map[resou
 			switch {
 			case set.Topic && !one:
 				put(resource{topic: topic}, set.Name, set.Value)
-			case !set.Topic && (set.Broker != allBrokers) == one:
+			case !set.Topic && (set.Broker != spec.AllBrokers) == one:
 				for _, id := range c.targets(set) {
 					put(resource{broker: id}, set.Name, set.Value)
 				}
@@ -188,7 +189,7 @@ func (c *configChanger) wanted(settings []ConfigSetting, topic string) map[resou
 // apply sets a scenario's settings and waits until every broker shows them.
 // What it changes is recorded before it is changed, so restore puts back
 // even a half-applied scenario.
-func (c *configChanger) apply(ctx context.Context, settings []ConfigSetting, topic string) error {
+func (c *configChanger) apply(ctx context.Context, settings []spec.ConfigSetting, topic string) error {
 	// Not cut short by SIGINT: a request cancelled on the way may still
 	// land after the restore read the value it would step back from.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), configTimeout)

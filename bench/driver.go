@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -21,7 +22,7 @@ const stallSlack = 10 * time.Second
 // driver takes one scenario through its phases (warm-up, producing,
 // draining) and decides when each is over.
 type driver struct {
-	b               *Bench
+	b               *spec.Bench
 	probe           *probes.Probe
 	rec             *Recorder
 	label           string

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -19,7 +20,7 @@ import (
 // and matrix become each scenario's Configs (matrix over scenario over
 // defaults), not probe keys; they name the scenarios like any matrix key.
 func TestConfigSettingsExpansion(t *testing.T) {
-	b, err := Parse([]byte(`
+	b, err := spec.Parse([]byte(`
 num_records: 10
 rounds: 3
 defaults:
@@ -47,11 +48,11 @@ matrix:
 	if s.Name != "io1,topic.compression.type=zstd" || s.Probe.RecordSize != 100 {
 		t.Fatalf("scenario %q record_size %d", s.Name, s.Probe.RecordSize)
 	}
-	want := []ConfigSetting{
+	want := []spec.ConfigSetting{
 		{Key: "broker.2.num.io.threads", Broker: 2, Name: "num.io.threads", Value: "2"},
-		{Key: "broker.num.io.threads", Broker: allBrokers, Name: "num.io.threads", Value: "1"},
-		{Key: "topic.compression.type", Topic: true, Broker: allBrokers, Name: "compression.type", Value: "zstd"},
-		{Key: "topic.min.insync.replicas", Topic: true, Broker: allBrokers, Name: "min.insync.replicas", Value: "2"},
+		{Key: "broker.num.io.threads", Broker: spec.AllBrokers, Name: "num.io.threads", Value: "1"},
+		{Key: "topic.compression.type", Topic: true, Broker: spec.AllBrokers, Name: "compression.type", Value: "zstd"},
+		{Key: "topic.min.insync.replicas", Topic: true, Broker: spec.AllBrokers, Name: "min.insync.replicas", Value: "2"},
 	}
 	if !reflect.DeepEqual(s.Configs, want) {
 		t.Errorf("configs\n got %+v\nwant %+v", s.Configs, want)
@@ -63,11 +64,11 @@ matrix:
 		t.Errorf("probe label %q: the scenario name made a label", s.Probe.Name)
 	}
 
-	named, err := Parse([]byte("num_records: 10\nrounds: 3\nscenarios: [{name: a}, {name: baseline}]\n"))
+	named, err := spec.Parse([]byte("num_records: 10\nrounds: 3\nscenarios: [{name: a}, {name: baseline}]\n"))
 	if err != nil || named.Baseline != "baseline" {
 		t.Errorf("baseline %q (%v): want the scenario named baseline", named.Baseline, err)
 	}
-	chosen, err := Parse([]byte("num_records: 10\nrounds: 4\nbaseline: broker.num.io.threads=8\nmatrix: {broker.num.io.threads: [1, 8]}\n"))
+	chosen, err := spec.Parse([]byte("num_records: 10\nrounds: 4\nbaseline: broker.num.io.threads=8\nmatrix: {broker.num.io.threads: [1, 8]}\n"))
 	if err != nil || chosen.Baseline != "broker.num.io.threads=8" {
 		t.Errorf("baseline %q (%v): want the one the file names", chosen.Baseline, err)
 	}
@@ -76,10 +77,10 @@ matrix:
 // TestWanted: a per-broker setting wins over the every-broker one.
 func TestWanted(t *testing.T) {
 	c := &configChanger{brokers: []int32{1, 2, 3}}
-	got := c.wanted([]ConfigSetting{
+	got := c.wanted([]spec.ConfigSetting{
 		{Key: "broker.2.num.io.threads", Broker: 2, Name: "num.io.threads", Value: "2"},
-		{Key: "broker.num.io.threads", Broker: allBrokers, Name: "num.io.threads", Value: "1"},
-		{Key: "topic.compression.type", Topic: true, Broker: allBrokers, Name: "compression.type", Value: "lz4"},
+		{Key: "broker.num.io.threads", Broker: spec.AllBrokers, Name: "num.io.threads", Value: "1"},
+		{Key: "topic.compression.type", Topic: true, Broker: spec.AllBrokers, Name: "compression.type", Value: "lz4"},
 	}, "t")
 	want := map[resource]map[string]string{
 		{broker: 1}: {"num.io.threads": "1"}, {broker: 2}: {"num.io.threads": "2"}, {broker: 3}: {"num.io.threads": "1"},
@@ -145,9 +146,9 @@ func TestSchedule(t *testing.T) {
 
 // roundsBench is a bench of two scenarios, three rounds, with made-up
 // results: "fast" has 20 % more throughput, the same latency.
-func roundsBench(t *testing.T) (*Bench, []Result) {
+func roundsBench(t *testing.T) (*spec.Bench, []Result) {
 	t.Helper()
-	b, err := Parse([]byte("num_records: 10\nrounds: 3\nbaseline: base\nscenarios: [{name: base}, {name: fast, broker.num.io.threads: 16}]\n"))
+	b, err := spec.Parse([]byte("num_records: 10\nrounds: 3\nbaseline: base\nscenarios: [{name: base}, {name: fast, broker.num.io.threads: 16}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

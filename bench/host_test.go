@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -84,7 +85,7 @@ func TestHostRow(t *testing.T) {
 			MemTotal: 100, MemAvailable: avail, DiskIOTime: map[string]float64{"sda": io, "sdb": 0},
 			DiskRead: read, NetRecv: recv, NetSent: 50 * mib}
 	}
-	tr := &hostTrack{src: &hostSource{HostEntry: HostEntry{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}}
+	tr := &hostTrack{src: &hostSource{HostEntry: spec.HostEntry{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}}
 	tr.add(sample(0, 0, 0, 80, 0, 0, 0), nodeExporter, nil)
 	tr.add(sample(2, 18, 20, 60, 1, 2*mib, 4*mib), nodeExporter, nil)         // 90 % busy
 	tr.add(hostSample{}, dialect{}, errors.New("a scrape in between failed")) // skipped
@@ -108,7 +109,7 @@ func TestHostWatch(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	src := func(name string, fail func(call int) bool) (*hostSource, *int) {
 		calls := new(int)
-		return &hostSource{HostEntry: HostEntry{Name: name, Role: "broker"}, scrape: func(context.Context) (families, error) {
+		return &hostSource{HostEntry: spec.HostEntry{Name: name, Role: "broker"}, scrape: func(context.Context) (families, error) {
 			*calls++
 			if fail(*calls) {
 				return nil, errors.New("connection refused")

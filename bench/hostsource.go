@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/hostinfo"
 )
@@ -125,7 +126,7 @@ func label(m *dto.Metric, name string) string {
 
 // hostSource is one machine the bench measures.
 type hostSource struct {
-	HostEntry
+	spec.HostEntry
 	disks, ifaces *regexp.Regexp
 	// scrape returns a remote machine's metrics.
 	scrape func(ctx context.Context) (families, error)
@@ -168,7 +169,7 @@ func (h *hostSource) stamp() time.Time {
 // so its regexps compile. Only the scrape sees the URL as written: the
 // source's own copy, which rows, results, logs and errors show, has its
 // credentials redacted (config.RedactURL).
-func newHostSource(e HostEntry, client *http.Client) *hostSource {
+func newHostSource(e spec.HostEntry, client *http.Client) *hostSource {
 	raw := e.URL
 	e.URL = config.RedactURL(raw)
 	return &hostSource{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
@@ -200,7 +201,7 @@ func scrapeURL(ctx context.Context, client *http.Client, url string) (families, 
 // the reader behind the daemon's host collector, with the default filters;
 // its rows name this exporter as their source.
 func ownHostSource(logger *slog.Logger) *hostSource {
-	e := HostEntry{Name: OwnHostName, Role: "bench", Disks: config.DefaultDisks, Interfaces: config.DefaultInterfaces}
+	e := spec.HostEntry{Name: spec.OwnHostName, Role: "bench", Disks: config.DefaultDisks, Interfaces: config.DefaultInterfaces}
 	return &hostSource{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
 		local: hostinfo.Kernel{}, logger: logger}
 }

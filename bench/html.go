@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/webassets"
 )
@@ -70,7 +71,7 @@ func WriteHTML(w io.Writer, paramKeys []string, results []Result, file *BenchFil
 
 // WriteRoundsHTML is WriteHTML for a bench with rounds: the page also
 // shows each round's value and the verdicts with their intervals.
-func WriteRoundsHTML(w io.Writer, b *Bench, seed uint64, results []Result, file *BenchFile) error {
+func WriteRoundsHTML(w io.Writer, b *spec.Bench, seed uint64, results []Result, file *BenchFile) error {
 	var js bytes.Buffer
 	if err := WriteRounds(&js, FormatJSON, b, seed, results); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/browsertest"
 )
 
@@ -146,16 +147,16 @@ func savedReport(t *testing.T, result, benchFile string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := os.ReadFile(filepath.Join("testdata", benchFile))
+	text, err := os.ReadFile(filepath.Join("spec", "testdata", benchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Parse(text)
+	b, err := spec.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var page bytes.Buffer
-	if err := RenderHTML(&page, data, b.ParamKeys, &BenchFile{Name: "bench/testdata/" + benchFile, Text: string(text)}); err != nil {
+	if err := RenderHTML(&page, data, b.ParamKeys, &BenchFile{Name: "bench/spec/testdata/" + benchFile, Text: string(text)}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "report.html")

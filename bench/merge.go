@@ -13,6 +13,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -150,7 +151,7 @@ func (s *Sweep) Merge(workers int) (*Merged, error) {
 			}
 			r, err := resultOf(jr, jr.Worker.ParamKeys)
 			if err != nil {
-				return nil, fmt.Errorf("worker %d, scenario %s: %w", i, displayName(jr.Scenario), err)
+				return nil, fmt.Errorf("worker %d, scenario %s: %w", i, spec.DisplayName(jr.Scenario), err)
 			}
 			parts = append(parts, r)
 		}

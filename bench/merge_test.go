@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // latenciesOfValues is the summary of values as a recorder keeps them.
@@ -86,7 +88,7 @@ func workerResult(i, workers int, records int64, first, last time.Time, lat time
 		Produce: &ProduceResult{Records: records, Bytes: 100 * records, Elapsed: last.Sub(first), First: first, Last: last, Latency: l},
 		Consume: &ConsumeResult{Start: first, End: last.Add(time.Second), Records: records, Bytes: 100 * records, EndToEnd: &l},
 		Host:    HostStats{CPUPercent: float64(10 * (i + 1)), NetOutMBps: 1},
-		Hosts:   []HostRow{{Name: OwnHostName, Role: "bench"}},
+		Hosts:   []HostRow{{Name: spec.OwnHostName, Role: "bench"}},
 		Worker:  &WorkerInfo{Run: "r", Index: i, Workers: workers, Runs: 1, ParamKeys: []string{"record_size"}},
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -35,7 +36,7 @@ defaults:
   producer: {acks: %q}
   consumer: {enabled: %t}
 `, size, acks, os.Getenv("KAFKA_BENCH_CONSUME") == "1")
-	bn, err := Parse([]byte(file))
+	bn, err := spec.Parse([]byte(file))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
@@ -17,7 +18,7 @@ import (
 // per scenario, each configuration it sets, its current value and how it is
 // put back. With broker settings it reads the cluster (Metadata,
 // DescribeConfigs) and refuses what Run would refuse.
-func (r *Runner) Plan(ctx context.Context, b *Bench, w io.Writer) error {
+func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
 	fmt.Fprintf(w, "plan: %d scenarios × %d rounds = %d runs", len(b.Scenarios), b.Rounds, len(runs))
 	if b.Rounds > 1 {
@@ -65,7 +66,7 @@ func (r *Runner) Plan(ctx context.Context, b *Bench, w io.Writer) error {
 }
 
 // planLines prints one resource's changes in a scenario.
-func (c *configChanger) planLines(ctx context.Context, w io.Writer, s Scenario, res resource, vals map[string]string) error {
+func (c *configChanger) planLines(ctx context.Context, w io.Writer, s spec.Scenario, res resource, vals map[string]string) error {
 	names := sortedKeys(vals)
 	if res.topic != "" {
 		topic := res.topic

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // progress prints, every interval, ProducerPerformance's window line and
@@ -17,7 +19,7 @@ type progress struct {
 }
 
 // watch prints progress for scenario i until the returned stop is called.
-func (pg *progress) watch(i int, s Scenario, b *Bench, rec *Recorder) (stop func()) {
+func (pg *progress) watch(i int, s spec.Scenario, b *spec.Bench, rec *Recorder) (stop func()) {
 	start := time.Now()
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
@@ -44,7 +46,7 @@ func (pg *progress) watch(i int, s Scenario, b *Bench, rec *Recorder) (stop func
 	}
 }
 
-func (pg *progress) report(i int, s Scenario, b *Bench, rec *Recorder, elapsed, window time.Duration) {
+func (pg *progress) report(i int, s spec.Scenario, b *spec.Bench, rec *Recorder, elapsed, window time.Duration) {
 	if pg.w == nil {
 		return
 	}
@@ -71,7 +73,7 @@ func windowLine(w Window, elapsed time.Duration, verb string) string {
 }
 
 // fraction is how far the current scenario is, from 0 to 1.
-func fraction(b *Bench, rec *Recorder, elapsed time.Duration) float64 {
+func fraction(b *spec.Bench, rec *Recorder, elapsed time.Duration) float64 {
 	if b.Duration > 0 {
 		return min(elapsed.Seconds()/b.Duration.Seconds(), 1)
 	}

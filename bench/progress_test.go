@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -43,12 +44,12 @@ func TestEstimate(t *testing.T) {
 func TestProgressReport(t *testing.T) {
 	var out bytes.Buffer
 	pg := &progress{w: &out, interval: time.Second, total: 4, finished: []time.Duration{10 * time.Second}}
-	b := &Bench{NumRecords: 900, WarmupRecords: 100}
+	b := &spec.Bench{NumRecords: 900, WarmupRecords: 100}
 	rec := NewRecorder(100, false, 0)
 	for i := 0; i < 250; i++ {
 		rec.Produced(time.Millisecond, 100, probes.RecordID{})
 	}
-	pg.report(1, Scenario{Name: "acks=all"}, b, rec, 5*time.Second, 5*time.Second)
+	pg.report(1, spec.Scenario{Name: "acks=all"}, b, rec, 5*time.Second, 5*time.Second)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
 		"150 records sent, 30.0 records/sec (0.00 MB/sec), 1.0 ms avg latency, 1.0 ms max latency.",

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -197,7 +198,7 @@ func TestDrainCountsDistinctRecords(t *testing.T) {
 		rec.Consumed(time.Millisecond, 10, true, id(seq))
 	}
 	rec.Consumed(time.Millisecond, 10, true, id(3)) // a re-read
-	d := &driver{b: &Bench{DrainTimeout: 200 * time.Millisecond}, rec: rec, ctx: context.Background(),
+	d := &driver{b: &spec.Bench{DrainTimeout: 200 * time.Millisecond}, rec: rec, ctx: context.Background(),
 		exited: make(chan struct{})}
 	err := d.drain()
 	if err == nil || !strings.Contains(err.Error(), "read 9 of 10 records") {

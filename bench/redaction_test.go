@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -80,7 +81,7 @@ hosts:
   - {name: denied, url: "http://%s@%s/metrics", role: broker}
 `, c.ListenAddrs()[0], password, password, strings.TrimPrefix(serving.URL, "http://"),
 		password, closedAddr(t), password, strings.TrimPrefix(denying.URL, "http://"))
-	b, err := Parse([]byte(file))
+	b, err := spec.Parse([]byte(file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,12 +185,12 @@ func TestNoSecretInSavedResults(t *testing.T) {
 // named like a password refused before anything runs, and a scrape of an
 // unreachable URL with a token as its user name no secret.
 func TestNoSecretInErrors(t *testing.T) {
-	_, err := Parse([]byte("num_records: 10\nhosts:\n  - {name: k, url: \"http://u:hunter2@[::1/metrics\"}\n"))
+	_, err := spec.Parse([]byte("num_records: 10\nhosts:\n  - {name: k, url: \"http://u:hunter2@[::1/metrics\"}\n"))
 	if err == nil || strings.Contains(err.Error(), password) || !strings.Contains(err.Error(), `url = "http://u:<secret>@[::1/metrics"`) {
 		t.Errorf("invalid URL: %v", err)
 	}
 
-	b, err := Parse([]byte("num_records: 10\ndefaults: {broker.7.ssl.key.password: hunter2}\n"))
+	b, err := spec.Parse([]byte("num_records: 10\ndefaults: {broker.7.ssl.key.password: hunter2}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestNoSecretInErrors(t *testing.T) {
 		t.Errorf("refused setting: %v", err)
 	}
 
-	src := newHostSource(HostEntry{Name: "k", URL: "http://" + password + "@" + closedAddr(t) + "/metrics", Disks: ".*", Interfaces: ".*"}, http.DefaultClient)
+	src := newHostSource(spec.HostEntry{Name: "k", URL: "http://" + password + "@" + closedAddr(t) + "/metrics", Disks: ".*", Interfaces: ".*"}, http.DefaultClient)
 	_, _, err = src.read(context.Background())
 	if err == nil || strings.Contains(err.Error(), password) || !strings.Contains(err.Error(), "http://<secret>@127.0.0.1:") {
 		t.Errorf("scrape of an unreachable host: %v", err)
@@ -214,7 +215,7 @@ func TestNoSecretInErrors(t *testing.T) {
 // the value of one named like a secret.
 func TestNoSecretInPlan(t *testing.T) {
 	brokers := fakeCluster(t)
-	b, err := Parse([]byte("num_records: 10\ndefaults: {topic.x.sasl.jaas.config: hunter2, topic.cleanup.policy: compact}\n"))
+	b, err := spec.Parse([]byte("num_records: 10\ndefaults: {topic.x.sasl.jaas.config: hunter2, topic.cleanup.policy: compact}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -32,7 +33,7 @@ type Result struct {
 }
 
 // Name is the scenario's name as printed ("defaults" for the defaults alone).
-func (r Result) Name() string { return displayName(r.Scenario) }
+func (r Result) Name() string { return spec.DisplayName(r.Scenario) }
 
 // Failed reports whether the scenario failed.
 func (r Result) Failed() bool { return r.Err != "" }

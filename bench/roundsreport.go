@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 )
 
@@ -18,7 +19,7 @@ const IntervalMethod = "Hodges-Lehmann ratio, exact Mann-Whitney (rank-sum) inte
 // verdicts against the baseline. Markdown has both tables; CSV has the
 // summary, one row per scenario and metric with each round's value; JSON
 // has both, with the seed.
-func WriteRounds(w io.Writer, format string, b *Bench, seed uint64, results []Result) error {
+func WriteRounds(w io.Writer, format string, b *spec.Bench, seed uint64, results []Result) error {
 	sums := Summarize(b, results)
 	switch format {
 	case FormatMarkdown:
@@ -31,8 +32,8 @@ func WriteRounds(w io.Writer, format string, b *Bench, seed uint64, results []Re
 	case FormatJSON:
 		doc := jsonRounds{Rounds: b.Rounds, Seed: seed, IntervalMethod: IntervalMethod,
 			Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)}
-		if b.Rounds >= minVerdictRounds {
-			doc.Baseline = displayName(b.Baseline)
+		if b.Rounds >= spec.MinVerdictRounds {
+			doc.Baseline = spec.DisplayName(b.Baseline)
 			doc.MinEffect = verdict.MinEffect
 		}
 		return writeIndented(w, doc)
@@ -48,13 +49,13 @@ func jsonRuns(paramKeys []string, results []Result) []jsonResult {
 	return out
 }
 
-func writeSummaryMarkdown(w io.Writer, b *Bench, seed uint64, sums []Summary) error {
+func writeSummaryMarkdown(w io.Writer, b *spec.Bench, seed uint64, sums []Summary) error {
 	var sb strings.Builder
-	verdicts := b.Rounds >= minVerdictRounds
+	verdicts := b.Rounds >= spec.MinVerdictRounds
 	fmt.Fprintf(&sb, "\nOver %d rounds (--seed=%d)", b.Rounds, seed)
 	h := []string{"scenario", "metric", "per round", "median"}
 	if verdicts {
-		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence); %s", displayName(b.Baseline), 100*verdict.ConfidenceLevel, IntervalMethod, verdictRule)
+		fmt.Fprintf(&sb, "; ratio to the baseline %q with its %.0f %% interval (%s; level: the interval's exact confidence); %s", spec.DisplayName(b.Baseline), 100*verdict.ConfidenceLevel, IntervalMethod, verdictRule)
 		h = append(h, "ratio", fmt.Sprintf("%.0f %% interval", 100*verdict.ConfidenceLevel), "level", "verdict")
 	}
 	sb.WriteString(":\n\n")
@@ -100,7 +101,7 @@ func summaryVerdictCells(s Summary) []string {
 	return []string{f3(iv.Ratio), "[" + f3(iv.Low) + ", " + f3(iv.High) + "]", f1(100*iv.Level) + " %", s.Verdict}
 }
 
-func writeSummaryCSV(w io.Writer, b *Bench, sums []Summary) error {
+func writeSummaryCSV(w io.Writer, b *spec.Bench, sums []Summary) error {
 	h := []string{"scenario", "metric"}
 	for i := 1; i <= b.Rounds; i++ {
 		h = append(h, "round_"+strconv.Itoa(i))

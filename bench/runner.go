@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
@@ -69,7 +70,7 @@ type Runner struct {
 // deleted) and is reported failed. Broker settings the bench cannot change
 // and restore are refused before anything runs; a restore that fails stops
 // the bench with the commands that would do it.
-func (r *Runner) Run(ctx context.Context, b *Bench) (_ []Result, err error) {
+func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []Result, err error) {
 	if r.Logger == nil {
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -141,7 +142,7 @@ func (r *Runner) Run(ctx context.Context, b *Bench) (_ []Result, err error) {
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *Bench, i int, run scheduled, prog *progress, hosts []*hostSource, wr *workerRun) (res Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostSource, wr *workerRun) (res Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
@@ -306,7 +307,7 @@ func consumeResult(rec *Recorder, start time.Time, own bool) *ConsumeResult {
 // prepareTopic creates the scenario's topic and waits until every partition
 // has a leader, so that neither tool's first records wait for an election;
 // a consume-only scenario checks that its topic exists instead.
-func prepareTopic(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Probe) error {
+func prepareTopic(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe) error {
 	ctx, cancel := context.WithTimeout(ctx, topicTimeout)
 	defer cancel()
 	if b.ConsumeOnly {
@@ -341,7 +342,7 @@ func prepareTopic(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Pro
 // cleanup deletes what the bench created for the scenario: its group and
 // its topic. A topic named in the bench file is left alone, and so are the
 // group and topic another worker of the sweep deletes (owner false).
-func (r *Runner) cleanup(adm *kadm.Client, s Scenario, p config.Probe, logger *slog.Logger, owner func() bool) {
+func (r *Runner) cleanup(adm *kadm.Client, s spec.Scenario, p config.Probe, logger *slog.Logger, owner func() bool) {
 	deleteTopic := owner() // a sweep's worker 0 waits here for the others
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()

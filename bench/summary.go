@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 )
 
@@ -56,7 +57,7 @@ type Summary struct {
 	// Baseline marks the baseline's own rows.
 	Baseline bool
 	// Interval and Verdict compare with the baseline; Verdict is empty
-	// when there is none (fewer than minVerdictRounds rounds on a side).
+	// when there is none (fewer than MinVerdictRounds rounds on a side).
 	Interval verdict.Interval
 	Verdict  string
 	// Target, when > 0, is the paced scenario's rate in records/s: its
@@ -79,7 +80,7 @@ func attainment(values []float64, target float64) []float64 {
 // Summarize gathers each scenario's metrics over the rounds, in the file's
 // scenario order, and judges them against the baseline when the bench has
 // enough rounds.
-func Summarize(b *Bench, results []Result) []Summary {
+func Summarize(b *spec.Bench, results []Result) []Summary {
 	values := func(name string, m VerdictMetric) (all, valid []float64) {
 		all = make([]float64, b.Rounds)
 		for i := range all {
@@ -116,10 +117,10 @@ func Summarize(b *Bench, results []Result) []Summary {
 				continue
 			}
 			sm := Summary{Scenario: s.DisplayName(), Metric: m, Values: all, Median: verdict.MedianOf(valid),
-				Baseline: b.Rounds >= minVerdictRounds && s.Name == b.Baseline}
-			if b.Rounds >= minVerdictRounds && !sm.Baseline {
+				Baseline: b.Rounds >= spec.MinVerdictRounds && s.Name == b.Baseline}
+			if b.Rounds >= spec.MinVerdictRounds && !sm.Baseline {
 				_, base := values(b.Baseline, m)
-				if len(valid) >= minVerdictRounds && len(base) >= minVerdictRounds {
+				if len(valid) >= spec.MinVerdictRounds && len(base) >= spec.MinVerdictRounds {
 					if t, bt := s.Probe.Rate, target(b.Baseline); m.throughput && t > 0 && bt > 0 {
 						sm.Target = t
 						valid, base = attainment(valid, t), attainment(base, bt)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -20,7 +21,7 @@ import (
 // the tail), which used to read "worse"; a scenario that falls 10 % short
 // of its target is still worse, and the table says what was judged.
 func TestPacedThroughputVerdict(t *testing.T) {
-	b := &Bench{Rounds: 5, Baseline: "linger0", ParamKeys: []string{"scenario", "round"}, Scenarios: []Scenario{
+	b := &spec.Bench{Rounds: 5, Baseline: "linger0", ParamKeys: []string{"scenario", "round"}, Scenarios: []spec.Scenario{
 		{Name: "linger0", Probe: config.Probe{Rate: 200}},
 		{Name: "linger100", Probe: config.Probe{Rate: 200}},
 		{Name: "slow", Probe: config.Probe{Rate: 200}},
@@ -64,10 +65,10 @@ func TestPacedThroughputVerdict(t *testing.T) {
 // Bytes allocated are deterministic; time is not measured.
 func TestVerdictMemoryAt100Rounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := &Bench{Rounds: maxRounds, Baseline: "base", Scenarios: []Scenario{{Name: "base"}, {Name: "other"}}}
+	b := &spec.Bench{Rounds: spec.MaxRounds, Baseline: "base", Scenarios: []spec.Scenario{{Name: "base"}, {Name: "other"}}}
 	var results []Result
 	for _, name := range []string{"base", "other"} {
-		for round, v := range rounds(rng, maxRounds, 10000, 0.05) {
+		for round, v := range rounds(rng, spec.MaxRounds, 10000, 0.05) {
 			lat := Latencies{P99: time.Duration(v) * time.Microsecond}
 			results = append(results, Result{Scenario: name, Round: round + 1,
 				Produce: &ProduceResult{Records: int64(v), Elapsed: time.Second, Latency: lat},
@@ -88,9 +89,9 @@ func TestVerdictMemoryAt100Rounds(t *testing.T) {
 		t.Fatalf("%d verdicts, want %d", judged, len(verdictMetrics))
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 10<<20 {
-		t.Errorf("the summary at %d rounds allocated %d MB, want under 10 MB", maxRounds, got>>20)
+		t.Errorf("the summary at %d rounds allocated %d MB, want under 10 MB", spec.MaxRounds, got>>20)
 	} else {
-		t.Logf("the summary at %d rounds allocated %d kB", maxRounds, got>>10)
+		t.Logf("the summary at %d rounds allocated %d kB", spec.MaxRounds, got>>10)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
@@ -64,7 +65,7 @@ const lateTolerance = time.Second
 func (w WorkerInfo) Late() bool { return w.LateBy > lateTolerance }
 
 // Check refuses what a sweep cannot split; errors name the flag and value.
-func (w *Worker) Check(b *Bench) error {
+func (w *Worker) Check(b *spec.Bench) error {
 	switch {
 	case w.Workers < 1:
 		return fmt.Errorf("--workers=%d: must be at least 1", w.Workers)
@@ -96,7 +97,7 @@ func (w *Worker) Check(b *Bench) error {
 }
 
 // share is b with this worker's share of num_records.
-func (w *Worker) share(b *Bench) *Bench {
+func (w *Worker) share(b *spec.Bench) *spec.Bench {
 	c := *b
 	if c.NumRecords > 0 {
 		c.NumRecords = shareOf(b.NumRecords, w.Workers, w.Index)
@@ -108,7 +109,7 @@ func (w *Worker) share(b *Bench) *Bench {
 // a slot long enough for topic, warm-up, duration and drain, so every worker
 // measures the same wall-clock window; num_records runs all start at once
 // from StartAt and later ones follow their predecessor.
-func (w *Worker) scenarioStart(b *Bench, seq int) time.Time {
+func (w *Worker) scenarioStart(b *spec.Bench, seq int) time.Time {
 	if b.Duration == 0 {
 		if seq == 0 {
 			return w.StartAt
@@ -158,7 +159,7 @@ func (wr *workerRun) shareRate(p *config.Probe) {
 // prepare makes the scenario's topic ready: worker 0 (or a single process)
 // creates it, the other workers wait until it exists with every partition
 // led.
-func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *Bench, p *config.Probe, start time.Time) error {
+func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error {
 	if wr == nil || !p.CreateTopic.Enabled {
 		return prepareTopic(ctx, adm, b, p)
 	}
@@ -208,7 +209,7 @@ func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string
 }
 
 // info is the WorkerInfo of the seq-th run; nil for a single process.
-func (wr *workerRun) info(b *Bench, seq int, start time.Time, late time.Duration) *WorkerInfo {
+func (wr *workerRun) info(b *spec.Bench, seq int, start time.Time, late time.Duration) *WorkerInfo {
 	if wr == nil {
 		return nil
 	}
@@ -219,7 +220,7 @@ func (wr *workerRun) info(b *Bench, seq int, start time.Time, late time.Duration
 // deletesTopic says at clean-up time whether this process deletes the
 // seq-th run's topic: a single process does, and so does worker 0 once the
 // other workers are done with it; the others never do.
-func (wr *workerRun) deletesTopic(b *Bench, seq int) func() bool {
+func (wr *workerRun) deletesTopic(b *spec.Bench, seq int) func() bool {
 	return func() bool {
 		switch {
 		case wr == nil:

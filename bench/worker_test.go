@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -37,19 +38,19 @@ func TestWorkerCheck(t *testing.T) {
 	ok := Worker{Workers: 3, Index: 2, StartAt: start, Run: "r", ResultsTopic: DefaultResultsTopic}
 	cases := []struct {
 		w    Worker
-		b    Bench
+		b    spec.Bench
 		want string
 	}{
-		{ok, Bench{NumRecords: 3}, ""},
-		{Worker{Workers: 3, Index: 3}, Bench{}, "--worker-index=3: must be below --workers=3"},
-		{Worker{Workers: 0}, Bench{}, "--workers=0: must be at least 1"},
-		{ok, Bench{Rounds: 3}, "--workers=3: rounds = 3"},
-		{ok, Bench{FindMaxRate: true}, "--workers=3: find_max_rate"},
-		{ok, Bench{NumRecords: 2}, "--workers=3: num_records = 2: fewer records than workers"},
+		{ok, spec.Bench{NumRecords: 3}, ""},
+		{Worker{Workers: 3, Index: 3}, spec.Bench{}, "--worker-index=3: must be below --workers=3"},
+		{Worker{Workers: 0}, spec.Bench{}, "--workers=0: must be at least 1"},
+		{ok, spec.Bench{Rounds: 3}, "--workers=3: rounds = 3"},
+		{ok, spec.Bench{FindMaxRate: true}, "--workers=3: find_max_rate"},
+		{ok, spec.Bench{NumRecords: 2}, "--workers=3: num_records = 2: fewer records than workers"},
 		// Shares below a record/s are fine; a rate whose shares round to
 		// 0 (as fast as possible) is not.
-		{ok, Bench{NumRecords: 3, Scenarios: []Scenario{{Name: "slow", Probe: config.Probe{Rate: 2}}}}, ""},
-		{ok, Bench{NumRecords: 3, Scenarios: []Scenario{{Name: "tiny", Probe: config.Probe{Rate: 5e-324}}}}, `--workers=3: scenario "tiny" rate = 5e-324: cannot be split`},
+		{ok, spec.Bench{NumRecords: 3, Scenarios: []spec.Scenario{{Name: "slow", Probe: config.Probe{Rate: 2}}}}, ""},
+		{ok, spec.Bench{NumRecords: 3, Scenarios: []spec.Scenario{{Name: "tiny", Probe: config.Probe{Rate: 5e-324}}}}, `--workers=3: scenario "tiny" rate = 5e-324: cannot be split`},
 	}
 	for _, c := range cases {
 		err := c.w.Check(&c.b)
@@ -57,7 +58,7 @@ func TestWorkerCheck(t *testing.T) {
 			t.Errorf("%+v with %+v: %v, want %q", c.w, c.b, err, c.want)
 		}
 	}
-	if got := ok.share(&Bench{NumRecords: 10}).NumRecords; got != 3 {
+	if got := ok.share(&spec.Bench{NumRecords: 10}).NumRecords; got != 3 {
 		t.Errorf("worker 2 of 3 takes %d of 10 records, want 3", got)
 	}
 	if id := (&Worker{Run: "2026-01-02T03:04:05Z"}).runID(); id != "2026-01-02T03-04-05Z" {
@@ -70,11 +71,11 @@ func TestWorkerCheck(t *testing.T) {
 func TestWorkerScenarioStart(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	w := &Worker{Workers: 2, StartAt: start}
-	timed := &Bench{Duration: 20 * time.Second, DrainTimeout: time.Minute}
+	timed := &spec.Bench{Duration: 20 * time.Second, DrainTimeout: time.Minute}
 	if got, want := w.scenarioStart(timed, 2), start.Add(2*(20*time.Second+time.Minute+slotSlack)); !got.Equal(want) {
 		t.Errorf("third duration run starts %s, want %s", got, want)
 	}
-	counted := &Bench{NumRecords: 100, DrainTimeout: time.Minute}
+	counted := &spec.Bench{NumRecords: 100, DrainTimeout: time.Minute}
 	if got := w.scenarioStart(counted, 0); !got.Equal(start) {
 		t.Errorf("first num_records run starts %s, want %s", got, start)
 	}
@@ -103,7 +104,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer old.close()
-	b := &Bench{ParamKeys: []string{"scenario"}}
+	b := &spec.Bench{ParamKeys: []string{"scenario"}}
 	if err := old.publish(ctx, b.ParamKeys, Result{Scenario: "s", Params: []string{"s"}, Worker: old.info(b, 0, earlier, 0)}); err != nil {
 		t.Fatal(err)
 	}

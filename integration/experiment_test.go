@@ -22,6 +22,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -143,9 +144,9 @@ func experiment(t *testing.T, name string) (c *kafkatest.Cluster, cl *kgo.Client
 }
 
 // parseExperiment parses a bench file (topic in place of %s) for c.
-func parseExperiment(t *testing.T, c *kafkatest.Cluster, file, topic string) *bench.Bench {
+func parseExperiment(t *testing.T, c *kafkatest.Cluster, file, topic string) *spec.Bench {
 	t.Helper()
-	b, err := bench.Parse([]byte(fmt.Sprintf(file, topic)))
+	b, err := spec.Parse([]byte(fmt.Sprintf(file, topic)))
 	if err != nil {
 		t.Fatal(err)
 	}

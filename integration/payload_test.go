@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -31,7 +32,7 @@ func TestCompressionLikeProducerPerformance(t *testing.T) {
 	var topics []string
 	defer func() { _, _ = adm.DeleteTopics(context.Background(), topics...) }()
 
-	bn, err := bench.Parse(fmt.Appendf(nil, `
+	bn, err := spec.Parse(fmt.Appendf(nil, `
 num_records: %d
 rate: 0
 delete_topics: false

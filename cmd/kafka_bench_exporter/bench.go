@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/exporter-toolkit/web"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -180,16 +181,16 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 
 // loadBench reads --bench.file or builds a one-scenario bench from the quick
 // flags, then applies --kafka.brokers.
-func loadBench(f *flags) (*bench.Bench, error) {
+func loadBench(f *flags) (*spec.Bench, error) {
 	bf := f.bench
 	quick := bf.setNum || bf.setSize || bf.setAcks || bf.setParts
-	var b *bench.Bench
+	var b *spec.Bench
 	var err error
 	switch {
 	case bf.file != "" && quick:
 		return nil, errors.New("--bench.file and the quick flags (--bench.num-records, --bench.record-size, --bench.acks, --bench.partitions) are exclusive: put the settings in the file")
 	case bf.file != "":
-		b, err = bench.Load(bf.file)
+		b, err = spec.Load(bf.file)
 	case quick:
 		b, err = quickBench(bf).Bench()
 		if err != nil {
@@ -208,8 +209,8 @@ func loadBench(f *flags) (*bench.Bench, error) {
 }
 
 // quickBench is the bench the quick flags stand for.
-func quickBench(bf *benchFlags) bench.Quick {
-	return bench.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
+func quickBench(bf *benchFlags) spec.Quick {
+	return spec.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
 }
 
 func printResult(w io.Writer, r bench.Result, rounds int) {
@@ -233,7 +234,7 @@ func printResult(w io.Writer, r bench.Result, rounds int) {
 	}
 }
 
-func writeOutput(bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
+func writeOutput(bf *benchFlags, b *spec.Bench, seed uint64, results []bench.Result) error {
 	return writeFile(bf.output, func(w io.Writer) error { return writeResults(w, bf.format, bf, b, seed, results) })
 }
 

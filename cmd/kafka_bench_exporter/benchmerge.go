@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -170,7 +171,7 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 	var k config.Kafka
 	k.SetDefaults()
 	if f.bench.file != "" {
-		b, err := bench.Load(f.bench.file)
+		b, err := spec.Load(f.bench.file)
 		if err != nil {
 			return k, err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // roundFlags are the bench flags of rounds and configuration experiments.
@@ -25,7 +26,7 @@ func addRoundFlags(cmd *kingpin.CmdClause, rf *roundFlags) {
 }
 
 // pickSeed returns --seed, or a random seed, printed when it matters.
-func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
+func (rf *roundFlags) pickSeed(b *spec.Bench, stderr io.Writer) uint64 {
 	if !rf.setSeed {
 		rf.seed = rand.Uint64()
 	}
@@ -37,7 +38,7 @@ func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
 
 // plan runs --dry-run: exit 0 with the plan on stdout, 2 for a setting the
 // bench refuses, 1 when the cluster cannot be read.
-func plan(ctx context.Context, r *bench.Runner, b *bench.Bench, stdout, stderr io.Writer) int {
+func plan(ctx context.Context, r *bench.Runner, b *spec.Bench, stdout, stderr io.Writer) int {
 	if err := r.Plan(ctx, b, stdout); err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return runErrCode(err)

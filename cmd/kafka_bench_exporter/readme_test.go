@@ -38,7 +38,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
@@ -346,7 +346,7 @@ func TestReadmeBenchFileKeys(t *testing.T) {
 			}
 		}
 	}
-	ft := reflect.TypeOf(bench.File{})
+	ft := reflect.TypeOf(spec.File{})
 	for i := range ft.NumField() {
 		key, _, _ := strings.Cut(ft.Field(i).Tag.Get("yaml"), ",")
 		if key == "" || key == "-" {

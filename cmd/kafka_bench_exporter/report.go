@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // reportAction is the first argument of "bench report FILE.json".
@@ -41,7 +42,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 		if file = benchFileOf(bf); file == nil {
 			return fail(exitBadInput, fmt.Errorf("--bench.file %s cannot be read", bf.file))
 		}
-		b, err := bench.Parse([]byte(file.Text))
+		b, err := spec.Parse([]byte(file.Text))
 		if err != nil {
 			return fail(exitBadInput, fmt.Errorf("%s: %w", bf.file, err))
 		}
@@ -67,7 +68,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 
 // writeResults writes results in one of bench.Formats; an HTML page also
 // shows the bench file that produced them.
-func writeResults(w io.Writer, format string, bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
+func writeResults(w io.Writer, format string, bf *benchFlags, b *spec.Bench, seed uint64, results []bench.Result) error {
 	switch {
 	case format == bench.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
 		return bench.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))

@@ -1,10 +1,11 @@
-package bench
+package spec
 
 import (
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,7 +118,7 @@ func TestValidSweep(t *testing.T) {
 				s.Name, p.Producer.LingerMS, p.CreateTopic.ReplicationFactor, p.Rate)
 		}
 		if got := []string{s.Params[1], s.Params[2], s.Params[3]}; !reflect.DeepEqual(got,
-			[]string{itoa(int64(p.RecordSize)), itoa(int64(p.CreateTopic.Partitions)), p.Producer.Acks}) {
+			[]string{strconv.Itoa(p.RecordSize), strconv.Itoa(int(p.CreateTopic.Partitions)), p.Producer.Acks}) {
 			t.Errorf("%s: probe has record_size %d, partitions %d, acks %s; params say %v", s.Name, p.RecordSize, p.CreateTopic.Partitions, p.Producer.Acks, got)
 		}
 		if want := p.Producer.Acks == "all"; p.Producer.Idempotent() != want {

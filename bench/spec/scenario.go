@@ -1,7 +1,7 @@
 // Package bench is the one-shot benchmark mode: a bench file (or a few
 // flags) expands into scenarios, each run once with the daemon's probe
 // engine, reported in Kafka's perf-tool formats and as a seeds-style table.
-package bench
+package spec
 
 import (
 	"crypto/sha256"
@@ -95,8 +95,8 @@ func (f *File) Validate() error {
 		return config.FieldError("", "rate", f.Rate, "must be >= 0 (0 = as fast as possible)")
 	case f.DrainTimeout <= 0:
 		return config.FieldError("", "drain_timeout", f.DrainTimeout, "must be > 0")
-	case f.Rounds < 1 || f.Rounds > maxRounds:
-		return config.FieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", maxRounds))
+	case f.Rounds < 1 || f.Rounds > MaxRounds:
+		return config.FieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", MaxRounds))
 	}
 	for _, b := range f.Kafka.Brokers {
 		if b == "" {
@@ -119,7 +119,7 @@ type Bench struct {
 	Hosts         []HostEntry
 	Rounds        int
 	// Baseline is the Name of the scenario the others are compared with,
-	// set when rounds >= minVerdictRounds.
+	// set when rounds >= MinVerdictRounds.
 	Baseline    string
 	FindMaxRate bool
 	// ParamKeys name the parameters that tell scenarios apart, in the order
@@ -151,9 +151,9 @@ type Scenario struct {
 }
 
 // DisplayName is Name, or "defaults" for the defaults alone.
-func (s Scenario) DisplayName() string { return displayName(s.Name) }
+func (s Scenario) DisplayName() string { return DisplayName(s.Name) }
 
-func displayName(name string) string {
+func DisplayName(name string) string {
 	if name == "" {
 		return "defaults"
 	}

@@ -1,4 +1,4 @@
-package bench
+package spec
 
 import (
 	"fmt"
@@ -21,8 +21,8 @@ const (
 // configNameRE is the shape of Kafka's configuration names.
 var configNameRE = regexp.MustCompile(`^[a-z][a-z0-9._-]*[a-z0-9]$`)
 
-// allBrokers as ConfigSetting.Broker: the setting applies to every broker.
-const allBrokers = -1
+// AllBrokers as ConfigSetting.Broker: the setting applies to every broker.
+const AllBrokers = -1
 
 // ConfigSetting is one broker or topic configuration a scenario sets for its
 // run: `broker.<name>` (every broker), `broker.<id>.<name>` (one broker) or
@@ -30,7 +30,7 @@ const allBrokers = -1
 type ConfigSetting struct {
 	Key    string // as written in the bench file
 	Topic  bool   // a topic configuration, else a broker one
-	Broker int32  // the broker id, or allBrokers
+	Broker int32  // the broker id, or AllBrokers
 	Name   string // Kafka's configuration name
 	Value  string
 }
@@ -45,7 +45,7 @@ func parseConfigKey(scope, key string, v *yaml.Node) (s ConfigSetting, ok bool, 
 			return s, false, nil
 		}
 	}
-	s = ConfigSetting{Key: key, Topic: !isBroker, Broker: allBrokers, Name: rest}
+	s = ConfigSetting{Key: key, Topic: !isBroker, Broker: AllBrokers, Name: rest}
 	if isBroker {
 		if id, name, found := strings.Cut(rest, "."); found && isDigits(id) {
 			n, perr := strconv.ParseInt(id, 10, 32)
