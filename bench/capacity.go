@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
@@ -11,7 +12,7 @@ import (
 
 // findMaxRate runs the scenario's capacity ramp once, on the scenario's own
 // topic, with the daemon's capacity runner (find_max_rate).
-func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe, res Result, hosts []*hostSource, logger *slog.Logger) Result {
+func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe, res result.Result, hosts []*hostSource, logger *slog.Logger) result.Result {
 	c := *p.Capacity
 	c.Topic = p.Topic
 	p.Capacity = &c

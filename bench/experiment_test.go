@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -146,23 +147,23 @@ func TestSchedule(t *testing.T) {
 
 // roundsBench is a bench of two scenarios, three rounds, with made-up
 // results: "fast" has 20 % more throughput, the same latency.
-func roundsBench(t *testing.T) (*spec.Bench, []Result) {
+func roundsBench(t *testing.T) (*spec.Bench, []result.Result) {
 	t.Helper()
 	b, err := spec.Parse([]byte("num_records: 10\nrounds: 3\nbaseline: base\nscenarios: [{name: base}, {name: fast, broker.num.io.threads: 16}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	result := func(name string, round int, rps float64, p99 time.Duration) Result {
-		lat := Latencies{P99: p99}
-		return Result{Scenario: name, Round: round, Params: []string{name, string(rune('0' + round))},
-			Produce: &ProduceResult{Records: int64(rps), Bytes: int64(rps) * 100, Elapsed: time.Second, Latency: lat},
-			Consume: &ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(1, 0), Records: int64(rps), EndToEnd: &lat}}
+	runResult := func(name string, round int, rps float64, p99 time.Duration) result.Result {
+		lat := result.Latencies{P99: p99}
+		return result.Result{Scenario: name, Round: round, Params: []string{name, string(rune('0' + round))},
+			Produce: &result.ProduceResult{Records: int64(rps), Bytes: int64(rps) * 100, Elapsed: time.Second, Latency: lat},
+			Consume: &result.ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(1, 0), Records: int64(rps), EndToEnd: &lat}}
 	}
-	var results []Result
+	var results []result.Result
 	for round, noise := range []float64{0, 30, -20} {
 		results = append(results,
-			result("base", round+1, 10000+noise, time.Duration(5000+noise)*time.Microsecond),
-			result("fast", round+1, 12000-noise, time.Duration(5010-noise)*time.Microsecond))
+			runResult("base", round+1, 10000+noise, time.Duration(5000+noise)*time.Microsecond),
+			runResult("fast", round+1, 12000-noise, time.Duration(5010-noise)*time.Microsecond))
 	}
 	results[2].Err = "failed" // base, round 2: out of the sample
 	return b, results

@@ -4,40 +4,13 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
 // DefaultHostInterval is how often the hosts are scraped during a scenario,
 // besides its start and end, for the peak CPU and the memory average.
 const DefaultHostInterval = 5 * time.Second
-
-// HostStats is the load generator during one scenario, the main table's host
-// columns: CPU and memory in percent, network in MB/s (MiB).
-type HostStats struct {
-	CPUPercent float64
-	MemPercent float64 // average of the samples
-	NetInMBps  float64
-	NetOutMBps float64
-	// Unavailable: the counters could not be read; the columns are empty.
-	Unavailable bool
-}
-
-// HostRow is one machine during one scenario, the seeds' per-machine
-// columns: averages over the scenario's window, and the peak CPU of the
-// intervals between samples.
-type HostRow struct {
-	Name, Role, URL string // URL is empty for the bench's own host
-	// Source is node_exporter or kafka_bench_exporter, as detected.
-	Source string
-	// Err says why the host could not be measured; its row shows
-	// "unreachable".
-	Err                                          string
-	CPUPercent, CPUPeakPercent, MemPercent       float64
-	DiskBusyPercent, DiskReadMBps, DiskWriteMBps float64 // busy: the busiest selected device
-	NetInMBps, NetOutMBps                        float64
-}
-
-// Unreachable reports whether the host could not be measured.
-func (h HostRow) Unreachable() bool { return h.Err != "" }
 
 // hostTrack follows one machine through a scenario.
 type hostTrack struct {
@@ -133,21 +106,21 @@ func (w *hostWatch) sample(ctx context.Context, last bool) {
 
 // stop takes the last sample of every host and returns their rows, the
 // bench's own first.
-func (w *hostWatch) stop(ctx context.Context) []HostRow {
+func (w *hostWatch) stop(ctx context.Context) []result.HostRow {
 	close(w.quit)
 	w.wg.Wait()
 	w.sample(ctx, true)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	rows := make([]HostRow, len(w.tracks))
+	rows := make([]result.HostRow, len(w.tracks))
 	for i, t := range w.tracks {
 		rows[i] = t.row()
 	}
 	return rows
 }
 
-func (t *hostTrack) row() HostRow {
-	r := HostRow{Name: t.src.Name, Role: t.src.Role, URL: t.src.URL}
+func (t *hostTrack) row() result.HostRow {
+	r := result.HostRow{Name: t.src.Name, Role: t.src.Role, URL: t.src.URL}
 	switch {
 	case t.err != nil:
 		r.Err = t.err.Error()
@@ -170,7 +143,7 @@ func (t *hostTrack) row() HostRow {
 			r.DiskBusyPercent = max(r.DiskBusyPercent, min(100*d/secs, 100))
 		}
 	}
-	mbps := func(from, to float64) float64 { return max(to-from, 0) / mib / secs }
+	mbps := func(from, to float64) float64 { return max(to-from, 0) / result.MiB / secs }
 	r.DiskReadMBps, r.DiskWriteMBps = mbps(a.DiskRead, b.DiskRead), mbps(a.DiskWritten, b.DiskWritten)
 	r.NetInMBps, r.NetOutMBps = mbps(a.NetRecv, b.NetRecv), mbps(a.NetSent, b.NetSent)
 	return r
@@ -186,12 +159,9 @@ func cpuPercent(a, b hostSample) float64 {
 }
 
 // ownStats is the main table's host columns, from the bench's own row.
-func ownStats(r HostRow) HostStats {
+func ownStats(r result.HostRow) result.HostStats {
 	if r.Unreachable() {
-		return HostStats{Unavailable: true}
+		return result.HostStats{Unavailable: true}
 	}
-	return HostStats{CPUPercent: r.CPUPercent, MemPercent: r.MemPercent, NetInMBps: r.NetInMBps, NetOutMBps: r.NetOutMBps}
+	return result.HostStats{CPUPercent: r.CPUPercent, MemPercent: r.MemPercent, NetInMBps: r.NetInMBps, NetOutMBps: r.NetOutMBps}
 }
-
-// mib is the perf tools' MB.
-const mib = 1024 * 1024

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -57,10 +58,10 @@ func TestDialects(t *testing.T) {
 				{"cpu busy (not idle, not iowait)", s.CPUBusy, 130},
 				{"mem total", s.MemTotal, 8e9},
 				{"mem available", s.MemAvailable, 6e9},
-				{"disk read: nvme0n1 + sda", s.DiskRead, 110 * mib},
-				{"disk written: nvme0n1 only", s.DiskWritten, 200 * mib},
-				{"net in: eth0 + lo", s.NetRecv, 31 * mib},
-				{"net out: eth0 + lo", s.NetSent, 11 * mib},
+				{"disk read: nvme0n1 + sda", s.DiskRead, 110 * result.MiB},
+				{"disk written: nvme0n1 only", s.DiskWritten, 200 * result.MiB},
+				{"net in: eth0 + lo", s.NetRecv, 31 * result.MiB},
+				{"net out: eth0 + lo", s.NetSent, 11 * result.MiB},
 				{"devices", float64(len(s.DiskIOTime)), 2},
 				{"nvme0n1 io time", s.DiskIOTime["nvme0n1"], 100},
 			}
@@ -83,15 +84,15 @@ func TestHostRow(t *testing.T) {
 	sample := func(sec, busy, total, avail, io, read, recv float64) hostSample {
 		return hostSample{At: t0.Add(time.Duration(sec * float64(time.Second))), CPUBusy: busy, CPUTotal: total,
 			MemTotal: 100, MemAvailable: avail, DiskIOTime: map[string]float64{"sda": io, "sdb": 0},
-			DiskRead: read, NetRecv: recv, NetSent: 50 * mib}
+			DiskRead: read, NetRecv: recv, NetSent: 50 * result.MiB}
 	}
 	tr := &hostTrack{src: &hostSource{HostEntry: spec.HostEntry{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}}
 	tr.add(sample(0, 0, 0, 80, 0, 0, 0), nodeExporter, nil)
-	tr.add(sample(2, 18, 20, 60, 1, 2*mib, 4*mib), nodeExporter, nil)         // 90 % busy
-	tr.add(hostSample{}, dialect{}, errors.New("a scrape in between failed")) // skipped
-	tr.add(sample(4, 20, 40, 40, 3, 8*mib, 8*mib), nodeExporter, nil)         // 10 % busy
+	tr.add(sample(2, 18, 20, 60, 1, 2*result.MiB, 4*result.MiB), nodeExporter, nil) // 90 % busy
+	tr.add(hostSample{}, dialect{}, errors.New("a scrape in between failed"))       // skipped
+	tr.add(sample(4, 20, 40, 40, 3, 8*result.MiB, 8*result.MiB), nodeExporter, nil) // 10 % busy
 	r := tr.row()
-	want := HostRow{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics", Source: "node_exporter",
+	want := result.HostRow{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics", Source: "node_exporter",
 		CPUPercent: 50, CPUPeakPercent: 90, MemPercent: 40, DiskBusyPercent: 75, DiskReadMBps: 2, NetInMBps: 2}
 	if r != want {
 		t.Errorf("row = %+v\nwant  %+v", r, want)

@@ -1,15 +1,12 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
-
-// unreachableCell marks a host that could not be measured.
-const unreachableCell = "unreachable"
 
 // hostColumns are the per-machine columns of the seeds' tables (seed 004:
 // CPU, 内存, IO, 入流量, 出流量), IO split into busy % and MB/s.
@@ -17,10 +14,10 @@ var hostColumns = []string{"CPU %", "peak CPU %", "mem %", "disk busy %", "disk 
 
 // hostCells are a host's measurements; "unreachable" and blanks when it
 // could not be measured.
-func hostCells(h HostRow) []string {
+func hostCells(h result.HostRow) []string {
 	if h.Unreachable() {
 		out := make([]string, len(hostColumns))
-		out[0] = unreachableCell
+		out[0] = result.UnreachableStatus
 		return out
 	}
 	return []string{f1(h.CPUPercent), f1(h.CPUPeakPercent), f1(h.MemPercent), f1(h.DiskBusyPercent),
@@ -30,7 +27,7 @@ func hostCells(h HostRow) []string {
 // hostAddress is the seeds' ip column: the endpoint's host, or "local" for
 // the bench's own machine. It is cut from the text: a redacted URL
 // (u:<secret>@) no longer parses.
-func hostAddress(h HostRow) string {
+func hostAddress(h result.HostRow) string {
 	if h.URL == "" {
 		return "local"
 	}
@@ -52,7 +49,7 @@ func hostAddress(h HostRow) string {
 // writeHostsMarkdown writes the per-machine table, seed 004's layout: per
 // scenario one row per machine, with the scenario's TPS repeated as the
 // seed does; then why a host was unreachable.
-func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []Result) {
+func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []result.Result) {
 	if !hasHosts(results) {
 		return
 	}
@@ -84,7 +81,7 @@ func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []Result
 			}
 			writeMarkdownRow(b, row)
 			if host.Unreachable() {
-				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", unreachableCell, host.Name, config.RedactURL(host.URL), r.Name(), config.RedactText(host.Err)))
+				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", result.UnreachableStatus, host.Name, config.RedactURL(host.URL), r.Name(), config.RedactText(host.Err)))
 			}
 		}
 	}
@@ -101,7 +98,7 @@ func orDash(s string) string {
 	return s
 }
 
-func hasHosts(results []Result) bool {
+func hasHosts(results []result.Result) bool {
 	for _, r := range results {
 		if len(r.Hosts) > 0 {
 			return true
@@ -112,7 +109,7 @@ func hasHosts(results []Result) bool {
 
 // hostNames are the machines of the run, in row order (every scenario
 // measures the same ones).
-func hostNames(results []Result) []string {
+func hostNames(results []result.Result) []string {
 	for _, r := range results {
 		if len(r.Hosts) > 0 {
 			names := make([]string, len(r.Hosts))
@@ -137,7 +134,7 @@ func csvHostHeader(names []string) []string {
 }
 
 // csvHostCells are a result's host columns, in the order of names.
-func csvHostCells(names []string, r Result) []string {
+func csvHostCells(names []string, r result.Result) []string {
 	out := make([]string, 0, len(names)*len(hostColumns))
 	for _, n := range names {
 		cells := make([]string, len(hostColumns))
@@ -147,63 +144,6 @@ func csvHostCells(names []string, r Result) []string {
 			}
 		}
 		out = append(out, cells...)
-	}
-	return out
-}
-
-// jsonHostRow is one machine of a scenario; the measurements are left out
-// when it was unreachable.
-type jsonHostRow struct {
-	Name   string `json:"name"`
-	Role   string `json:"role"`
-	URL    string `json:"url,omitempty"`
-	Source string `json:"source,omitempty"`
-	Status string `json:"status"`
-	Error  string `json:"error,omitempty"`
-	*jsonHostMeasured
-}
-
-type jsonHostMeasured struct {
-	CPUPercent        float64 `json:"cpu_percent"`
-	CPUPeakPercent    float64 `json:"cpu_peak_percent"`
-	MemoryPercent     float64 `json:"memory_percent"`
-	DiskBusyPercent   float64 `json:"disk_busy_percent"`
-	DiskReadMBPerSec  float64 `json:"disk_read_mb_per_sec"`
-	DiskWriteMBPerSec float64 `json:"disk_write_mb_per_sec"`
-	NetInMBPerSec     float64 `json:"net_in_mb_per_sec"`
-	NetOutMBPerSec    float64 `json:"net_out_mb_per_sec"`
-}
-
-// UnmarshalJSON reads a row back ("bench merge"): encoding/json cannot
-// fill an embedded pointer to an unexported type.
-func (h *jsonHostRow) UnmarshalJSON(data []byte) error {
-	var names struct{ Name, Role, URL, Source, Status, Error string }
-	if err := json.Unmarshal(data, &names); err != nil {
-		return err
-	}
-	*h = jsonHostRow{Name: names.Name, Role: names.Role, URL: names.URL, Source: names.Source, Status: names.Status, Error: names.Error}
-	if h.Status == unreachableCell {
-		return nil
-	}
-	h.jsonHostMeasured = &jsonHostMeasured{}
-	return json.Unmarshal(data, h.jsonHostMeasured)
-}
-
-func hostsJSON(rows []HostRow) []jsonHostRow {
-	out := make([]jsonHostRow, 0, len(rows))
-	for _, h := range rows {
-		// Redacted again: rows merged from other workers' results or read
-		// from a file written by an older version may hold credentials.
-		jr := jsonHostRow{Name: h.Name, Role: h.Role, URL: config.RedactURL(h.URL), Source: h.Source, Status: "ok", Error: config.RedactText(h.Err)}
-		if h.Unreachable() {
-			jr.Status = unreachableCell
-		} else {
-			jr.jsonHostMeasured = &jsonHostMeasured{CPUPercent: round(h.CPUPercent, 2), CPUPeakPercent: round(h.CPUPeakPercent, 2),
-				MemoryPercent: round(h.MemPercent, 2), DiskBusyPercent: round(h.DiskBusyPercent, 2),
-				DiskReadMBPerSec: round(h.DiskReadMBps, 3), DiskWriteMBPerSec: round(h.DiskWriteMBps, 3),
-				NetInMBPerSec: round(h.NetInMBps, 3), NetOutMBPerSec: round(h.NetOutMBps, 3)}
-		}
-		out = append(out, jr)
 	}
 	return out
 }

@@ -7,14 +7,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
-func hostResults() []Result {
-	return []Result{{
+func hostResults() []result.Result {
+	return []result.Result{{
 		Scenario: "record_size=1024", Params: []string{"1024"},
-		Produce: &ProduceResult{Records: 1000, Bytes: 1024 * 1000, Elapsed: time.Second},
-		Consume: &ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(2, 0), Records: 1000, Bytes: 1024 * 1000},
-		Hosts: []HostRow{
+		Produce: &result.ProduceResult{Records: 1000, Bytes: 1024 * 1000, Elapsed: time.Second},
+		Consume: &result.ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(2, 0), Records: 1000, Bytes: 1024 * 1000},
+		Hosts: []result.HostRow{
 			{Name: "bench", Role: "bench", Source: "kafka_bench_exporter", CPUPercent: 5.87, CPUPeakPercent: 9.5, MemPercent: 8.73, NetInMBps: 0.56, NetOutMBps: 13.9},
 			{Name: "kafka1", Role: "broker", URL: "http://10.241.90.2:9100/metrics", Source: "node_exporter", CPUPercent: 51.81, CPUPeakPercent: 80,
 				MemPercent: 24.59, DiskBusyPercent: 7.7, DiskReadMBps: 0.5, DiskWriteMBps: 410.44, NetInMBps: 15.9, NetOutMBps: 4.8},

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/webassets"
@@ -19,12 +20,6 @@ import (
 
 // FormatHTML is the self-contained HTML report (WriteHTML).
 const FormatHTML = "html"
-
-// BenchFile is the bench file a report shows next to its results.
-type BenchFile struct {
-	Name string `json:"name"`
-	Text string `json:"text"`
-}
 
 var (
 	//go:embed html/report.html
@@ -37,31 +32,11 @@ var (
 	reportPage = template.Must(template.New("report").Parse(reportHTML))
 )
 
-// reportData is the page's data section (<script id="report-data">): the
-// JSON result as WriteJSON wrote it (with rounds, WriteRounds' runs as the
-// results and the rest as rounds), and what the page needs besides.
-type reportData struct {
-	Title     string          `json:"title"`
-	ParamKeys []string        `json:"param_keys"`
-	BenchFile *BenchFile      `json:"bench_file,omitempty"`
-	Rounds    *reportRounds   `json:"rounds,omitempty"`
-	Results   json.RawMessage `json:"results"`
-}
-
-// reportRounds is a rounds result (jsonRounds) but its runs.
-type reportRounds struct {
-	Rounds         int             `json:"rounds"`
-	Seed           uint64          `json:"seed,string"` // a string: JavaScript's numbers hold 53 bits
-	Baseline       string          `json:"baseline,omitempty"`
-	IntervalMethod string          `json:"interval_method"`
-	Summary        json.RawMessage `json:"summary"`
-}
-
 // WriteHTML writes the results as one self-contained HTML page: the seeds'
 // table, a chart per swept parameter, the latency percentile spectra and the
 // host charts, drawn by an inlined uPlot, so it opens offline. file may be
 // nil.
-func WriteHTML(w io.Writer, paramKeys []string, results []Result, file *BenchFile) error {
+func WriteHTML(w io.Writer, paramKeys []string, results []result.Result, file *result.FileText) error {
 	var js bytes.Buffer
 	if err := WriteJSON(&js, paramKeys, results); err != nil {
 		return err
@@ -71,7 +46,7 @@ func WriteHTML(w io.Writer, paramKeys []string, results []Result, file *BenchFil
 
 // WriteRoundsHTML is WriteHTML for a bench with rounds: the page also
 // shows each round's value and the verdicts with their intervals.
-func WriteRoundsHTML(w io.Writer, b *spec.Bench, seed uint64, results []Result, file *BenchFile) error {
+func WriteRoundsHTML(w io.Writer, b *spec.Bench, seed uint64, results []result.Result, file *result.FileText) error {
 	var js bytes.Buffer
 	if err := WriteRounds(&js, FormatJSON, b, seed, results); err != nil {
 		return err
@@ -85,9 +60,9 @@ func WriteRoundsHTML(w io.Writer, b *spec.Bench, seed uint64, results []Result, 
 // read from the results. The page holds no secret: the bench file's are
 // shown as <secret> (config.RedactYAML), and so are the credentials of any
 // URL in the results, which an older version may have saved.
-func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *BenchFile) error {
+func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *result.FileText) error {
 	if file != nil {
-		file = &BenchFile{Name: file.Name, Text: config.RedactYAML(file.Text)}
+		file = &result.FileText{Name: file.Name, Text: config.RedactYAML(file.Text)}
 	}
 	resultsJSON, err := redactJSON(resultsJSON)
 	if err != nil {
@@ -180,7 +155,7 @@ func ReportDataSection(page []byte) ([]byte, error) {
 // notAResult says what a JSON result looks like.
 const notAResult = "not a bench JSON result (an array of scenario objects, or with rounds an object with runs and summary, as --format json writes)"
 
-func reportDataOf(resultJSON []byte, paramKeys []string, file *BenchFile) (*reportData, error) {
+func reportDataOf(resultJSON []byte, paramKeys []string, file *result.FileText) (*result.ReportData, error) {
 	resultsJSON, rounds, err := splitRounds(resultJSON)
 	if err != nil {
 		return nil, err
@@ -232,12 +207,12 @@ func reportDataOf(resultJSON []byte, paramKeys []string, file *BenchFile) (*repo
 	if paramKeys == nil {
 		paramKeys = []string{}
 	}
-	return &reportData{Title: title, ParamKeys: paramKeys, BenchFile: file, Rounds: rounds, Results: json.RawMessage(resultsJSON)}, nil
+	return &result.ReportData{Title: title, ParamKeys: paramKeys, BenchFile: file, Rounds: rounds, Results: json.RawMessage(resultsJSON)}, nil
 }
 
 // splitRounds returns the runs and the rest of a rounds result, or a plain
 // result and nil.
-func splitRounds(resultJSON []byte) (json.RawMessage, *reportRounds, error) {
+func splitRounds(resultJSON []byte) (json.RawMessage, *result.ReportRounds, error) {
 	if t := bytes.TrimSpace(resultJSON); len(t) == 0 || t[0] != '{' {
 		return resultJSON, nil, nil
 	}
@@ -255,6 +230,6 @@ func splitRounds(resultJSON []byte) (json.RawMessage, *reportRounds, error) {
 	if doc.Runs == nil || doc.Summary == nil {
 		return nil, nil, fmt.Errorf("%s: an object without runs and summary", notAResult)
 	}
-	return doc.Runs, &reportRounds{Rounds: doc.Rounds, Seed: doc.Seed, Baseline: doc.Baseline,
+	return doc.Runs, &result.ReportRounds{Rounds: doc.Rounds, Seed: doc.Seed, Baseline: doc.Baseline,
 		IntervalMethod: doc.IntervalMethod, Summary: doc.Summary}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/browsertest"
 )
@@ -141,9 +142,9 @@ func TestHTMLRoundsReportInBrowser(t *testing.T) {
 
 // savedReport writes the page of testdata's saved result with its bench
 // file, as "bench report" makes it, and returns its path.
-func savedReport(t *testing.T, result, benchFile string) string {
+func savedReport(t *testing.T, resultFile, benchFile string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", result))
+	data, err := os.ReadFile(filepath.Join("testdata", resultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func savedReport(t *testing.T, result, benchFile string) string {
 		t.Fatal(err)
 	}
 	var page bytes.Buffer
-	if err := RenderHTML(&page, data, b.ParamKeys, &BenchFile{Name: "bench/spec/testdata/" + benchFile, Text: string(text)}); err != nil {
+	if err := RenderHTML(&page, data, b.ParamKeys, &result.FileText{Name: "bench/spec/testdata/" + benchFile, Text: string(text)}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "report.html")

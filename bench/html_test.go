@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
 // TestHTMLReportDataGolden: the page made from a fixed JSON result carries
@@ -17,7 +19,7 @@ func TestHTMLReportDataGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := &BenchFile{Name: "sweep.yml", Text: "num_records: 1000000\nmatrix: {record_size: [100, 1000], acks: [\"1\", all]}\n# </script> stays text\n"}
+	file := &result.FileText{Name: "sweep.yml", Text: "num_records: 1000000\nmatrix: {record_size: [100, 1000], acks: [\"1\", all]}\n# </script> stays text\n"}
 	var page bytes.Buffer
 	if err := RenderHTML(&page, resultJSON, nil, file); err != nil {
 		t.Fatal(err)

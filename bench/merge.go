@@ -13,6 +13,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -46,13 +47,13 @@ func CollectSweep(ctx context.Context, k config.Kafka, topic, run string, start 
 
 // ReadSweepFiles reads the JSON results of workers (bench --format json).
 func ReadSweepFiles(paths []string) (*Sweep, error) {
-	c := &collected{byWorker: map[int]map[int]jsonResult{}}
+	c := &collected{byWorker: map[int]map[int]result.JSONResult{}}
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		var results []jsonResult
+		var results []result.JSONResult
 		if err := json.Unmarshal(data, &results); err != nil {
 			return nil, fmt.Errorf("%s: not a bench JSON result: %w", path, err)
 		}
@@ -70,7 +71,7 @@ func ReadSweepFiles(paths []string) (*Sweep, error) {
 // there are none).
 func (s *Sweep) Workers() int {
 	n := 0
-	s.c.each(func(jr jsonResult) { n = max(n, jr.Worker.Workers) })
+	s.c.each(func(jr result.JSONResult) { n = max(n, jr.Worker.Workers) })
 	return n
 }
 
@@ -84,7 +85,7 @@ func (s *Sweep) Problems() []error {
 	return out
 }
 
-func (c *collected) each(f func(jsonResult)) {
+func (c *collected) each(f func(result.JSONResult)) {
 	for _, w := range c.byWorker {
 		for _, jr := range w {
 			f(jr)
@@ -95,7 +96,7 @@ func (c *collected) each(f func(jsonResult)) {
 // runs is the number of runs in each worker's schedule.
 func (c *collected) runs() int {
 	n := 0
-	c.each(func(jr jsonResult) { n = max(n, jr.Worker.Runs) })
+	c.each(func(jr result.JSONResult) { n = max(n, jr.Worker.Runs) })
 	return n
 }
 
@@ -117,7 +118,7 @@ func (c *collected) complete(workers int) bool {
 // process's run.
 type Merged struct {
 	ParamKeys []string
-	Results   []Result
+	Results   []result.Result
 	// Missing names each worker with no result of some scenario; a merge
 	// with any is incomplete.
 	Missing []string
@@ -138,7 +139,7 @@ func (s *Sweep) Merge(workers int) (*Merged, error) {
 	}
 	m := &Merged{}
 	for seq := range runs {
-		var parts []Result
+		var parts []result.Result
 		var missing []int
 		for i := range workers {
 			jr, ok := s.c.byWorker[i][seq]
@@ -149,7 +150,7 @@ func (s *Sweep) Merge(workers int) (*Merged, error) {
 			if m.ParamKeys == nil {
 				m.ParamKeys = jr.Worker.ParamKeys
 			}
-			r, err := resultOf(jr, jr.Worker.ParamKeys)
+			r, err := result.FromJSON(jr, jr.Worker.ParamKeys)
 			if err != nil {
 				return nil, fmt.Errorf("worker %d, scenario %s: %w", i, spec.DisplayName(jr.Scenario), err)
 			}
@@ -168,7 +169,7 @@ func (s *Sweep) Merge(workers int) (*Merged, error) {
 					p.Worker.Index, r.Name(), p.Worker.LateBy.Round(time.Millisecond)))
 			}
 		}
-		if d := firstSpread(parts); d > lateTolerance {
+		if d := firstSpread(parts); d > result.LateTolerance {
 			m.Notes = append(m.Notes, fmt.Sprintf("scenario %s: the workers' measured windows began up to %s apart; the merged rate is over their union",
 				r.Name(), d.Round(time.Millisecond)))
 		}
@@ -178,12 +179,12 @@ func (s *Sweep) Merge(workers int) (*Merged, error) {
 }
 
 // mergeRun merges the workers' results of one run.
-func mergeRun(parts []Result, missing []int, seq int) (Result, error) {
+func mergeRun(parts []result.Result, missing []int, seq int) (result.Result, error) {
 	if len(parts) == 0 {
-		return Result{Scenario: "run " + strconv.Itoa(seq+1), Err: fmt.Sprintf("no worker published a result (workers %v missing)", missing)}, nil
+		return result.Result{Scenario: "run " + strconv.Itoa(seq+1), Err: fmt.Sprintf("no worker published a result (workers %v missing)", missing)}, nil
 	}
 	first := parts[0]
-	r := Result{Scenario: first.Scenario, Params: first.Params, Topic: first.Topic, Round: first.Round}
+	r := result.Result{Scenario: first.Scenario, Params: first.Params, Topic: first.Topic, Round: first.Round}
 	var errs []string
 	for _, p := range parts {
 		if p.Scenario != first.Scenario {
@@ -212,16 +213,16 @@ func mergeRun(parts []Result, missing []int, seq int) (Result, error) {
 	return r, nil
 }
 
-func mergeProduce(parts []Result) (*ProduceResult, error) {
-	var out *ProduceResult
-	var lats []Latencies
+func mergeProduce(parts []result.Result) (*result.ProduceResult, error) {
+	var out *result.ProduceResult
+	var lats []result.Latencies
 	for _, p := range parts {
 		pr := p.Produce
 		if pr == nil {
 			continue
 		}
 		if out == nil {
-			out = &ProduceResult{First: pr.First, Last: pr.Last}
+			out = &result.ProduceResult{First: pr.First, Last: pr.Last}
 		}
 		out.Records += pr.Records
 		out.Bytes += pr.Bytes
@@ -234,14 +235,14 @@ func mergeProduce(parts []Result) (*ProduceResult, error) {
 	}
 	out.Elapsed = out.Last.Sub(out.First)
 	var err error
-	out.Latency, err = mergeLatencies(lats)
+	out.Latency, err = result.MergeLatencies(lats)
 	return out, err
 }
 
-func mergeConsume(parts []Result) (*ConsumeResult, error) {
-	var out *ConsumeResult
-	var lats []Latencies
-	var accts []*Accounting
+func mergeConsume(parts []result.Result) (*result.ConsumeResult, error) {
+	var out *result.ConsumeResult
+	var lats []result.Latencies
+	var accts []*result.Accounting
 	for _, p := range parts {
 		if p.Accounting != nil {
 			accts = append(accts, p.Accounting)
@@ -251,7 +252,7 @@ func mergeConsume(parts []Result) (*ConsumeResult, error) {
 			continue
 		}
 		if out == nil {
-			out = &ConsumeResult{Start: c.Start, End: c.End}
+			out = &result.ConsumeResult{Start: c.Start, End: c.End}
 		}
 		out.Records += c.Records
 		out.Bytes += c.Bytes
@@ -266,12 +267,12 @@ func mergeConsume(parts []Result) (*ConsumeResult, error) {
 	if out != nil && len(accts) == len(parts) {
 		// Each consumer read a part of every worker's records: loss and
 		// duplicates are only known over all of them.
-		out.Lost, out.Duplicates = tally(accts)
+		out.Lost, out.Duplicates = result.Tally(accts)
 	}
 	if out == nil || len(lats) == 0 {
 		return out, nil
 	}
-	e2e, err := mergeLatencies(lats)
+	e2e, err := result.MergeLatencies(lats)
 	out.EndToEnd = &e2e
 	return out, err
 }
@@ -280,13 +281,13 @@ func mergeConsume(parts []Result) (*ConsumeResult, error) {
 // memory and the workers' summed network; the host rows list each worker's
 // own machine, then the bench file's machines as worker 0 (or the first
 // worker with a result) measured them.
-func mergeHosts(parts []Result) (HostStats, []HostRow) {
-	st := HostStats{Unavailable: true}
-	var rows, others []HostRow
+func mergeHosts(parts []result.Result) (result.HostStats, []result.HostRow) {
+	st := result.HostStats{Unavailable: true}
+	var rows, others []result.HostRow
 	for _, p := range parts {
 		if h := p.Host; !h.Unavailable {
 			if st.Unavailable {
-				st = HostStats{}
+				st = result.HostStats{}
 			}
 			st.CPUPercent = max(st.CPUPercent, h.CPUPercent)
 			st.MemPercent = max(st.MemPercent, h.MemPercent)
@@ -307,7 +308,7 @@ func mergeHosts(parts []Result) (HostStats, []HostRow) {
 }
 
 // firstSpread is how far apart the workers' first measured sends are.
-func firstSpread(parts []Result) time.Duration {
+func firstSpread(parts []result.Result) time.Duration {
 	var lo, hi time.Time
 	for _, p := range parts {
 		if p.Produce != nil && !p.Produce.First.IsZero() {

@@ -2,9 +2,7 @@ package bench
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,94 +10,42 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // latenciesOfValues is the summary of values as a recorder keeps them.
-func latenciesOfValues(values []time.Duration) Latencies {
-	h := newHistogram()
+func latenciesOfValues(values []time.Duration) result.Latencies {
+	h := result.NewHistogram()
 	var sum, mx time.Duration
 	for _, v := range values {
 		_ = h.RecordValue(v.Microseconds())
 		sum += v
 		mx = max(mx, v)
 	}
-	return latenciesOf(h, sum, mx)
-}
-
-// roundTrip encodes l as a result file does and decodes it again.
-func roundTrip(t *testing.T, l Latencies) Latencies {
-	t.Helper()
-	data, err := json.Marshal(latencyJSON(l))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j jsonLatency
-	if err := json.Unmarshal(data, &j); err != nil {
-		t.Fatal(err)
-	}
-	out, err := latenciesFromJSON(j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// Merging K workers' histograms, each through its JSON encoding, gives
-// exactly the histogram of all their values: every percentile, the average
-// and the maximum.
-func TestMergeEqualsAllValues(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	const workers = 4
-	var all []time.Duration
-	parts := make([]Latencies, workers)
-	for w := range parts {
-		var vs []time.Duration
-		for range 20000 + w*5000 {
-			// Each worker its own spread: a body around (w+1) ms and a long tail.
-			v := time.Duration(rng.ExpFloat64()*float64(time.Duration(w+1)*time.Millisecond)) + time.Duration(rng.IntN(1000))*time.Microsecond
-			vs = append(vs, v.Truncate(time.Microsecond))
-		}
-		all = append(all, vs...)
-		parts[w] = roundTrip(t, latenciesOfValues(vs))
-	}
-	got, err := mergeLatencies(parts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := latenciesOfValues(all)
-	if !got.hist.Equals(want.hist) {
-		t.Error("merged histogram differs from the histogram of all values")
-	}
-	got.hist, want.hist = nil, nil
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("merged latencies\n got %+v\nwant %+v", got, want)
-	}
-	if _, err := mergeLatencies([]Latencies{{Avg: time.Millisecond}}); err == nil {
-		t.Error("a summary without its histogram merged")
-	}
+	return result.LatenciesOf(h, sum, mx)
 }
 
 // workerResult is worker i's result of the one scenario, produced from
 // first to last.
-func workerResult(i, workers int, records int64, first, last time.Time, lat time.Duration) Result {
+func workerResult(i, workers int, records int64, first, last time.Time, lat time.Duration) result.Result {
 	l := latenciesOfValues([]time.Duration{lat})
-	return Result{Scenario: "s", Params: []string{"100"}, Topic: "t",
-		Produce: &ProduceResult{Records: records, Bytes: 100 * records, Elapsed: last.Sub(first), First: first, Last: last, Latency: l},
-		Consume: &ConsumeResult{Start: first, End: last.Add(time.Second), Records: records, Bytes: 100 * records, EndToEnd: &l},
-		Host:    HostStats{CPUPercent: float64(10 * (i + 1)), NetOutMBps: 1},
-		Hosts:   []HostRow{{Name: spec.OwnHostName, Role: "bench"}},
-		Worker:  &WorkerInfo{Run: "r", Index: i, Workers: workers, Runs: 1, ParamKeys: []string{"record_size"}},
+	return result.Result{Scenario: "s", Params: []string{"100"}, Topic: "t",
+		Produce: &result.ProduceResult{Records: records, Bytes: 100 * records, Elapsed: last.Sub(first), First: first, Last: last, Latency: l},
+		Consume: &result.ConsumeResult{Start: first, End: last.Add(time.Second), Records: records, Bytes: 100 * records, EndToEnd: &l},
+		Host:    result.HostStats{CPUPercent: float64(10 * (i + 1)), NetOutMBps: 1},
+		Hosts:   []result.HostRow{{Name: spec.OwnHostName, Role: "bench"}},
+		Worker:  &result.WorkerInfo{Run: "r", Index: i, Workers: workers, Runs: 1, ParamKeys: []string{"record_size"}},
 	}
 }
 
 // sweepOf is the sweep the results make, through their JSON files.
-func sweepOf(t *testing.T, results ...Result) *Sweep {
+func sweepOf(t *testing.T, results ...result.Result) *Sweep {
 	t.Helper()
 	var paths []string
 	for i, r := range results {
 		var buf bytes.Buffer
-		if err := WriteJSON(&buf, []string{"record_size"}, []Result{r}); err != nil {
+		if err := WriteJSON(&buf, []string{"record_size"}, []result.Result{r}); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, writeTemp(t, i, buf.Bytes()))
@@ -175,13 +121,13 @@ func writeTemp(t *testing.T, i int, data []byte) string {
 }
 
 // accountingOf builds an Accounting from [run, partition, lo, hi) rows.
-func accountingOf(acked, seen [][4]uint64, duplicates int64) *Accounting {
-	a := &Accounting{Acked: byRun{}, Seen: byRun{}, Duplicates: duplicates}
+func accountingOf(acked, seen [][4]uint64, duplicates int64) *result.Accounting {
+	a := &result.Accounting{Acked: result.ByRun{}, Seen: result.ByRun{}, Duplicates: duplicates}
 	for _, g := range acked {
-		a.Acked.at(g[0], int32(g[1])).AddRange(g[2], g[3])
+		a.Acked.At(g[0], int32(g[1])).AddRange(g[2], g[3])
 	}
 	for _, g := range seen {
-		a.Seen.at(g[0], int32(g[1])).AddRange(g[2], g[3])
+		a.Seen.At(g[0], int32(g[1])).AddRange(g[2], g[3])
 	}
 	return a
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
@@ -69,7 +70,7 @@ func (pg *progress) report(i int, s spec.Scenario, b *spec.Bench, rec *Recorder,
 // "consumed" and end-to-end latency).
 func windowLine(w Window, elapsed time.Duration, verb string) string {
 	return fmt.Sprintf("%d records %s, %.1f records/sec (%.2f MB/sec), %.1f ms avg latency, %.1f ms max latency.",
-		w.Records, verb, perSec(float64(w.Records), elapsed), perSec(float64(w.Bytes)/mib, elapsed), ms(w.AvgLatency), ms(w.MaxLatency))
+		w.Records, verb, result.PerSec(float64(w.Records), elapsed), result.PerSec(float64(w.Bytes)/result.MiB, elapsed), result.Millis(w.AvgLatency), result.Millis(w.MaxLatency))
 }
 
 // fraction is how far the current scenario is, from 0 to 1.
@@ -102,5 +103,3 @@ func estimate(elapsed time.Duration, fraction float64, finished []time.Duration,
 	}
 	return max(whole-elapsed, 0) + per*time.Duration(left), true
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -6,15 +6,8 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
-)
-
-// Histogram geometry: microseconds from 1 µs to one hour with 5 significant
-// digits, so every latency below 262 ms is kept to the microsecond and larger
-// ones within 0.001 %. ProducerPerformance samples whole milliseconds.
-const (
-	histMaxMicros = int64(time.Hour / time.Microsecond)
-	histSigFigs   = 5
 )
 
 // Recorder keeps one scenario's measurements: exact latency histograms,
@@ -41,7 +34,7 @@ type Recorder struct {
 	skipped int64
 	produce side
 	// acked and seen (in acct) are kept under pmu and cmu respectively.
-	acct *Accounting
+	acct *result.Accounting
 
 	cmu      sync.Mutex
 	consumed int64 // including warm-up
@@ -76,18 +69,14 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 		allRecords:   allRecords,
 		consumeLimit: consumeLimit,
 		warmedUp:     make(chan struct{}),
-		produce:      side{hist: newHistogram()},
-		consume:      side{hist: newHistogram()},
-		acct:         newAccounting(),
+		produce:      side{hist: result.NewHistogram()},
+		consume:      side{hist: result.NewHistogram()},
+		acct:         result.NewAccounting(),
 	}
 	if warmup == 0 {
 		close(r.warmedUp)
 	}
 	return r
-}
-
-func newHistogram() *hdrhistogram.Histogram {
-	return hdrhistogram.New(1, histMaxMicros, histSigFigs)
 }
 
 // Produced implements probes.Recorder. latency runs from the record's
@@ -96,7 +85,7 @@ func (r *Recorder) Produced(latency time.Duration, bytes int, id probes.RecordID
 	now := time.Now()
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
-	r.acct.Acked.add(id)
+	r.acct.Acked.Add(id)
 	r.acked++
 	if r.acked <= r.warmup {
 		if r.acked == r.warmup {
@@ -132,7 +121,7 @@ func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool, id p
 	if !ownRun && !r.allRecords {
 		return
 	}
-	if ownRun && !r.acct.Seen.add(id) {
+	if ownRun && !r.acct.Seen.Add(id) {
 		r.acct.Duplicates++
 	}
 	if r.consumeLimit > 0 && r.consumed >= r.consumeLimit {
@@ -160,7 +149,7 @@ func (s *side) record(now time.Time, latency time.Duration, bytes int, withLaten
 		return
 	}
 	latency = max(latency, 0)
-	_ = s.hist.RecordValue(min(latency.Microseconds(), histMaxMicros)) // clamped: cannot fail
+	_ = s.hist.RecordValue(min(latency.Microseconds(), result.HistMaxMicros)) // clamped: cannot fail
 	s.sum += latency
 	s.max = max(s.max, latency)
 	s.win.sum += latency
@@ -168,13 +157,13 @@ func (s *side) record(now time.Time, latency time.Duration, bytes int, withLaten
 }
 
 // Accounting is a copy of which records were acknowledged and read.
-func (r *Recorder) Accounting() *Accounting {
+func (r *Recorder) Accounting() *result.Accounting {
 	r.pmu.Lock()
-	acked := r.acct.Acked.clone()
+	acked := r.acct.Acked.Clone()
 	r.pmu.Unlock()
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
-	return &Accounting{Acked: acked, Seen: r.acct.Seen.clone(), Duplicates: r.acct.Duplicates, Reads: r.acct.Reads}
+	return &result.Accounting{Acked: acked, Seen: r.acct.Seen.Clone(), Duplicates: r.acct.Duplicates, Reads: r.acct.Reads}
 }
 
 // WarmedUp is closed once the warm-up records are acknowledged.
@@ -261,24 +250,12 @@ func (s *side) takeWindow() Window {
 	return w
 }
 
-// Latencies summarise a histogram: exact average and maximum, percentiles
-// to the microsecond.
-type Latencies struct {
-	Avg, Max, P50, P95, P99, P999 time.Duration
-	// Spectrum is the percentile distribution (HTML report's chart).
-	Spectrum []Percentile
-	// hist holds every value (µs) and sum their exact total: what a merge
-	// of several workers' results needs (histcodec.go).
-	hist *hdrhistogram.Histogram
-	sum  time.Duration
-}
-
 // Span is the measured records of one side.
 type Span struct {
 	Records     int64
 	Bytes       int64
 	First, Last time.Time
-	Latency     Latencies
+	Latency     result.Latencies
 }
 
 // ProduceSpan summarises the measured acknowledgements: First is the
@@ -300,7 +277,5 @@ func (r *Recorder) ConsumeSpan() (s Span, warmEnd time.Time) {
 func (s *side) span() Span {
 	// A copy: the summary outlives the recorder's lock.
 	return Span{Records: s.count, Bytes: s.bytes, First: s.first, Last: s.last,
-		Latency: latenciesOf(hdrhistogram.Import(s.hist.Export()), s.sum, s.max)}
+		Latency: result.LatenciesOf(hdrhistogram.Import(s.hist.Export()), s.sum, s.max)}
 }
-
-func micros(v int64) time.Duration { return time.Duration(v) * time.Microsecond }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -18,18 +19,21 @@ import (
 func TestRecorderPercentiles(t *testing.T) {
 	const n = 100000
 	s := uniformRecorder(n).ProduceSpan()
-	want := Latencies{
+	want := result.Latencies{
 		Avg:  50000500 * time.Nanosecond, // (n+1)/2 µs, exact
 		Max:  100 * time.Millisecond,
 		P50:  50 * time.Millisecond,
 		P95:  95 * time.Millisecond,
 		P99:  99 * time.Millisecond,
 		P999: 99900 * time.Microsecond,
-		sum:  n * (n + 1) / 2 * time.Microsecond,
 	}
-	got := s.Latency
-	got.Spectrum = nil // TestSpectrum
-	got.hist = nil     // TestMergeEqualsAllValues
+	if sum := s.Latency.Sum(); sum != n*(n+1)/2*time.Microsecond {
+		t.Errorf("sum %v, want %v", sum, n*(n+1)/2*time.Microsecond)
+	}
+	l := s.Latency
+	// The spectrum (TestSpectrum) and histogram (TestMergeEqualsAllValues)
+	// are checked on their own.
+	got := result.Latencies{Avg: l.Avg, Max: l.Max, P50: l.P50, P95: l.P95, P99: l.P99, P999: l.P999}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("latencies\n got %+v\nwant %+v", got, want)
 	}
@@ -103,7 +107,7 @@ func TestRecorderAllRecords(t *testing.T) {
 	r.Consumed(0, 10, false, probes.RecordID{})
 	r.Consumed(0, 10, false, probes.RecordID{}) // past the limit
 	c, _ := r.ConsumeSpan()
-	if c.Records != 2 || c.Bytes != 20 || !reflect.DeepEqual(c.Latency, Latencies{}) || r.ConsumedTotal() != 2 {
+	if c.Records != 2 || c.Bytes != 20 || !reflect.DeepEqual(c.Latency, result.Latencies{}) || r.ConsumedTotal() != 2 {
 		t.Errorf("records %d (total %d) bytes %d latency %+v; want 2, 20, none", c.Records, r.ConsumedTotal(), c.Bytes, c.Latency)
 	}
 }
@@ -179,7 +183,7 @@ func TestRecorderAccounting(t *testing.T) {
 	}
 	r.Consumed(0, 1, false, probes.RecordID{}) // another run's: not accounted
 	a := r.Accounting()
-	if lost, dups := tally([]*Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 || a.Reads != 5 {
+	if lost, dups := result.Tally([]*result.Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 || a.Reads != 5 {
 		t.Errorf("lost %d, duplicates %d (recorded %d), reads %d; want 2, 1 and 5 reads", lost, dups, a.Duplicates, a.Reads)
 	}
 }
@@ -208,7 +212,7 @@ func TestDrainCountsDistinctRecords(t *testing.T) {
 	if err := d.drain(); err != nil {
 		t.Fatalf("drain with all 10 read: %v", err)
 	}
-	if lost, dups := tally([]*Accounting{rec.Accounting()}); lost != 0 || dups != 1 {
+	if lost, dups := result.Tally([]*result.Accounting{rec.Accounting()}); lost != 0 || dups != 1 {
 		t.Errorf("tally: lost %d duplicates %d, want 0 and 1", lost, dups)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -105,7 +106,7 @@ hosts:
 	if authorized == 0 {
 		t.Error("the serving host was never scraped with the URL's credentials")
 	}
-	rows := map[string]HostRow{}
+	rows := map[string]result.HostRow{}
 	for _, h := range results[0].Hosts {
 		rows[h.Name] = h
 	}
@@ -125,11 +126,11 @@ hosts:
 		outputs[format] = out.String()
 	}
 	var page bytes.Buffer
-	if err := WriteHTML(&page, b.ParamKeys, results, &BenchFile{Name: "bench.yml", Text: file}); err != nil {
+	if err := WriteHTML(&page, b.ParamKeys, results, &result.FileText{Name: "bench.yml", Text: file}); err != nil {
 		t.Fatal(err)
 	}
 	outputs["html with the bench file"] = page.String()
-	record, err := json.Marshal(jsonResults(b.ParamKeys, results)[0]) // what publish sends
+	record, err := json.Marshal(result.JSONResults(b.ParamKeys, results)[0]) // what publish sends
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +157,11 @@ func TestNoSecretInSavedResults(t *testing.T) {
   "hosts": [{"name": "kafka1", "role": "broker", "url": "http://u:hunter2@10.0.0.1:9100/metrics", "status": "unreachable",
     "error": "GET http://u:hunter2@10.0.0.1:9100/metrics: 401 Unauthorized"}]}]`
 	var page bytes.Buffer
-	if err := RenderHTML(&page, []byte(raw), nil, &BenchFile{Name: "b.yml", Text: "kafka:\n  sasl: {password: hunter2}\n"}); err != nil {
+	if err := RenderHTML(&page, []byte(raw), nil, &result.FileText{Name: "b.yml", Text: "kafka:\n  sasl: {password: hunter2}\n"}); err != nil {
 		t.Fatal(err)
 	}
 	outputs := map[string]string{"report page": page.String()}
-	results := []Result{{Hosts: []HostRow{{Name: "kafka1", Role: "broker", URL: "http://u:hunter2@10.0.0.1:9100/metrics",
+	results := []result.Result{{Hosts: []result.HostRow{{Name: "kafka1", Role: "broker", URL: "http://u:hunter2@10.0.0.1:9100/metrics",
 		Err: `Get "http://hunter2@10.0.0.1:9100/metrics": dial tcp 10.0.0.1:9100: connect: connection refused`},
 		{Name: "kafka2", Role: "broker", URL: "http://u:hunter2/x@10.0.0.2:9100/metrics", Err: "refused"}}}}
 	for _, format := range []string{FormatMarkdown, FormatJSON} {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -14,11 +16,11 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // TestProducerLineMatchesSeeds rebuilds a line of the seeds'
 // kafka-producer-perf-test output from the numbers behind it.
 func TestProducerLineMatchesSeeds(t *testing.T) {
-	p := &ProduceResult{
+	p := &result.ProduceResult{
 		Records: 1000000,
 		Bytes:   100 * 1000000,
 		Elapsed: 1232 * time.Millisecond,
-		Latency: Latencies{Avg: 5510 * time.Microsecond, Max: 228 * time.Millisecond,
+		Latency: result.Latencies{Avg: 5510 * time.Microsecond, Max: 228 * time.Millisecond,
 			P50: 5900 * time.Microsecond, P95: 12 * time.Millisecond, P99: 15999 * time.Microsecond, P999: 29 * time.Millisecond},
 	}
 	want := "1000000 records sent, 811688.311688 records/sec (77.41 MB/sec), 5.51 ms avg latency, 228.00 ms max latency, 5 ms 50th, 12 ms 95th, 15 ms 99th, 29 ms 99.9th."
@@ -31,7 +33,7 @@ func TestProducerLineMatchesSeeds(t *testing.T) {
 // kafka-consumer-perf-test output.
 func TestConsumerLineMatchesSeeds(t *testing.T) {
 	start := time.Date(2020, 10, 21, 17, 54, 56, 167*int(time.Millisecond), time.UTC)
-	c := &ConsumeResult{
+	c := &result.ConsumeResult{
 		Start:     start,
 		End:       start.Add(883 * time.Millisecond),
 		Records:   1000000,
@@ -46,33 +48,33 @@ func TestConsumerLineMatchesSeeds(t *testing.T) {
 
 // sampleResults cover every shape of row: produce and consume, consume
 // only, and a failure with no host counters.
-func sampleResults() (keys []string, results []Result) {
+func sampleResults() (keys []string, results []result.Result) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 6000000, time.UTC)
-	e2e := Latencies{Avg: 9 * time.Millisecond, Max: 40 * time.Millisecond, P50: 8123 * time.Microsecond,
+	e2e := result.Latencies{Avg: 9 * time.Millisecond, Max: 40 * time.Millisecond, P50: 8123 * time.Microsecond,
 		P95: 15 * time.Millisecond, P99: 21456 * time.Microsecond, P999: 35001 * time.Microsecond}
 	keys = []string{"record_size", "acks"}
-	results = []Result{
+	results = []result.Result{
 		{
 			Scenario: "record_size=1000,acks=1", Params: []string{"1000", "1"}, Topic: "kafka-bench-bench-0123456789ab",
-			Produce: &ProduceResult{Records: 1000000, Bytes: 1000 * 1000000, Elapsed: 4274 * time.Millisecond,
-				Latency: Latencies{Avg: 124230 * time.Microsecond, Max: 282 * time.Millisecond, P50: 150001 * time.Microsecond,
+			Produce: &result.ProduceResult{Records: 1000000, Bytes: 1000 * 1000000, Elapsed: 4274 * time.Millisecond,
+				Latency: result.Latencies{Avg: 124230 * time.Microsecond, Max: 282 * time.Millisecond, P50: 150001 * time.Microsecond,
 					P95: 238 * time.Millisecond, P99: 260 * time.Millisecond, P999: 280500 * time.Microsecond}},
-			Consume: &ConsumeResult{Start: start, End: start.Add(4500 * time.Millisecond), Records: 1000000, Bytes: 1000 * 1000000,
+			Consume: &result.ConsumeResult{Start: start, End: start.Add(4500 * time.Millisecond), Records: 1000000, Bytes: 1000 * 1000000,
 				Rebalance: 120 * time.Millisecond, EndToEnd: &e2e},
-			Host: HostStats{CPUPercent: 87.25, MemPercent: 41.5, NetInMBps: 450.125, NetOutMBps: 449.5},
+			Host: result.HostStats{CPUPercent: 87.25, MemPercent: 41.5, NetInMBps: 450.125, NetOutMBps: 449.5},
 		},
 		{
 			Scenario: "record_size=100,acks=all", Params: []string{"100", "all"}, Topic: "pre-filled",
-			Consume: &ConsumeResult{Start: start, End: start.Add(time.Second), Records: 500000, Bytes: 100 * 500000,
+			Consume: &result.ConsumeResult{Start: start, End: start.Add(time.Second), Records: 500000, Bytes: 100 * 500000,
 				Rebalance: 30 * time.Millisecond},
-			Host: HostStats{CPUPercent: 50, MemPercent: 40, NetInMBps: 48, NetOutMBps: 1},
+			Host: result.HostStats{CPUPercent: 50, MemPercent: 40, NetInMBps: 48, NetOutMBps: 1},
 		},
 		{
 			Scenario: "record_size=100,acks=1", Params: []string{"100", "1"}, Topic: "kafka-bench-bench-ba9876543210",
 			Err:     "consumer: read 10 of 20 records, then nothing for 1m0s (drain_timeout)",
-			Produce: &ProduceResult{Records: 20, Bytes: 2000, Elapsed: 10 * time.Millisecond, Latency: Latencies{Avg: time.Millisecond, Max: time.Millisecond, P50: time.Millisecond, P95: time.Millisecond, P99: time.Millisecond, P999: time.Millisecond}},
-			Consume: &ConsumeResult{Start: start, End: start, EndToEnd: &Latencies{}},
-			Host:    HostStats{Unavailable: true},
+			Produce: &result.ProduceResult{Records: 20, Bytes: 2000, Elapsed: 10 * time.Millisecond, Latency: result.Latencies{Avg: time.Millisecond, Max: time.Millisecond, P50: time.Millisecond, P95: time.Millisecond, P99: time.Millisecond, P999: time.Millisecond}},
+			Consume: &result.ConsumeResult{Start: start, End: start, EndToEnd: &result.Latencies{}},
+			Host:    result.HostStats{Unavailable: true},
 		},
 	}
 	return keys, results

@@ -11,112 +11,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
-
-// jsonWorker is a worker's result's origin (WorkerInfo); absent from a
-// single-process or merged result.
-type jsonWorker struct {
-	Run         string    `json:"run"`
-	Index       int       `json:"index"`
-	Workers     int       `json:"workers"`
-	Seq         int       `json:"seq"`
-	Runs        int       `json:"runs"`
-	StartAt     time.Time `json:"start_at,omitzero"`
-	SweepStart  time.Time `json:"sweep_start,omitzero"`
-	Late        bool      `json:"late"`
-	LateSeconds float64   `json:"late_seconds,omitempty"`
-	ParamKeys   []string  `json:"param_keys"`
-}
-
-func workerJSON(w *WorkerInfo) *jsonWorker {
-	if w == nil {
-		return nil
-	}
-	j := &jsonWorker{Run: w.Run, Index: w.Index, Workers: w.Workers, Seq: w.Seq, Runs: w.Runs,
-		StartAt: w.StartAt, SweepStart: w.SweepStart, Late: w.Late(), ParamKeys: w.ParamKeys}
-	if w.LateBy > 0 {
-		j.LateSeconds = round(w.LateBy.Seconds(), 3)
-	}
-	return j
-}
-
-func (j *jsonWorker) info() *WorkerInfo {
-	return &WorkerInfo{Run: j.Run, Index: j.Index, Workers: j.Workers, Seq: j.Seq, Runs: j.Runs,
-		StartAt: j.StartAt, SweepStart: j.SweepStart, LateBy: time.Duration(j.LateSeconds * float64(time.Second)), ParamKeys: j.ParamKeys}
-}
-
-// resultOf turns a JSON result back into a Result; latencies come from
-// their histograms, so they merge exactly.
-func resultOf(jr jsonResult, paramKeys []string) (Result, error) {
-	r := Result{Scenario: jr.Scenario, Topic: jr.Topic, Round: jr.Round, Err: jr.Error}
-	for _, k := range paramKeys {
-		r.Params = append(r.Params, jr.Params[k])
-	}
-	if jr.Worker != nil {
-		r.Worker = jr.Worker.info()
-	}
-	if jr.Accounting != nil {
-		a, err := jr.Accounting.accounting()
-		if err != nil {
-			return r, err
-		}
-		r.Accounting = a
-	}
-	if p := jr.Produce; p != nil {
-		lat, err := latenciesFromJSON(p.LatencyMS)
-		if err != nil {
-			return r, fmt.Errorf("produce latency: %w", err)
-		}
-		r.Produce = &ProduceResult{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed,
-			Elapsed: seconds(p.Seconds), First: p.Start, Last: p.End, Latency: lat}
-	}
-	if c := jr.Consume; c != nil {
-		r.Consume = &ConsumeResult{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes,
-			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond, Lost: c.Lost, Duplicates: c.Duplicates}
-		if c.EndToEndMS != nil {
-			lat, err := latenciesFromJSON(*c.EndToEndMS)
-			if err != nil {
-				return r, fmt.Errorf("end-to-end latency: %w", err)
-			}
-			r.Consume.EndToEnd = &lat
-		}
-	}
-	if h := jr.Host; h != nil {
-		r.Host = HostStats{CPUPercent: h.CPUPercent, MemPercent: h.MemoryPercent, NetInMBps: h.NetInMBPerSec, NetOutMBps: h.NetOutMBPer}
-	} else {
-		r.Host.Unavailable = true
-	}
-	for _, h := range jr.Hosts {
-		row := HostRow{Name: h.Name, Role: h.Role, URL: h.URL, Source: h.Source, Err: h.Error}
-		if m := h.jsonHostMeasured; m != nil {
-			row.CPUPercent, row.CPUPeakPercent, row.MemPercent = m.CPUPercent, m.CPUPeakPercent, m.MemoryPercent
-			row.DiskBusyPercent, row.DiskReadMBps, row.DiskWriteMBps = m.DiskBusyPercent, m.DiskReadMBPerSec, m.DiskWriteMBPerSec
-			row.NetInMBps, row.NetOutMBps = m.NetInMBPerSec, m.NetOutMBPerSec
-		} else if row.Err == "" {
-			row.Err = h.Status
-		}
-		r.Hosts = append(r.Hosts, row)
-	}
-	return r, nil
-}
-
-func latenciesFromJSON(j jsonLatency) (Latencies, error) {
-	if j.Histogram == "" && j.Max == 0 && j.Avg == 0 && j.P999 == 0 {
-		return Latencies{}, nil // nothing measured
-	}
-	if j.Histogram == "" {
-		return Latencies{}, errors.New("no histogram (written by an older version or not a bench result)")
-	}
-	h, err := decodeHistogram(j.Histogram)
-	if err != nil {
-		return Latencies{}, err
-	}
-	return latenciesOf(h, time.Duration(j.SumNS), time.Duration(j.Max*float64(time.Millisecond))), nil
-}
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // ensureResultsTopic creates the results topic unless it exists: one
 // partition, so every reader sees a run's results in the order published.
@@ -134,8 +32,8 @@ func ensureResultsTopic(ctx context.Context, adm *kadm.Client, topic string) err
 }
 
 // publish writes one scenario's result to the results topic, keyed by run.
-func (wr *workerRun) publish(ctx context.Context, paramKeys []string, r Result) error {
-	return wr.send(ctx, wr.Run, jsonResults(paramKeys, []Result{r})[0], "the result")
+func (wr *workerRun) publish(ctx context.Context, paramKeys []string, r result.Result) error {
+	return wr.send(ctx, wr.Run, result.JSONResults(paramKeys, []result.Result{r})[0], "the result")
 }
 
 // send writes v as JSON to the results topic under key; what names it in
@@ -158,7 +56,7 @@ func (wr *workerRun) send(ctx context.Context, key string, v any, what string) e
 // index, then by the run's place in the worker's schedule (a later copy,
 // from a restarted worker, replaces an earlier one).
 type collected struct {
-	byWorker map[int]map[int]jsonResult
+	byWorker map[int]map[int]result.JSONResult
 	// bad are records of the run that could not be read.
 	bad []error
 	// run and start identify the sweep: a sweep that reuses --run is told
@@ -171,7 +69,7 @@ type collected struct {
 }
 
 func newCollected(run string, start time.Time) *collected {
-	return &collected{byWorker: map[int]map[int]jsonResult{}, run: run, start: start, sweep: start}
+	return &collected{byWorker: map[int]map[int]result.JSONResult{}, run: run, start: start, sweep: start}
 }
 
 // sweepStartOf is the sweep start a record of the results topic belongs
@@ -200,14 +98,14 @@ func (c *collected) take(topic string, rec *kgo.Record) {
 	if string(rec.Key) != c.run {
 		return
 	}
-	var jr jsonResult
+	var jr result.JSONResult
 	if err := json.Unmarshal(rec.Value, &jr); err != nil || jr.Worker == nil {
 		c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: %v", topic, rec.Offset, err))
 		return
 	}
 	w := jr.Worker
 	at, carried := sweepStartOf(w.SweepStart, rec), !w.SweepStart.IsZero()
-	note := func(jr jsonResult, at time.Time, where string) {
+	note := func(jr result.JSONResult, at time.Time, where string) {
 		c.stale = append(c.stale, fmt.Sprintf("%s: worker %d's result of scenario %q is of the sweep of run %q started %s, not of the one started %s: ignored",
 			where, jr.Worker.Index, jr.Scenario, c.run, at.UTC().Format(time.RFC3339), c.sweep.UTC().Format(time.RFC3339)))
 	}
@@ -222,8 +120,8 @@ func (c *collected) take(topic string, rec *kgo.Record) {
 		// A newer sweep of the run: what was collected so far is stale.
 		old := c.sweep
 		c.sweep = at
-		c.each(func(o jsonResult) { note(o, old, topic) })
-		c.byWorker = map[int]map[int]jsonResult{}
+		c.each(func(o result.JSONResult) { note(o, old, topic) })
+		c.byWorker = map[int]map[int]result.JSONResult{}
 	case carried && at.Before(c.sweep):
 		note(jr, at, where)
 		return
@@ -231,10 +129,10 @@ func (c *collected) take(topic string, rec *kgo.Record) {
 	c.add(jr)
 }
 
-func (c *collected) add(jr jsonResult) {
+func (c *collected) add(jr result.JSONResult) {
 	w := jr.Worker
 	if c.byWorker[w.Index] == nil {
-		c.byWorker[w.Index] = map[int]jsonResult{}
+		c.byWorker[w.Index] = map[int]result.JSONResult{}
 	}
 	c.byWorker[w.Index][w.Seq] = jr
 }

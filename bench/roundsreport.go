@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 )
@@ -19,7 +20,7 @@ const IntervalMethod = "Hodges-Lehmann ratio, exact Mann-Whitney (rank-sum) inte
 // verdicts against the baseline. Markdown has both tables; CSV has the
 // summary, one row per scenario and metric with each round's value; JSON
 // has both, with the seed.
-func WriteRounds(w io.Writer, format string, b *spec.Bench, seed uint64, results []Result) error {
+func WriteRounds(w io.Writer, format string, b *spec.Bench, seed uint64, results []result.Result) error {
 	sums := Summarize(b, results)
 	switch format {
 	case FormatMarkdown:
@@ -30,7 +31,7 @@ func WriteRounds(w io.Writer, format string, b *spec.Bench, seed uint64, results
 	case FormatCSV:
 		return writeSummaryCSV(w, b, sums)
 	case FormatJSON:
-		doc := jsonRounds{Rounds: b.Rounds, Seed: seed, IntervalMethod: IntervalMethod,
+		doc := result.JSONRounds{Rounds: b.Rounds, Seed: seed, IntervalMethod: IntervalMethod,
 			Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)}
 		if b.Rounds >= spec.MinVerdictRounds {
 			doc.Baseline = spec.DisplayName(b.Baseline)
@@ -41,8 +42,8 @@ func WriteRounds(w io.Writer, format string, b *spec.Bench, seed uint64, results
 	return Write(w, format, b.ParamKeys, results) // reports an unknown format
 }
 
-func jsonRuns(paramKeys []string, results []Result) []jsonResult {
-	out := jsonResults(paramKeys, results)
+func jsonRuns(paramKeys []string, results []result.Result) []result.JSONResult {
+	out := result.JSONResults(paramKeys, results)
 	for i := range out {
 		out[i].Round = results[i].Round
 	}
@@ -128,37 +129,11 @@ func writeSummaryCSV(w io.Writer, b *spec.Bench, sums []Summary) error {
 	return writeCSVRows(w, rows)
 }
 
-type (
-	jsonRounds struct {
-		Rounds         int           `json:"rounds"`
-		Seed           uint64        `json:"seed"`
-		Baseline       string        `json:"baseline,omitempty"`
-		IntervalMethod string        `json:"interval_method"`
-		MinEffect      float64       `json:"min_effect,omitempty"`
-		Runs           []jsonResult  `json:"runs"`
-		Summary        []jsonSummary `json:"summary"`
-	}
-	jsonSummary struct {
-		Scenario string     `json:"scenario"`
-		Metric   string     `json:"metric"`
-		Values   []*float64 `json:"values"` // per round; null where it failed
-		Median   float64    `json:"median"`
-		Baseline bool       `json:"baseline,omitempty"`
-		Ratio    *float64   `json:"ratio,omitempty"`
-		Low      *float64   `json:"ci_low,omitempty"`
-		High     *float64   `json:"ci_high,omitempty"`
-		Level    *float64   `json:"confidence,omitempty"`
-		Verdict  string     `json:"verdict,omitempty"`
-		// Target: the ratio is of achieved ÷ target (paced throughput).
-		Target float64 `json:"target,omitempty"`
-	}
-)
-
-func jsonSummaries(sums []Summary) []jsonSummary {
-	out := make([]jsonSummary, 0, len(sums))
-	num := func(x float64) *float64 { v := round(x, 6); return &v }
+func jsonSummaries(sums []Summary) []result.JSONSummary {
+	out := make([]result.JSONSummary, 0, len(sums))
+	num := func(x float64) *float64 { v := result.Round(x, 6); return &v }
 	for _, s := range sums {
-		js := jsonSummary{Scenario: s.Scenario, Metric: s.Metric.Key, Median: round(s.Median, 6), Baseline: s.Baseline}
+		js := result.JSONSummary{Scenario: s.Scenario, Metric: s.Metric.Key, Median: result.Round(s.Median, 6), Baseline: s.Baseline}
 		for _, v := range s.Values {
 			if math.IsNaN(v) {
 				js.Values = append(js.Values, nil)
@@ -192,7 +167,7 @@ func csvNumber(v float64) string {
 	if math.IsNaN(v) {
 		return ""
 	}
-	return strconv.FormatFloat(round(v, 6), 'f', -1, 64)
+	return strconv.FormatFloat(result.Round(v, 6), 'f', -1, 64)
 }
 
 func f3(x float64) string { return fmt.Sprintf("%.3f", x) }

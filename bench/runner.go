@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -56,7 +57,7 @@ type Runner struct {
 	// empty picks one from the clock.
 	RunID string
 	// OnResult is called after each scenario (to print its lines at once).
-	OnResult func(Result)
+	OnResult func(result.Result)
 	// Seed shuffles the scenario order of each round (rounds.go).
 	Seed uint64
 	// Worker makes this run one worker of a sweep (worker.go); nil runs
@@ -70,7 +71,7 @@ type Runner struct {
 // deleted) and is reported failed. Broker settings the bench cannot change
 // and restore are refused before anything runs; a restore that fails stops
 // the bench with the commands that would do it.
-func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []Result, err error) {
+func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err error) {
 	if r.Logger == nil {
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -120,7 +121,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []Result, err error)
 		defer wr.close()
 	}
 	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(runs)}
-	var results []Result
+	var results []result.Result
 	for i, run := range runs {
 		if ctx.Err() != nil {
 			break
@@ -142,7 +143,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []Result, err error)
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostSource, wr *workerRun) (res Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostSource, wr *workerRun) (res result.Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
@@ -168,7 +169,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		wr.shareRate(&p)
 		slot = wr.scenarioStart(b, i)
 	}
-	res = Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: wr.info(b, i, slot, 0)}
+	res = result.Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: wr.info(b, i, slot, 0)}
 	if b.Rounds > 1 {
 		res.Params = append(slices.Clone(s.Params), strconv.Itoa(run.round))
 	}
@@ -254,14 +255,14 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	res.Host = ownStats(res.Hosts[0])
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
-		res.Produce = &ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
+		res.Produce = &result.ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
 			Elapsed: span.Last.Sub(span.First), First: span.First, Last: span.Last, Latency: span.Latency}
 	}
 	res.Accounting = rec.Accounting()
 	if p.Consumer.Enabled {
 		res.Consume = consumeResult(rec, start, !b.ConsumeOnly)
 		if !b.ConsumeOnly {
-			res.Consume.Lost, res.Consume.Duplicates = tally([]*Accounting{res.Accounting})
+			res.Consume.Lost, res.Consume.Duplicates = result.Tally([]*result.Accounting{res.Accounting})
 		}
 	}
 	if err != nil {
@@ -273,7 +274,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 
 // unreachable logs the hosts that could not be measured; with
 // HostsRequired they fail the scenario.
-func (r *Runner) unreachable(rows []HostRow, logger *slog.Logger) error {
+func (r *Runner) unreachable(rows []result.HostRow, logger *slog.Logger) error {
 	var errs []error
 	for _, h := range rows {
 		if h.Unreachable() {
@@ -287,12 +288,12 @@ func (r *Runner) unreachable(rows []HostRow, logger *slog.Logger) error {
 	return errors.Join(errs...)
 }
 
-func consumeResult(rec *Recorder, start time.Time, own bool) *ConsumeResult {
+func consumeResult(rec *Recorder, start time.Time, own bool) *result.ConsumeResult {
 	span, warmEnd := rec.ConsumeSpan()
 	if !warmEnd.IsZero() {
 		start = warmEnd // warm-up records are not measured
 	}
-	c := &ConsumeResult{Start: start, End: start, Records: span.Records, Bytes: span.Bytes}
+	c := &result.ConsumeResult{Start: start, End: start, Records: span.Records, Bytes: span.Bytes}
 	if span.Records > 0 {
 		c.End = span.Last
 		c.Rebalance = max(span.First.Sub(start), 0)

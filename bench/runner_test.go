@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -36,7 +37,7 @@ func fakeCluster(t *testing.T) []string {
 }
 
 // runBench parses a bench file, points it at brokers and runs it.
-func runBench(t *testing.T, brokers []string, file string) (*spec.Bench, []Result, string) {
+func runBench(t *testing.T, brokers []string, file string) (*spec.Bench, []result.Result, string) {
 	t.Helper()
 	b, err := spec.Parse([]byte(file))
 	if err != nil {

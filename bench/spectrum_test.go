@@ -3,6 +3,8 @@ package bench
 import (
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
 // TestSpectrum: 1 … 100,000 µs once each; the percentile p of that set is
@@ -34,7 +36,7 @@ func TestSpectrum(t *testing.T) {
 			t.Errorf("point %d (%+v) does not follow %+v", i, s[i], s[i-1])
 		}
 	}
-	if got := spectrum(newHistogram()); got != nil {
+	if got := result.Spectrum(result.NewHistogram()); got != nil {
 		t.Errorf("empty histogram: %+v, want nil", got)
 	}
 }

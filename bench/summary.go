@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 )
@@ -12,7 +13,7 @@ type VerdictMetric struct {
 	Name           string // as in the table
 	Key            string // as in JSON and CSV
 	HigherIsBetter bool
-	value          func(Result) (float64, bool)
+	value          func(result.Result) (float64, bool)
 	// throughput: a paced scenario's value is judged against its target
 	// (attainment), not as it is.
 	throughput bool
@@ -20,25 +21,25 @@ type VerdictMetric struct {
 
 // verdictMetrics are the metrics of the verdict table.
 var verdictMetrics = []VerdictMetric{
-	{"produce records/s", "produce_records_per_sec", true, func(r Result) (float64, bool) {
+	{"produce records/s", "produce_records_per_sec", true, func(r result.Result) (float64, bool) {
 		if r.Produce == nil || r.Produce.Records == 0 {
 			return 0, false
 		}
 		return r.Produce.RecordsPerSec(), true
 	}, true},
-	{"produce p99 (ms)", "produce_p99_ms", false, func(r Result) (float64, bool) {
+	{"produce p99 (ms)", "produce_p99_ms", false, func(r result.Result) (float64, bool) {
 		if r.Produce == nil || r.Produce.Records == 0 {
 			return 0, false
 		}
-		return ms(r.Produce.Latency.P99), true
+		return result.Millis(r.Produce.Latency.P99), true
 	}, false},
-	{"e2e p99 (ms)", "end_to_end_p99_ms", false, func(r Result) (float64, bool) {
+	{"e2e p99 (ms)", "end_to_end_p99_ms", false, func(r result.Result) (float64, bool) {
 		if r.Consume == nil || r.Consume.EndToEnd == nil || r.Consume.Records == 0 {
 			return 0, false
 		}
-		return ms(r.Consume.EndToEnd.P99), true
+		return result.Millis(r.Consume.EndToEnd.P99), true
 	}, false},
-	{"consumer records/s", "consumer_records_per_sec", true, func(r Result) (float64, bool) {
+	{"consumer records/s", "consumer_records_per_sec", true, func(r result.Result) (float64, bool) {
 		if r.Consume == nil || r.Consume.Records == 0 {
 			return 0, false
 		}
@@ -80,7 +81,7 @@ func attainment(values []float64, target float64) []float64 {
 // Summarize gathers each scenario's metrics over the rounds, in the file's
 // scenario order, and judges them against the baseline when the bench has
 // enough rounds.
-func Summarize(b *spec.Bench, results []Result) []Summary {
+func Summarize(b *spec.Bench, results []result.Result) []Summary {
 	values := func(name string, m VerdictMetric) (all, valid []float64) {
 		all = make([]float64, b.Rounds)
 		for i := range all {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/verdict"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -26,10 +27,10 @@ func TestPacedThroughputVerdict(t *testing.T) {
 		{Name: "linger100", Probe: config.Probe{Rate: 200}},
 		{Name: "slow", Probe: config.Probe{Rate: 200}},
 	}}
-	var results []Result
+	var results []result.Result
 	add := func(name string, round int, records int64) {
-		results = append(results, Result{Scenario: name, Round: round, Params: []string{name, strconv.Itoa(round)},
-			Produce: &ProduceResult{Records: records, Elapsed: 10 * time.Second, Latency: Latencies{P99: time.Millisecond}}})
+		results = append(results, result.Result{Scenario: name, Round: round, Params: []string{name, strconv.Itoa(round)},
+			Produce: &result.ProduceResult{Records: records, Elapsed: 10 * time.Second, Latency: result.Latencies{P99: time.Millisecond}}})
 	}
 	for round := 1; round <= 5; round++ {
 		add("linger0", round, 2040+int64(round))
@@ -66,13 +67,13 @@ func TestPacedThroughputVerdict(t *testing.T) {
 func TestVerdictMemoryAt100Rounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	b := &spec.Bench{Rounds: spec.MaxRounds, Baseline: "base", Scenarios: []spec.Scenario{{Name: "base"}, {Name: "other"}}}
-	var results []Result
+	var results []result.Result
 	for _, name := range []string{"base", "other"} {
 		for round, v := range rounds(rng, spec.MaxRounds, 10000, 0.05) {
-			lat := Latencies{P99: time.Duration(v) * time.Microsecond}
-			results = append(results, Result{Scenario: name, Round: round + 1,
-				Produce: &ProduceResult{Records: int64(v), Elapsed: time.Second, Latency: lat},
-				Consume: &ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(1, 0), Records: int64(v), EndToEnd: &lat}})
+			lat := result.Latencies{P99: time.Duration(v) * time.Microsecond}
+			results = append(results, result.Result{Scenario: name, Round: round + 1,
+				Produce: &result.ProduceResult{Records: int64(v), Elapsed: time.Second, Latency: lat},
+				Consume: &result.ConsumeResult{Start: time.Unix(0, 0), End: time.Unix(1, 0), Records: int64(v), EndToEnd: &lat}})
 		}
 	}
 	var before, after runtime.MemStats

@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -53,16 +54,6 @@ func (wr *workerRun) probeRuns(o *probes.Options, seq int) {
 	}
 }
 
-// marker is what a worker publishes when its producer is done.
-type marker struct {
-	Worker int   `json:"worker"`
-	Seq    int   `json:"seq"`
-	Acked  int64 `json:"acked"`
-	// SweepStart tells this sweep's markers from an earlier sweep's that
-	// reused --run.
-	SweepStart time.Time `json:"sweep_start,omitzero"`
-}
-
 // markerKey keys the markers apart from the results (collect reads only
 // the key run).
 func (w *Worker) markerKey() string { return w.Run + "/produced" }
@@ -93,7 +84,7 @@ func (wr *workerRun) drainer(seq int, p config.Probe) *sweepDrain {
 // announce publishes that this worker's producer is done with acked
 // records acknowledged.
 func (s *sweepDrain) announce(ctx context.Context, acked int64) error {
-	m := marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked, SweepStart: s.wr.StartAt}
+	m := result.Marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked, SweepStart: s.wr.StartAt}
 	if err := s.wr.send(ctx, s.wr.markerKey(), m, "the producer's end"); err != nil {
 		return err
 	}
@@ -152,7 +143,7 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 // earlier sweep of the same --run must not end this one's drain: it is
 // ignored, and said so.
 func (s *sweepDrain) take(r *kgo.Record) {
-	var m marker
+	var m result.Marker
 	if string(r.Key) != s.wr.markerKey() || json.Unmarshal(r.Value, &m) != nil || m.Seq != s.seq {
 		return
 	}

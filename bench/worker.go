@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -37,32 +38,6 @@ type Worker struct {
 	Run          string
 	ResultsTopic string
 }
-
-// WorkerInfo says which worker produced a result and whether it started
-// the scenario late (after the sweep's common start).
-type WorkerInfo struct {
-	Run            string
-	Index, Workers int
-	// Seq is the scenario's place in the worker's runs, Runs their number.
-	Seq, Runs int
-	StartAt   time.Time
-	// SweepStart is the sweep's common start (--start-at): with Run, it
-	// tells this sweep's results from those of an earlier one that reused
-	// --run.
-	SweepStart time.Time
-	// LateBy is how long after the scenario's start the worker began; a
-	// worker that missed the common start by more than lateTolerance is
-	// late and its window is not the others'.
-	LateBy    time.Duration
-	ParamKeys []string
-}
-
-// lateTolerance is how far past its start a worker may begin a scenario
-// and still count as on time.
-const lateTolerance = time.Second
-
-// Late reports whether the worker missed the scenario's common start.
-func (w WorkerInfo) Late() bool { return w.LateBy > lateTolerance }
 
 // Check refuses what a sweep cannot split; errors name the flag and value.
 func (w *Worker) Check(b *spec.Bench) error {
@@ -193,7 +168,7 @@ func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string
 		return 0, nil
 	}
 	if late := time.Since(start); late > 0 {
-		if late > lateTolerance {
+		if late > result.LateTolerance {
 			wr.logger.Warn("worker started the scenario late: its window is not the others'", "scenario", name, "late_by", late)
 		}
 		return late, nil
@@ -209,11 +184,11 @@ func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string
 }
 
 // info is the WorkerInfo of the seq-th run; nil for a single process.
-func (wr *workerRun) info(b *spec.Bench, seq int, start time.Time, late time.Duration) *WorkerInfo {
+func (wr *workerRun) info(b *spec.Bench, seq int, start time.Time, late time.Duration) *result.WorkerInfo {
 	if wr == nil {
 		return nil
 	}
-	return &WorkerInfo{Run: wr.Run, Index: wr.Index, Workers: wr.Workers, Seq: seq, Runs: wr.runs,
+	return &result.WorkerInfo{Run: wr.Run, Index: wr.Index, Workers: wr.Workers, Seq: seq, Runs: wr.runs,
 		StartAt: start, SweepStart: wr.StartAt, LateBy: late, ParamKeys: b.ParamKeys}
 }
 
@@ -235,7 +210,7 @@ func (wr *workerRun) deletesTopic(b *spec.Bench, seq int) func() bool {
 
 // publishOrFail publishes r; a result that cannot be published fails, as
 // the merge will miss it.
-func (wr *workerRun) publishOrFail(ctx context.Context, paramKeys []string, r *Result) {
+func (wr *workerRun) publishOrFail(ctx context.Context, paramKeys []string, r *result.Result) {
 	if err := wr.publish(ctx, paramKeys, *r); err != nil {
 		wr.logger.Error("publishing the result failed", "err", err)
 		r.Err = strings.TrimPrefix(r.Err+"; "+err.Error(), "; ")

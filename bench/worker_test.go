@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -17,7 +18,7 @@ import (
 func TestWorkerWaitStart(t *testing.T) {
 	wr := &workerRun{Worker: &Worker{Workers: 2, Index: 1}, logger: slog.New(slog.DiscardHandler)}
 	late, err := wr.waitStart(context.Background(), time.Now().Add(-3*time.Second), "s")
-	if err != nil || late < 3*time.Second || !(WorkerInfo{LateBy: late}).Late() {
+	if err != nil || late < 3*time.Second || !(result.WorkerInfo{LateBy: late}).Late() {
 		t.Errorf("3 s after the start: late by %s (err %v), want ≥ 3s and flagged late", late, err)
 	}
 	start := time.Now().Add(200 * time.Millisecond)
@@ -105,7 +106,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	}
 	defer old.close()
 	b := &spec.Bench{ParamKeys: []string{"scenario"}}
-	if err := old.publish(ctx, b.ParamKeys, Result{Scenario: "s", Params: []string{"s"}, Worker: old.info(b, 0, earlier, 0)}); err != nil {
+	if err := old.publish(ctx, b.ParamKeys, result.Result{Scenario: "s", Params: []string{"s"}, Worker: old.info(b, 0, earlier, 0)}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -132,7 +133,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 		t.Errorf("merge of the sweep started %s: %d results of worker 1, problems %v; want none and the stale one named", now, n, sw.Problems())
 	}
 	cur := &workerRun{Worker: &Worker{Workers: 2, Index: 1, StartAt: now, Run: "r", ResultsTopic: "results"}, kafka: k, cl: old.cl, runs: 1}
-	if err := cur.publish(ctx, b.ParamKeys, Result{Scenario: "s", Params: []string{"s"}, Worker: cur.info(b, 0, now, 0)}); err != nil {
+	if err := cur.publish(ctx, b.ParamKeys, result.Result{Scenario: "s", Params: []string{"s"}, Worker: cur.info(b, 0, now, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	cctx2, cancel2 := context.WithTimeout(ctx, 2*time.Second)

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/exporter-toolkit/web"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
@@ -143,7 +144,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
-		OnResult:   func(r bench.Result) { printResult(stdout, r, b.Rounds) },
+		OnResult:   func(r result.Result) { printResult(stdout, r, b.Rounds) },
 		Seed:       seed,
 		Worker:     worker,
 	}
@@ -213,7 +214,7 @@ func quickBench(bf *benchFlags) spec.Quick {
 	return spec.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
 }
 
-func printResult(w io.Writer, r bench.Result, rounds int) {
+func printResult(w io.Writer, r result.Result, rounds int) {
 	round := ""
 	if rounds > 1 {
 		round = fmt.Sprintf(", round %d of %d", r.Round, rounds)
@@ -234,7 +235,7 @@ func printResult(w io.Writer, r bench.Result, rounds int) {
 	}
 }
 
-func writeOutput(bf *benchFlags, b *spec.Bench, seed uint64, results []bench.Result) error {
+func writeOutput(bf *benchFlags, b *spec.Bench, seed uint64, results []result.Result) error {
 	return writeFile(bf.output, func(w io.Writer) error { return writeResults(w, bf.format, bf, b, seed, results) })
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -190,7 +191,7 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 // shows --bench.file when given.
 func writeMerged(w io.Writer, format string, bf *benchFlags, m *bench.Merged) error {
 	if format == bench.FormatHTML {
-		var file *bench.BenchFile
+		var file *result.FileText
 		if bf.file != "" {
 			file = benchFileOf(bf)
 		}

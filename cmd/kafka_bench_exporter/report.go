@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
@@ -37,7 +38,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 		return fail(exitBadInput, err)
 	}
 	var keys []string
-	var file *bench.BenchFile
+	var file *result.FileText
 	if bf.file != "" {
 		if file = benchFileOf(bf); file == nil {
 			return fail(exitBadInput, fmt.Errorf("--bench.file %s cannot be read", bf.file))
@@ -68,7 +69,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 
 // writeResults writes results in one of bench.Formats; an HTML page also
 // shows the bench file that produced them.
-func writeResults(w io.Writer, format string, bf *benchFlags, b *spec.Bench, seed uint64, results []bench.Result) error {
+func writeResults(w io.Writer, format string, bf *benchFlags, b *spec.Bench, seed uint64, results []result.Result) error {
 	switch {
 	case format == bench.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
 		return bench.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))
@@ -82,17 +83,17 @@ func writeResults(w io.Writer, format string, bf *benchFlags, b *spec.Bench, see
 
 // benchFileOf is --bench.file's text, or the bench file the quick flags
 // stand for; nil when neither can be had.
-func benchFileOf(bf *benchFlags) *bench.BenchFile {
+func benchFileOf(bf *benchFlags) *result.FileText {
 	if bf.file != "" {
 		data, err := os.ReadFile(bf.file)
 		if err != nil {
 			return nil
 		}
-		return &bench.BenchFile{Name: bf.file, Text: string(data)}
+		return &result.FileText{Name: bf.file, Text: string(data)}
 	}
 	data, err := quickBench(bf).YAML()
 	if err != nil {
 		return nil
 	}
-	return &bench.BenchFile{Name: "(quick flags)", Text: string(data)}
+	return &result.FileText{Name: "(quick flags)", Text: string(data)}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
 // TestBenchHTMLThenReport: a run's --format=html page and the page
@@ -34,7 +35,7 @@ func TestBenchHTMLThenReport(t *testing.T) {
 	}
 	var data struct {
 		ParamKeys []string        `json:"param_keys"`
-		BenchFile bench.BenchFile `json:"bench_file"`
+		BenchFile result.FileText `json:"bench_file"`
 		Results   []struct {
 			Produce struct {
 				LatencyMS struct {

@@ -1,4 +1,4 @@
-package bench
+package result
 
 import (
 	"fmt"
@@ -8,17 +8,17 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
-// byPart is a set of sequence numbers of one run, by partition.
-type byPart map[int32]*tracker.Ranges
+// ByPart is a set of sequence numbers of one run, by partition.
+type ByPart map[int32]*tracker.Ranges
 
-// byRun is byPart by run id.
-type byRun map[uint64]byPart
+// ByRun is ByPart by run id.
+type ByRun map[uint64]ByPart
 
-// at is run's set of partition part, created when missing.
-func (b byRun) at(run uint64, part int32) *tracker.Ranges {
+// At is run's set of partition part, created when missing.
+func (b ByRun) At(run uint64, part int32) *tracker.Ranges {
 	parts := b[run]
 	if parts == nil {
-		parts = byPart{}
+		parts = ByPart{}
 		b[run] = parts
 	}
 	r := parts[part]
@@ -29,20 +29,20 @@ func (b byRun) at(run uint64, part int32) *tracker.Ranges {
 	return r
 }
 
-func (b byRun) clone() byRun {
-	c := byRun{}
+func (b ByRun) Clone() ByRun {
+	c := ByRun{}
 	for run, parts := range b {
 		for part, r := range parts {
 			for _, g := range r.List() {
-				c.at(run, part).AddRange(g[0], g[1])
+				c.At(run, part).AddRange(g[0], g[1])
 			}
 		}
 	}
 	return c
 }
 
-// add inserts id and reports whether it was new.
-func (b byRun) add(id probes.RecordID) bool { return b.at(id.Run, id.Partition).Add(id.Seq) }
+// Add inserts id and reports whether it was new.
+func (b ByRun) Add(id probes.RecordID) bool { return b.At(id.Run, id.Partition).Add(id.Seq) }
 
 // Accounting is which records one process's producer had acknowledged and
 // which its consumer read, by run and partition, warm-up included: what
@@ -50,7 +50,7 @@ func (b byRun) add(id probes.RecordID) bool { return b.at(id.Run, id.Partition).
 // whose consumers share one group (each reads a part of every worker's
 // records).
 type Accounting struct {
-	Acked, Seen byRun
+	Acked, Seen ByRun
 	// Duplicates are reads of a record this consumer had read before.
 	Duplicates int64
 	// Reads are all records the consumer read, of any run or none: what
@@ -58,20 +58,20 @@ type Accounting struct {
 	Reads int64
 }
 
-func newAccounting() *Accounting { return &Accounting{Acked: byRun{}, Seen: byRun{}} }
+func NewAccounting() *Accounting { return &Accounting{Acked: ByRun{}, Seen: ByRun{}} }
 
 // tally counts over the accountings of all processes of one run: lost are
 // records a producer had acknowledged that no consumer read; duplicates
 // are every read beyond the first of a record, within one consumer or by
 // several (a redelivery after a rebalance is a duplicate delivery).
-func tally(accts []*Accounting) (lost, duplicates int64) {
-	union, reads := byRun{}, map[uint64]uint64{}
+func Tally(accts []*Accounting) (lost, duplicates int64) {
+	union, reads := ByRun{}, map[uint64]uint64{}
 	for _, a := range accts {
 		duplicates += a.Duplicates
 		for run, parts := range a.Seen {
 			for part, r := range parts {
 				reads[run] += r.Count()
-				u := union.at(run, part)
+				u := union.At(run, part)
 				for _, g := range r.List() {
 					u.AddRange(g[0], g[1])
 				}
@@ -88,30 +88,21 @@ func tally(accts []*Accounting) (lost, duplicates int64) {
 	for _, a := range accts {
 		for run, parts := range a.Acked {
 			for part, r := range parts {
-				lost += int64(r.Count() - r.Intersect(union.at(run, part)))
+				lost += int64(r.Count() - r.Intersect(union.At(run, part)))
 			}
 		}
 	}
 	return lost, duplicates
 }
 
-// jsonAccounting is Accounting in a worker's JSON result: run ids in hex,
-// then partitions, then [lo, hi) ranges of sequence numbers.
-type jsonAccounting struct {
-	Acked      map[string]map[string][][2]uint64 `json:"acked"`
-	Seen       map[string]map[string][][2]uint64 `json:"seen"`
-	Duplicates int64                             `json:"duplicates"`
-	Reads      int64                             `json:"reads"`
-}
-
-func accountingJSON(a *Accounting) *jsonAccounting {
+func AccountingJSON(a *Accounting) *JSONAccounting {
 	if a == nil {
 		return nil
 	}
-	return &jsonAccounting{Acked: rangesJSON(a.Acked), Seen: rangesJSON(a.Seen), Duplicates: a.Duplicates, Reads: a.Reads}
+	return &JSONAccounting{Acked: rangesJSON(a.Acked), Seen: rangesJSON(a.Seen), Duplicates: a.Duplicates, Reads: a.Reads}
 }
 
-func rangesJSON(b byRun) map[string]map[string][][2]uint64 {
+func rangesJSON(b ByRun) map[string]map[string][][2]uint64 {
 	out := map[string]map[string][][2]uint64{}
 	for run, parts := range b {
 		m := map[string][][2]uint64{}
@@ -123,7 +114,7 @@ func rangesJSON(b byRun) map[string]map[string][][2]uint64 {
 	return out
 }
 
-func (j *jsonAccounting) accounting() (*Accounting, error) {
+func (j *JSONAccounting) accounting() (*Accounting, error) {
 	a := &Accounting{Duplicates: j.Duplicates, Reads: j.Reads}
 	var err error
 	if a.Acked, err = rangesOf(j.Acked); err != nil {
@@ -135,8 +126,8 @@ func (j *jsonAccounting) accounting() (*Accounting, error) {
 	return a, nil
 }
 
-func rangesOf(m map[string]map[string][][2]uint64) (byRun, error) {
-	b := byRun{}
+func rangesOf(m map[string]map[string][][2]uint64) (ByRun, error) {
+	b := ByRun{}
 	for runHex, parts := range m {
 		run, err := strconv.ParseUint(runHex, 16, 64)
 		if err != nil {
@@ -148,7 +139,7 @@ func rangesOf(m map[string]map[string][][2]uint64) (byRun, error) {
 				return nil, fmt.Errorf("partition %q: not a number", p)
 			}
 			for _, g := range ranges {
-				b.at(run, int32(part)).AddRange(g[0], g[1])
+				b.At(run, int32(part)).AddRange(g[0], g[1])
 			}
 		}
 	}

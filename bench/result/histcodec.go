@@ -1,4 +1,4 @@
-package bench
+package result
 
 import (
 	"encoding/base64"
@@ -6,6 +6,14 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histogram geometry: microseconds from 1 µs to one hour with 5 significant
+// digits, so every latency below 262 ms is kept to the microsecond and larger
+// ones within 0.001 %. ProducerPerformance samples whole milliseconds.
+const (
+	HistMaxMicros = int64(time.Hour / time.Microsecond)
+	histSigFigs   = 5
 )
 
 // encodeHistogram is h in HdrHistogram's compressed V2 encoding, base64: every
@@ -29,17 +37,17 @@ func decodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 	if err != nil {
 		return nil, fmt.Errorf("histogram: %w", err)
 	}
-	if h.SignificantFigures() != histSigFigs || h.HighestTrackableValue() < histMaxMicros {
+	if h.SignificantFigures() != histSigFigs || h.HighestTrackableValue() < HistMaxMicros {
 		return nil, fmt.Errorf("histogram: %d significant figures up to %d µs, want %d up to %d",
-			h.SignificantFigures(), h.HighestTrackableValue(), histSigFigs, histMaxMicros)
+			h.SignificantFigures(), h.HighestTrackableValue(), histSigFigs, HistMaxMicros)
 	}
 	return h, nil
 }
 
-// latenciesOf summarises a histogram of microseconds whose values add up to
+// LatenciesOf summarises a histogram of microseconds whose values add up to
 // sum and reach max (both exact, in nanoseconds). It keeps h, so the summary
 // can be encoded and merged later.
-func latenciesOf(h *hdrhistogram.Histogram, sum, max time.Duration) Latencies {
+func LatenciesOf(h *hdrhistogram.Histogram, sum, max time.Duration) Latencies {
 	n := h.TotalCount()
 	if n == 0 {
 		return Latencies{} // nothing measured: nothing to merge either
@@ -51,17 +59,17 @@ func latenciesOf(h *hdrhistogram.Histogram, sum, max time.Duration) Latencies {
 		P95:      micros(h.ValueAtQuantile(95)),
 		P99:      micros(h.ValueAtQuantile(99)),
 		P999:     micros(h.ValueAtQuantile(99.9)),
-		Spectrum: spectrum(h),
+		Spectrum: Spectrum(h),
 		hist:     h,
 		sum:      sum,
 	}
 }
 
-// mergeLatencies is the summary of all values of ls: their histograms
+// MergeLatencies is the summary of all values of ls: their histograms
 // added bucket by bucket, sums added, the largest maximum. A summary without
 // a histogram (an old result file) cannot be merged.
-func mergeLatencies(ls []Latencies) (Latencies, error) {
-	all := newHistogram()
+func MergeLatencies(ls []Latencies) (Latencies, error) {
+	all := NewHistogram()
 	var sum, mx time.Duration
 	for _, l := range ls {
 		if l.isEmpty() {
@@ -76,8 +84,19 @@ func mergeLatencies(ls []Latencies) (Latencies, error) {
 		sum += l.sum
 		mx = max(mx, l.Max)
 	}
-	return latenciesOf(all, sum, mx), nil
+	return LatenciesOf(all, sum, mx), nil
 }
 
 // isEmpty reports whether l summarises no value.
+// Sum is the exact total of the values, which a merge adds up.
+func (l Latencies) Sum() time.Duration { return l.sum }
+
 func (l Latencies) isEmpty() bool { return l.hist == nil && l.Max == 0 && l.Avg == 0 && l.P999 == 0 }
+
+func NewHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(1, HistMaxMicros, histSigFigs)
+}
+
+func micros(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
+
+func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,4 +1,4 @@
-package bench
+package result
 
 import (
 	"math"
@@ -20,7 +20,7 @@ const spectrumStepNines = 0.1
 // spectrum is HdrHistogram's percentile distribution on a log "nines" grid:
 // 0 %, then every tenth of a nine up to the last percentile the record count
 // can resolve (1/(1-p) ≤ count), then 100 % (the maximum). Nil when empty.
-func spectrum(h *hdrhistogram.Histogram) []Percentile {
+func Spectrum(h *hdrhistogram.Histogram) []Percentile {
 	n := h.TotalCount()
 	if n == 0 {
 		return nil
@@ -29,21 +29,16 @@ func spectrum(h *hdrhistogram.Histogram) []Percentile {
 	var out []Percentile
 	for k := 0; float64(k)*spectrumStepNines <= limit+1e-9; k++ {
 		p := 100 * (1 - math.Pow(10, -float64(k)*spectrumStepNines))
-		p = round(p, 6)
+		p = Round(p, 6)
 		out = append(out, Percentile{Percent: p, Value: micros(h.ValueAtQuantile(p))})
 	}
 	return append(out, Percentile{Percent: 100, Value: micros(h.Max())})
 }
 
-type jsonPercentile struct {
-	Percentile float64 `json:"percentile"`
-	MS         float64 `json:"ms"`
-}
-
-func percentilesJSON(s []Percentile) []jsonPercentile {
-	var out []jsonPercentile
+func PercentilesJSON(s []Percentile) []JSONPercentile {
+	var out []JSONPercentile
 	for _, p := range s {
-		out = append(out, jsonPercentile{Percentile: p.Percent, MS: round(ms(p.Value), 3)})
+		out = append(out, JSONPercentile{Percentile: p.Percent, MS: Round(Millis(p.Value), 3)})
 	}
 	return out
 }
