@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/hostwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -12,14 +13,14 @@ import (
 
 // findMaxRate runs the scenario's capacity ramp once, on the scenario's own
 // topic, with the daemon's capacity runner (find_max_rate).
-func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe, res result.Result, hosts []*hostSource, logger *slog.Logger) result.Result {
+func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe, res result.Result, hosts []*hostwatch.Source, logger *slog.Logger) result.Result {
 	c := *p.Capacity
 	c.Topic = p.Topic
 	p.Capacity = &c
-	host := startHostWatch(ctx, hosts, r.HostInterval)
+	host := hostwatch.Start(ctx, hosts, r.HostInterval)
 	cr := probes.NewCapacity(p, probes.CapacityOptions{Kafka: b.Kafka, Logger: r.Logger}).RunOnce(ctx)
-	res.Hosts = host.stop(context.Background())
-	res.Host, res.Capacity = ownStats(res.Hosts[0]), &cr
+	res.Hosts = host.Stop(context.Background())
+	res.Host, res.Capacity = hostwatch.OwnStats(res.Hosts[0]), &cr
 	switch cr.Result {
 	case probes.CapacityAborted:
 		res.Err = errInterrupted.Error()

@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/hostwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -48,7 +49,7 @@ type Runner struct {
 	Progress         io.Writer
 	ProgressInterval time.Duration
 	// HostInterval is how often the hosts are scraped within a scenario;
-	// 0 is DefaultHostInterval.
+	// 0 is hostwatch.DefaultInterval.
 	HostInterval time.Duration
 	// HostsRequired fails a scenario in which a host could not be measured
 	// (--hosts-required); otherwise its row says unreachable.
@@ -76,7 +77,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
 	if r.HostInterval <= 0 {
-		r.HostInterval = DefaultHostInterval
+		r.HostInterval = hostwatch.DefaultInterval
 	}
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
@@ -108,9 +109,9 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		defer func() { err = errors.Join(err, cc.restore()) }() // only what a scenario left
 	}
 
-	hosts := []*hostSource{ownHostSource(r.Logger)}
+	hosts := []*hostwatch.Source{hostwatch.OwnSource(r.Logger)}
 	for _, h := range b.Hosts {
-		hosts = append(hosts, newHostSource(h, http.DefaultClient))
+		hosts = append(hosts, hostwatch.NewSource(h, http.DefaultClient))
 	}
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
 	var wr *workerRun
@@ -143,7 +144,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostSource, wr *workerRun) (res result.Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source, wr *workerRun) (res result.Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
@@ -224,7 +225,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	}
 	wr.probeRuns(&opts, i)
 	probe := probes.New(p, opts)
-	host := startHostWatch(ctx, hosts, r.HostInterval)
+	host := hostwatch.Start(ctx, hosts, r.HostInterval)
 	start := time.Now()
 	// The probe gets its own context: on SIGINT the runner still stops it
 	// in order (flush, commit, leave the group) before deleting its topic.
@@ -245,14 +246,14 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 	stopProgress := prog.watch(i, shown, b, rec)
 	err := d.run(p.Consumer.Enabled)
 	stopProgress()
-	res.Hosts = host.stop(context.Background())
+	res.Hosts = host.Stop(context.Background())
 	if herr := r.unreachable(res.Hosts, logger); herr != nil && err == nil {
 		err = herr
 	}
 	stopProbe()
 	<-exited
 
-	res.Host = ownStats(res.Hosts[0])
+	res.Host = hostwatch.OwnStats(res.Hosts[0])
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
 		res.Produce = &result.ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),

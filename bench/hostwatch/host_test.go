@@ -1,8 +1,9 @@
-package bench
+package hostwatch
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"os"
 	"regexp"
@@ -86,7 +87,7 @@ func TestHostRow(t *testing.T) {
 			MemTotal: 100, MemAvailable: avail, DiskIOTime: map[string]float64{"sda": io, "sdb": 0},
 			DiskRead: read, NetRecv: recv, NetSent: 50 * result.MiB}
 	}
-	tr := &hostTrack{src: &hostSource{HostEntry: spec.HostEntry{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}}
+	tr := &hostTrack{src: &Source{HostEntry: spec.HostEntry{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}}
 	tr.add(sample(0, 0, 0, 80, 0, 0, 0), nodeExporter, nil)
 	tr.add(sample(2, 18, 20, 60, 1, 2*result.MiB, 4*result.MiB), nodeExporter, nil) // 90 % busy
 	tr.add(hostSample{}, dialect{}, errors.New("a scrape in between failed"))       // skipped
@@ -108,9 +109,9 @@ func TestHostRow(t *testing.T) {
 func TestHostWatch(t *testing.T) {
 	ok := readFamilies(t, "testdata/hosts/kafka_bench_host.prom")
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	src := func(name string, fail func(call int) bool) (*hostSource, *int) {
+	src := func(name string, fail func(call int) bool) (*Source, *int) {
 		calls := new(int)
-		return &hostSource{HostEntry: spec.HostEntry{Name: name, Role: "broker"}, scrape: func(context.Context) (families, error) {
+		return &Source{HostEntry: spec.HostEntry{Name: name, Role: "broker"}, scrape: func(context.Context) (families, error) {
 			*calls++
 			if fail(*calls) {
 				return nil, errors.New("connection refused")
@@ -121,8 +122,8 @@ func TestHostWatch(t *testing.T) {
 	good, _ := src("good", func(int) bool { return false })
 	down, downCalls := src("down", func(int) bool { return true })
 	lost, _ := src("lost", func(call int) bool { return call > 1 })
-	w := startHostWatch(context.Background(), []*hostSource{good, down, lost}, time.Hour)
-	rows := w.stop(context.Background())
+	w := Start(context.Background(), []*Source{good, down, lost}, time.Hour)
+	rows := w.Stop(context.Background())
 	if len(rows) != 3 {
 		t.Fatalf("rows = %+v", rows)
 	}
@@ -135,15 +136,15 @@ func TestHostWatch(t *testing.T) {
 	if !rows[2].Unreachable() {
 		t.Errorf("host lost at the end: %+v, want unreachable", rows[2])
 	}
-	if s := ownStats(rows[1]); !s.Unavailable {
-		t.Errorf("ownStats of an unreachable row = %+v", s)
+	if s := OwnStats(rows[1]); !s.Unavailable {
+		t.Errorf("OwnStats of an unreachable row = %+v", s)
 	}
 }
 
 // TestOwnHost reads this machine through the exporter's host collector:
 // the values must be plausible.
 func TestOwnHost(t *testing.T) {
-	src := ownHostSource(testLogger())
+	src := OwnSource(slog.New(slog.DiscardHandler))
 	s, d, err := src.read(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package bench
+package hostwatch
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
-// DefaultHostInterval is how often the hosts are scraped during a scenario,
+// DefaultInterval is how often the hosts are scraped during a scenario,
 // besides its start and end, for the peak CPU and the memory average.
-const DefaultHostInterval = 5 * time.Second
+const DefaultInterval = 5 * time.Second
 
 // hostTrack follows one machine through a scenario.
 type hostTrack struct {
-	src         *hostSource
+	src         *Source
 	first, prev hostSample
 	source      dialect
 	started     bool  // the first sample was read
@@ -45,17 +45,17 @@ func (t *hostTrack) add(s hostSample, d dialect, err error) {
 	}
 }
 
-// hostWatch scrapes every host at a scenario's start, every interval, and
+// Watch scrapes every host at a scenario's start, every interval, and
 // at its end.
-type hostWatch struct {
+type Watch struct {
 	mu     sync.Mutex
 	tracks []*hostTrack
 	quit   chan struct{}
 	wg     sync.WaitGroup
 }
 
-func startHostWatch(ctx context.Context, sources []*hostSource, interval time.Duration) *hostWatch {
-	w := &hostWatch{quit: make(chan struct{})}
+func Start(ctx context.Context, sources []*Source, interval time.Duration) *Watch {
+	w := &Watch{quit: make(chan struct{})}
 	for _, s := range sources {
 		w.tracks = append(w.tracks, &hostTrack{src: s})
 	}
@@ -81,7 +81,7 @@ func startHostWatch(ctx context.Context, sources []*hostSource, interval time.Du
 
 // sample scrapes the hosts concurrently; a host that failed its first
 // sample is not asked again.
-func (w *hostWatch) sample(ctx context.Context, last bool) {
+func (w *Watch) sample(ctx context.Context, last bool) {
 	var wg sync.WaitGroup
 	for _, t := range w.tracks {
 		w.mu.Lock()
@@ -104,9 +104,9 @@ func (w *hostWatch) sample(ctx context.Context, last bool) {
 	wg.Wait()
 }
 
-// stop takes the last sample of every host and returns their rows, the
+// Stop takes the last sample of every host and returns their rows, the
 // bench's own first.
-func (w *hostWatch) stop(ctx context.Context) []result.HostRow {
+func (w *Watch) Stop(ctx context.Context) []result.HostRow {
 	close(w.quit)
 	w.wg.Wait()
 	w.sample(ctx, true)
@@ -158,8 +158,8 @@ func cpuPercent(a, b hostSample) float64 {
 	return 100 * max(b.CPUBusy-a.CPUBusy, 0) / dt
 }
 
-// ownStats is the main table's host columns, from the bench's own row.
-func ownStats(r result.HostRow) result.HostStats {
+// OwnStats is the main table's host columns, from the bench's own row.
+func OwnStats(r result.HostRow) result.HostStats {
 	if r.Unreachable() {
 		return result.HostStats{Unavailable: true}
 	}

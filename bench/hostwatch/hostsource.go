@@ -1,4 +1,4 @@
-package bench
+package hostwatch
 
 import (
 	"context"
@@ -35,8 +35,8 @@ type dialect struct {
 }
 
 // The two endpoints a host may serve: Prometheus' node_exporter, and this
-// exporter's host collector (exporter/collector/host.go); the bench's own
-// host is read directly (package hostinfo) and named like the latter.
+// exporter's host collector, whose names package hostinfo holds; the
+// bench's own host is read directly (package hostinfo) and named like the latter.
 var (
 	nodeExporter = dialect{name: "node_exporter",
 		cpu: "node_cpu_seconds_total", memTotal: "node_memory_MemTotal_bytes", memAvailable: "node_memory_MemAvailable_bytes",
@@ -44,10 +44,10 @@ var (
 		netRecv: "node_network_receive_bytes_total", netSent: "node_network_transmit_bytes_total",
 		diskLabel: "device", netLabel: "device"}
 	benchExporter = dialect{name: "kafka_bench_exporter",
-		cpu: "kafka_bench_host_cpu_seconds_total", memTotal: "kafka_bench_host_memory_total_bytes", memAvailable: "kafka_bench_host_memory_available_bytes",
-		diskRead: "kafka_bench_host_disk_read_bytes_total", diskWritten: "kafka_bench_host_disk_written_bytes_total", diskIOTime: "kafka_bench_host_disk_io_time_seconds_total",
-		netRecv: "kafka_bench_host_network_receive_bytes_total", netSent: "kafka_bench_host_network_transmit_bytes_total",
-		diskLabel: "device", netLabel: "interface"}
+		cpu: hostinfo.CPUSecondsMetric, memTotal: hostinfo.MemoryTotalMetric, memAvailable: hostinfo.MemoryAvailableMetric,
+		diskRead: hostinfo.DiskReadMetric, diskWritten: hostinfo.DiskWrittenMetric, diskIOTime: hostinfo.DiskIOTimeMetric,
+		netRecv: hostinfo.NetworkReceiveMetric, netSent: hostinfo.NetworkTransmitMetric,
+		diskLabel: hostinfo.DiskLabel, netLabel: hostinfo.NetworkLabel}
 )
 
 // detect tells the dialect from what the endpoint serves.
@@ -124,8 +124,8 @@ func label(m *dto.Metric, name string) string {
 	return ""
 }
 
-// hostSource is one machine the bench measures.
-type hostSource struct {
+// Source is one machine the bench measures.
+type Source struct {
 	spec.HostEntry
 	disks, ifaces *regexp.Regexp
 	// scrape returns a remote machine's metrics.
@@ -138,7 +138,7 @@ type hostSource struct {
 }
 
 // read scrapes the source and turns the scrape into a sample.
-func (h *hostSource) read(ctx context.Context) (hostSample, dialect, error) {
+func (h *Source) read(ctx context.Context) (hostSample, dialect, error) {
 	ctx, cancel := context.WithTimeout(ctx, hostScrapeTimeout)
 	defer cancel()
 	if h.local != nil {
@@ -158,21 +158,21 @@ func (h *hostSource) read(ctx context.Context) (hostSample, dialect, error) {
 	return s, d, err
 }
 
-func (h *hostSource) stamp() time.Time {
+func (h *Source) stamp() time.Time {
 	if h.now != nil {
 		return h.now()
 	}
 	return time.Now()
 }
 
-// newHostSource reads a remote /metrics endpoint. The entry is validated,
+// NewSource reads a remote /metrics endpoint. The entry is validated,
 // so its regexps compile. Only the scrape sees the URL as written: the
 // source's own copy, which rows, results, logs and errors show, has its
 // credentials redacted (config.RedactURL).
-func newHostSource(e spec.HostEntry, client *http.Client) *hostSource {
+func NewSource(e spec.HostEntry, client *http.Client) *Source {
 	raw := e.URL
 	e.URL = config.RedactURL(raw)
-	return &hostSource{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
+	return &Source{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
 		scrape: func(ctx context.Context) (families, error) { return scrapeURL(ctx, client, raw) }}
 }
 
@@ -197,12 +197,12 @@ func scrapeURL(ctx context.Context, client *http.Client, url string) (families, 
 	return p.TextToMetricFamilies(resp.Body)
 }
 
-// ownHostSource reads the bench's own machine through package hostinfo,
+// OwnSource reads the bench's own machine through package hostinfo,
 // the reader behind the daemon's host collector, with the default filters;
 // its rows name this exporter as their source.
-func ownHostSource(logger *slog.Logger) *hostSource {
+func OwnSource(logger *slog.Logger) *Source {
 	e := spec.HostEntry{Name: spec.OwnHostName, Role: "bench", Disks: config.DefaultDisks, Interfaces: config.DefaultInterfaces}
-	return &hostSource{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
+	return &Source{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
 		local: hostinfo.Kernel{}, logger: logger}
 }
 
@@ -210,7 +210,7 @@ func ownHostSource(logger *slog.Logger) *hostSource {
 // host collector exports, without a registry in between. CPU and memory are
 // required; a disk or network section that cannot be read is logged and
 // left at zero, as the collector leaves it out.
-func (h *hostSource) localSample(ctx context.Context) (hostSample, error) {
+func (h *Source) localSample(ctx context.Context) (hostSample, error) {
 	s := hostSample{DiskIOTime: map[string]float64{}}
 	t, err := h.local.CPUTimes(ctx)
 	if err != nil {
