@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/hostwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
@@ -98,15 +99,15 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	var cc *configChanger
-	if hasSettings(b) {
-		if cc, err = newConfigChanger(ctx, cl, b.Kafka, r.Logger); err != nil {
+	var cc *brokercfg.Changer
+	if brokercfg.HasSettings(b) {
+		if cc, err = brokercfg.New(ctx, cl, b.Kafka, r.Logger); err != nil {
 			return nil, err
 		}
-		if err := cc.check(ctx, b); err != nil {
+		if err := cc.Check(ctx, b); err != nil {
 			return nil, err
 		}
-		defer func() { err = errors.Join(err, cc.restore()) }() // only what a scenario left
+		defer func() { err = errors.Join(err, cc.Restore()) }() // only what a scenario left
 	}
 
 	hosts := []*hostwatch.Source{hostwatch.OwnSource(r.Logger)}
@@ -144,7 +145,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChanger, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source, wr *workerRun) (res result.Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.Changer, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source, wr *workerRun) (res result.Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
 	p := s.Probe
 	// Generated names get the run id: a topic deleted at the end of the
@@ -183,8 +184,8 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *configChang
 		return res, nil
 	}
 	if len(s.Configs) > 0 {
-		defer func() { restoreErr = cc.restore() }() // before the topic is deleted
-		if err := cc.apply(ctx, s.Configs, p.Topic); err != nil {
+		defer func() { restoreErr = cc.Restore() }() // before the topic is deleted
+		if err := cc.Apply(ctx, s.Configs, p.Topic); err != nil {
 			res.Err = "applying the scenario's configurations: " + err.Error()
 			logger.Error("scenario failed", "err", res.Err)
 			return res, nil

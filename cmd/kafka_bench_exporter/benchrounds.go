@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
@@ -49,7 +50,7 @@ func plan(ctx context.Context, r *bench.Runner, b *spec.Bench, stdout, stderr io
 // runErrCode is the exit code of an error that stopped the bench: a setting
 // refused before anything ran is bad input.
 func runErrCode(err error) int {
-	var refused *bench.RefusedError
+	var refused *brokercfg.RefusedError
 	if errors.As(err, &refused) {
 		return exitBadInput
 	}

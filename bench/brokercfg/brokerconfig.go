@@ -1,4 +1,4 @@
-package bench
+package brokercfg
 
 import (
 	"context"
@@ -58,10 +58,10 @@ type change struct {
 	original *string // the effective value before, which the restore must show again
 }
 
-// configChanger applies scenarios' broker and topic settings with
+// Changer applies scenarios' broker and topic settings with
 // IncrementalAlterConfigs, waits until DescribeConfigs shows them on every
 // broker, and restores the original values.
-type configChanger struct {
+type Changer struct {
 	cl      *kgo.Client
 	adm     *kadm.Client
 	kafka   config.Kafka
@@ -70,8 +70,8 @@ type configChanger struct {
 	pending []change // applied (or being applied) and not yet restored
 }
 
-// hasSettings tells whether any scenario changes the cluster.
-func hasSettings(b *spec.Bench) bool {
+// HasSettings tells whether any scenario changes the cluster.
+func HasSettings(b *spec.Bench) bool {
 	for _, s := range b.Scenarios {
 		if len(s.Configs) > 0 {
 			return true
@@ -80,8 +80,8 @@ func hasSettings(b *spec.Bench) bool {
 	return false
 }
 
-func newConfigChanger(ctx context.Context, cl *kgo.Client, kafka config.Kafka, logger *slog.Logger) (*configChanger, error) {
-	c := &configChanger{cl: cl, adm: kadm.NewClient(cl), kafka: kafka, logger: logger}
+func New(ctx context.Context, cl *kgo.Client, kafka config.Kafka, logger *slog.Logger) (*Changer, error) {
+	c := &Changer{cl: cl, adm: kadm.NewClient(cl), kafka: kafka, logger: logger}
 	bds, err := c.adm.ListBrokers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("listing brokers: %w", err)
@@ -94,7 +94,7 @@ func newConfigChanger(ctx context.Context, cl *kgo.Client, kafka config.Kafka, l
 // check refuses, before anything is changed, the broker settings the bench
 // cannot apply and put back: an unknown broker or configuration, a static
 // (read-only) one, and a sensitive one (its value cannot be read back).
-func (c *configChanger) check(ctx context.Context, b *spec.Bench) error {
+func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
 	names := map[int32][]string{}
 	for _, s := range b.Scenarios {
 		for _, set := range s.Configs {
@@ -154,7 +154,7 @@ func (e *RefusedError) Unwrap() error { return e.Err }
 func scenarioScope(s spec.Scenario) string { return fmt.Sprintf("scenario %q", s.DisplayName()) }
 
 // targets are the brokers a broker setting applies to.
-func (c *configChanger) targets(set spec.ConfigSetting) []int32 {
+func (c *Changer) targets(set spec.ConfigSetting) []int32 {
 	if set.Broker == spec.AllBrokers {
 		return c.brokers
 	}
@@ -163,7 +163,7 @@ func (c *configChanger) targets(set spec.ConfigSetting) []int32 {
 
 // wanted resolves a scenario's settings into values per resource; a
 // setting for one broker wins over the same setting for every broker.
-func (c *configChanger) wanted(settings []spec.ConfigSetting, topic string) map[resource]map[string]string {
+func (c *Changer) wanted(settings []spec.ConfigSetting, topic string) map[resource]map[string]string {
 	out := map[resource]map[string]string{}
 	put := func(r resource, name, value string) {
 		if out[r] == nil {
@@ -189,7 +189,7 @@ func (c *configChanger) wanted(settings []spec.ConfigSetting, topic string) map[
 // apply sets a scenario's settings and waits until every broker shows them.
 // What it changes is recorded before it is changed, so restore puts back
 // even a half-applied scenario.
-func (c *configChanger) apply(ctx context.Context, settings []spec.ConfigSetting, topic string) error {
+func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topic string) error {
 	// Not cut short by SIGINT: a request cancelled on the way may still
 	// land after the restore read the value it would step back from.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), configTimeout)
@@ -223,7 +223,7 @@ func (c *configChanger) apply(ctx context.Context, settings []spec.ConfigSetting
 // restore puts back every pending change and waits until every broker shows
 // the original values. What it cannot put back is returned with the
 // commands that would.
-func (c *configChanger) restore() error {
+func (c *Changer) Restore() error {
 	if len(c.pending) == 0 {
 		return nil
 	}

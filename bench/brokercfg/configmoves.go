@@ -1,4 +1,4 @@
-package bench
+package brokercfg
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func steps(name string, from, to *string) []string {
 // shows; then every move is altered and awaited on every broker. A change
 // Kafka refuses (another change landed meanwhile) is planned afresh, a few
 // times.
-func (c *configChanger) reach(ctx context.Context, moves []move) error {
+func (c *Changer) reach(ctx context.Context, moves []move) error {
 	const attempts = 3
 	for attempt := 1; ; attempt++ {
 		err := c.reachOnce(ctx, moves)
@@ -75,7 +75,7 @@ func (c *configChanger) reach(ctx context.Context, moves []move) error {
 	}
 }
 
-func (c *configChanger) reachOnce(ctx context.Context, moves []move) error {
+func (c *Changer) reachOnce(ctx context.Context, moves []move) error {
 	for {
 		var hops []move
 		for _, m := range moves {
@@ -102,7 +102,7 @@ func (c *configChanger) reachOnce(ctx context.Context, moves []move) error {
 
 // alterAll sends the moves, one IncrementalAlterConfigs per resource, and
 // waits until every broker shows them.
-func (c *configChanger) alterAll(ctx context.Context, moves []move) error {
+func (c *Changer) alterAll(ctx context.Context, moves []move) error {
 	ops := map[resource][]kadm.AlterConfig{}
 	for _, m := range moves {
 		op := kadm.AlterConfig{Op: kadm.DeleteConfig, Name: m.name}
@@ -121,7 +121,7 @@ func (c *configChanger) alterAll(ctx context.Context, moves []move) error {
 
 // describeSettled describes res on the broker that answers for it, waiting
 // out a topic that not every broker knows yet.
-func (c *configChanger) describeSettled(ctx context.Context, res resource, names []string) (map[string]configState, error) {
+func (c *Changer) describeSettled(ctx context.Context, res resource, names []string) (map[string]configState, error) {
 	for {
 		cur, err := c.describe(ctx, c.via(res), res, names)
 		if !errors.Is(err, kerr.UnknownTopicOrPartition) {
@@ -136,7 +136,7 @@ func (c *configChanger) describeSettled(ctx context.Context, res resource, names
 }
 
 // await polls DescribeConfigs on every broker until each move shows.
-func (c *configChanger) await(ctx context.Context, moves []move) error {
+func (c *Changer) await(ctx context.Context, moves []move) error {
 	for {
 		err := c.shows(ctx, moves)
 		if err == nil {
@@ -151,7 +151,7 @@ func (c *configChanger) await(ctx context.Context, moves []move) error {
 }
 
 // shows checks once that every broker shows every move's value.
-func (c *configChanger) shows(ctx context.Context, moves []move) error {
+func (c *Changer) shows(ctx context.Context, moves []move) error {
 	type ask struct {
 		broker int32
 		res    resource
@@ -192,7 +192,7 @@ func (c *configChanger) shows(ctx context.Context, moves []move) error {
 
 // via is the broker that answers for a resource: a broker describes only its
 // own configuration.
-func (c *configChanger) via(res resource) int32 {
+func (c *Changer) via(res resource) int32 {
 	if res.topic != "" {
 		return c.brokers[0]
 	}
@@ -200,7 +200,7 @@ func (c *configChanger) via(res resource) int32 {
 }
 
 // describe sends DescribeConfigs for names of res to one broker.
-func (c *configChanger) describe(ctx context.Context, broker int32, res resource, names []string) (map[string]configState, error) {
+func (c *Changer) describe(ctx context.Context, broker int32, res resource, names []string) (map[string]configState, error) {
 	r := kmsg.NewDescribeConfigsRequestResource()
 	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeBroker, strconv.Itoa(int(res.broker))
 	if res.topic != "" {
@@ -228,7 +228,7 @@ func (c *configChanger) describe(ctx context.Context, broker int32, res resource
 }
 
 // alter sends IncrementalAlterConfigs for one resource.
-func (c *configChanger) alter(ctx context.Context, res resource, ops []kadm.AlterConfig) error {
+func (c *Changer) alter(ctx context.Context, res resource, ops []kadm.AlterConfig) error {
 	var resps kadm.AlterConfigsResponses
 	var err error
 	if res.topic != "" {
@@ -249,7 +249,7 @@ func (c *configChanger) alter(ctx context.Context, res resource, ops []kadm.Alte
 
 // undoCommand is the kafka-configs.sh command that does what restore could
 // not.
-func (c *configChanger) undoCommand(ch change) string {
+func (c *Changer) undoCommand(ch change) string {
 	entity := "--entity-type brokers --entity-name " + strconv.Itoa(int(ch.res.broker))
 	if ch.res.topic != "" {
 		entity = "--entity-type topics --entity-name " + shellQuote(ch.res.topic)
