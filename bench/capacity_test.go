@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -23,7 +24,7 @@ matrix:
   acks: ["1", "all"]
 `)
 	var table bytes.Buffer
-	if err := WriteMarkdown(&table, b.ParamKeys, results); err != nil {
+	if err := report.WriteMarkdown(&table, b.ParamKeys, results); err != nil {
 		t.Fatal(err)
 	}
 	rows := tableRows(t, table.String())
@@ -41,7 +42,7 @@ matrix:
 		}
 	}
 	var js bytes.Buffer
-	if err := WriteJSON(&js, b.ParamKeys, results); err != nil {
+	if err := report.WriteJSON(&js, b.ParamKeys, results); err != nil {
 		t.Fatal(err)
 	}
 	var parsed []struct {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
@@ -45,7 +46,7 @@ func sweepOf(t *testing.T, results ...result.Result) *Sweep {
 	var paths []string
 	for i, r := range results {
 		var buf bytes.Buffer
-		if err := WriteJSON(&buf, []string{"record_size"}, []result.Result{r}); err != nil {
+		if err := report.WriteJSON(&buf, []string{"record_size"}, []result.Result{r}); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, writeTemp(t, i, buf.Bytes()))

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
@@ -117,15 +118,15 @@ hosts:
 	}
 
 	outputs := map[string]string{"log": logs.String(), "progress": progress.String()}
-	for _, format := range Formats {
+	for _, format := range report.Formats {
 		var out bytes.Buffer
-		if err := Write(&out, format, b.ParamKeys, results); err != nil {
+		if err := report.Write(&out, format, b.ParamKeys, results); err != nil {
 			t.Fatal(err)
 		}
 		outputs[format] = out.String()
 	}
 	var page bytes.Buffer
-	if err := WriteHTML(&page, b.ParamKeys, results, &result.FileText{Name: "bench.yml", Text: file}); err != nil {
+	if err := report.WriteHTML(&page, b.ParamKeys, results, &result.FileText{Name: "bench.yml", Text: file}); err != nil {
 		t.Fatal(err)
 	}
 	outputs["html with the bench file"] = page.String()
@@ -144,40 +145,6 @@ hosts:
 		if !strings.Contains(outputs[what], want) {
 			t.Errorf("%s lacks %q:\n%s", what, want, outputs[what])
 		}
-	}
-}
-
-// TestNoSecretInSavedResults: results saved by an older version, or read
-// back from another worker, may hold a URL's credentials; the outputs made
-// from them (Markdown, JSON, the results topic, the report page of "bench
-// report") show none.
-func TestNoSecretInSavedResults(t *testing.T) {
-	raw := `[{"scenario": "", "params": {}, "status": "ok",
-  "hosts": [{"name": "kafka1", "role": "broker", "url": "http://u:hunter2@10.0.0.1:9100/metrics", "status": "unreachable",
-    "error": "GET http://u:hunter2@10.0.0.1:9100/metrics: 401 Unauthorized"}]}]`
-	var page bytes.Buffer
-	if err := RenderHTML(&page, []byte(raw), nil, &result.FileText{Name: "b.yml", Text: "kafka:\n  sasl: {password: hunter2}\n"}); err != nil {
-		t.Fatal(err)
-	}
-	outputs := map[string]string{"report page": page.String()}
-	results := []result.Result{{Hosts: []result.HostRow{{Name: "kafka1", Role: "broker", URL: "http://u:hunter2@10.0.0.1:9100/metrics",
-		Err: `Get "http://hunter2@10.0.0.1:9100/metrics": dial tcp 10.0.0.1:9100: connect: connection refused`},
-		{Name: "kafka2", Role: "broker", URL: "http://u:hunter2/x@10.0.0.2:9100/metrics", Err: "refused"}}}}
-	for _, format := range []string{FormatMarkdown, FormatJSON} {
-		var out bytes.Buffer
-		if err := Write(&out, format, nil, results); err != nil {
-			t.Fatal(err)
-		}
-		outputs[format] = out.String()
-	}
-	for what, out := range outputs {
-		if strings.Contains(out, password) {
-			t.Errorf("%s shows the password:\n%s", what, out)
-		}
-	}
-	section, err := ReportDataSection(page.Bytes())
-	if err != nil || !json.Valid(section) {
-		t.Errorf("the redacted data section is not JSON (%v):\n%s", err, section)
 	}
 }
 

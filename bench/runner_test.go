@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
@@ -79,7 +80,7 @@ matrix:
   acks: ["1", "all"]
 `)
 	var table bytes.Buffer
-	if err := WriteMarkdown(&table, b.ParamKeys, results); err != nil {
+	if err := report.WriteMarkdown(&table, b.ParamKeys, results); err != nil {
 		t.Fatal(err)
 	}
 	rows := tableRows(t, table.String())

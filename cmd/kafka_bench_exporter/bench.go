@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/exporter-toolkit/web"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -65,7 +66,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
 	cmd.Flag("hosts-required", "Fail a scenario (exit 1) when a machine of the bench file's hosts cannot be scraped, instead of reporting it unreachable.").BoolVar(&bf.hostsRequired)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
-	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
+	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(benchreport.FormatMarkdown).EnumVar(&bf.format, benchreport.Formats...)
 	addReportArgs(cmd, bf)
 	addRoundFlags(cmd, &bf.rounds)
 	addWorkerFlags(cmd, &bf.sweep)
@@ -151,7 +152,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	runner.HostsRequired = bf.hostsRequired
 	results, runErr := runner.Run(ctx, b)
 
-	format := bench.FormatMarkdown
+	format := benchreport.FormatMarkdown
 	if bf.setFormat && bf.output == "" {
 		format = bf.format
 	}
@@ -221,14 +222,14 @@ func printResult(w io.Writer, r result.Result, rounds int) {
 	}
 	fmt.Fprintf(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
 	if r.Produce != nil && r.Produce.Records > 0 {
-		fmt.Fprintln(w, bench.ProducerLine(r.Produce))
+		fmt.Fprintln(w, benchreport.ProducerLine(r.Produce))
 	}
 	if c := r.Capacity; c != nil && !r.Failed() {
-		fmt.Fprintln(w, bench.CapacityLine(c))
+		fmt.Fprintln(w, benchreport.CapacityLine(c))
 	}
 	if r.Consume != nil && r.Consume.Records > 0 {
-		fmt.Fprintln(w, bench.ConsumerHeader)
-		fmt.Fprintln(w, bench.ConsumerLine(r.Consume))
+		fmt.Fprintln(w, benchreport.ConsumerHeader)
+		fmt.Fprintln(w, benchreport.ConsumerLine(r.Consume))
 	}
 	if r.Failed() {
 		fmt.Fprintf(w, "FAILED: %s\n", r.Err)

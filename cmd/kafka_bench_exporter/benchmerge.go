@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -128,7 +129,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		printResult(stdout, r, 1)
 	}
 	fmt.Fprintln(stdout)
-	format := bench.FormatMarkdown
+	format := benchreport.FormatMarkdown
 	if bf.setFormat && bf.output == "" {
 		format = bf.format
 	}
@@ -190,14 +191,14 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 // writeMerged writes the merged results like one process's; an HTML page
 // shows --bench.file when given.
 func writeMerged(w io.Writer, format string, bf *benchFlags, m *bench.Merged) error {
-	if format == bench.FormatHTML {
+	if format == benchreport.FormatHTML {
 		var file *result.FileText
 		if bf.file != "" {
 			file = benchFileOf(bf)
 		}
-		return bench.WriteHTML(w, m.ParamKeys, m.Results, file)
+		return benchreport.WriteHTML(w, m.ParamKeys, m.Results, file)
 	}
-	return bench.Write(w, format, m.ParamKeys, m.Results)
+	return benchreport.Write(w, format, m.ParamKeys, m.Results)
 }
 
 func writeFile(path string, write func(io.Writer) error) error {

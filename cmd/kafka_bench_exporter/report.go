@@ -7,7 +7,7 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
@@ -30,7 +30,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 	if bf.resultFile == "" {
 		return fail(exitBadInput, fmt.Errorf("give the JSON result: %s %s %s FILE.json", program, benchCommand, reportAction))
 	}
-	if bf.setFormat && bf.format != bench.FormatHTML {
+	if bf.setFormat && bf.format != benchreport.FormatHTML {
 		return fail(exitBadInput, fmt.Errorf("--format=%s: a report is HTML; convert nothing else", bf.format))
 	}
 	data, err := os.ReadFile(bf.resultFile)
@@ -57,7 +57,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 		}
 		w, closeOut = fh, fh.Close
 	}
-	err = bench.RenderHTML(w, data, keys, file)
+	err = benchreport.RenderHTML(w, data, keys, file)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
@@ -67,18 +67,18 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeResults writes results in one of bench.Formats; an HTML page also
+// writeResults writes results in one of benchreport.Formats; an HTML page also
 // shows the bench file that produced them.
 func writeResults(w io.Writer, format string, bf *benchFlags, b *spec.Bench, seed uint64, results []result.Result) error {
 	switch {
-	case format == bench.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
-		return bench.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))
-	case format == bench.FormatHTML:
-		return bench.WriteHTML(w, b.ParamKeys, results, benchFileOf(bf))
+	case format == benchreport.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
+		return benchreport.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))
+	case format == benchreport.FormatHTML:
+		return benchreport.WriteHTML(w, b.ParamKeys, results, benchFileOf(bf))
 	case b.Rounds > 1: // the runs and, from minVerdictRounds on, the verdicts
-		return bench.WriteRounds(w, format, b, seed, results)
+		return benchreport.WriteRounds(w, format, b, seed, results)
 	}
-	return bench.Write(w, format, b.ParamKeys, results)
+	return benchreport.Write(w, format, b.ParamKeys, results)
 }
 
 // benchFileOf is --bench.file's text, or the bench file the quick flags

@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -138,8 +138,8 @@ func redactJSON(doc []byte) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// ReportDataSection extracts the data section of a page RenderHTML wrote.
-func ReportDataSection(page []byte) ([]byte, error) {
+// DataSection extracts the data section of a page RenderHTML wrote.
+func DataSection(page []byte) ([]byte, error) {
 	const open, end = `<script type="application/json" id="report-data">`, `</script>`
 	_, rest, ok := bytes.Cut(page, []byte(open))
 	if !ok {

@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -148,7 +148,7 @@ func savedReport(t *testing.T, resultFile, benchFile string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := os.ReadFile(filepath.Join("spec", "testdata", benchFile))
+	text, err := os.ReadFile(filepath.Join("..", "spec", "testdata", benchFile))
 	if err != nil {
 		t.Fatal(err)
 	}

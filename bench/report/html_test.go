@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestHTMLReportDataGolden(t *testing.T) {
 	if err := RenderHTML(&page, resultJSON, nil, file); err != nil {
 		t.Fatal(err)
 	}
-	section, err := ReportDataSection(page.Bytes())
+	section, err := DataSection(page.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestHTMLRoundsReportDataGolden(t *testing.T) {
 	if err := RenderHTML(&page, resultJSON, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	section, err := ReportDataSection(page.Bytes())
+	section, err := DataSection(page.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
