@@ -18,10 +18,11 @@ import (
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	benchrun "github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -85,7 +86,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		return runMerge(f, stdout, stderr)
 	}
 	b, err := loadBench(f)
-	var worker *bench.Worker
+	var worker *workers.Worker
 	if err == nil {
 		worker, err = bf.sweep.worker()
 	}
@@ -123,7 +124,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	defer cancel()
 	seed := bf.rounds.pickSeed(b, stderr)
 	if bf.rounds.dryRun {
-		return plan(ctx, &bench.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
+		return plan(ctx, &benchrun.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
 	}
 
 	// Unwatched, the probes' metrics go to a registry nobody reads; with
@@ -140,14 +141,16 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		metrics, clientMetrics = exp.ProbeMetrics(), reg
 	}
 
-	runner := &bench.Runner{
+	runner := &benchrun.Runner{
 		Metrics:    metrics,
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
 		OnResult:   func(r result.Result) { printResult(stdout, r, b.Rounds) },
 		Seed:       seed,
-		Worker:     worker,
+	}
+	if worker != nil { // a nil *workers.Worker is no run.Share
+		runner.Share = worker
 	}
 	runner.HostsRequired = bf.hostsRequired
 	results, runErr := runner.Run(ctx, b)

@@ -11,10 +11,10 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -40,7 +40,7 @@ func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
 	cmd.Flag("start-at", "The sweep's common start (RFC 3339), the same on every worker: the first scenario starts then, each later duration scenario a slot (duration + drain_timeout + 30s) after the one before.").
 		Envar("BENCH_START_AT").StringVar(&wf.startAt)
 	cmd.Flag("results.topic", "Topic the workers publish their results to, keyed by --run (created on demand); merge reads it.").
-		Envar("BENCH_RESULTS_TOPIC").Default(bench.DefaultResultsTopic).StringVar(&wf.resultsTopic)
+		Envar("BENCH_RESULTS_TOPIC").Default(workers.DefaultResultsTopic).StringVar(&wf.resultsTopic)
 	cmd.Flag("run", "Name of the sweep: the key of its results and part of its topic names. Default: --start-at.").
 		Envar("BENCH_RUN").StringVar(&wf.run)
 	cmd.Flag("timeout", "merge: how long to wait for every worker's results; the workers still missing then are named and the merge fails.").
@@ -49,7 +49,7 @@ func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
 }
 
 // worker is the bench's place in a sweep, or nil with one worker.
-func (wf *workerFlags) worker() (*bench.Worker, error) {
+func (wf *workerFlags) worker() (*workers.Worker, error) {
 	if wf.workers < 1 {
 		return nil, fmt.Errorf("--workers=%d: must be at least 1", wf.workers)
 	}
@@ -66,7 +66,7 @@ func (wf *workerFlags) worker() (*bench.Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt)
 	}
-	return &bench.Worker{Workers: wf.workers, Index: wf.index, StartAt: start, Run: wf.runName(), ResultsTopic: wf.resultsTopic}, nil
+	return &workers.Worker{Workers: wf.workers, Index: wf.index, StartAt: start, Run: wf.runName(), ResultsTopic: wf.resultsTopic}, nil
 }
 
 func (wf *workerFlags) runName() string {
@@ -87,10 +87,10 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 	if wf.workers < 1 {
 		return fail(exitBadInput, fmt.Errorf("--workers=%d: must be at least 1", wf.workers))
 	}
-	var sweep *bench.Sweep
+	var sweep *workers.Sweep
 	var err error
 	if files := wf.mergeFiles(bf); len(files) > 0 {
-		if sweep, err = bench.ReadSweepFiles(files); err != nil {
+		if sweep, err = workers.ReadSweepFiles(files); err != nil {
 			return fail(exitBadInput, err)
 		}
 		if !wf.setWorkers {
@@ -114,7 +114,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 				return fail(exitBadInput, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt))
 			}
 		}
-		if sweep, err = bench.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), start, wf.workers); err != nil {
+		if sweep, err = workers.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), start, wf.workers); err != nil {
 			return fail(exitFailed, err)
 		}
 	}
@@ -190,7 +190,7 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 
 // writeMerged writes the merged results like one process's; an HTML page
 // shows --bench.file when given.
-func writeMerged(w io.Writer, format string, bf *benchFlags, m *bench.Merged) error {
+func writeMerged(w io.Writer, format string, bf *benchFlags, m *workers.Merged) error {
 	if format == benchreport.FormatHTML {
 		var file *result.FileText
 		if bf.file != "" {

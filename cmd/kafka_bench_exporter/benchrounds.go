@@ -9,8 +9,8 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
+	benchrun "github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
@@ -39,7 +39,7 @@ func (rf *roundFlags) pickSeed(b *spec.Bench, stderr io.Writer) uint64 {
 
 // plan runs --dry-run: exit 0 with the plan on stdout, 2 for a setting the
 // bench refuses, 1 when the cluster cannot be read.
-func plan(ctx context.Context, r *bench.Runner, b *spec.Bench, stdout, stderr io.Writer) int {
+func plan(ctx context.Context, r *benchrun.Runner, b *spec.Bench, stdout, stderr io.Writer) int {
 	if err := r.Plan(ctx, b, stdout); err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return runErrCode(err)

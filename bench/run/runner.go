@@ -1,4 +1,4 @@
-package bench
+package run
 
 import (
 	"context"
@@ -29,14 +29,14 @@ const (
 	// bounds how late the end of a scenario is noticed, never a measurement
 	// (those come from the records' own timestamps).
 	pollInterval   = 20 * time.Millisecond
-	topicTimeout   = 30 * time.Second
+	TopicTimeout   = 30 * time.Second
 	cleanupTimeout = 15 * time.Second
 	// DefaultProgressInterval is ProducerPerformance's reporting interval.
 	DefaultProgressInterval = 5 * time.Second
 )
 
-// errInterrupted ends a scenario when the bench is stopped (SIGINT).
-var errInterrupted = errors.New("interrupted")
+// ErrInterrupted ends a scenario when the bench is stopped (SIGINT).
+var ErrInterrupted = errors.New("interrupted")
 
 // Runner runs a bench's scenarios one after another.
 type Runner struct {
@@ -60,11 +60,11 @@ type Runner struct {
 	RunID string
 	// OnResult is called after each scenario (to print its lines at once).
 	OnResult func(result.Result)
-	// Seed shuffles the scenario order of each round (rounds.go).
+	// Seed shuffles the scenario order of each round (schedule.go).
 	Seed uint64
-	// Worker makes this run one worker of a sweep (worker.go); nil runs
-	// the whole bench in this process.
-	Worker *Worker
+	// Share is this process's part of the bench: nil is Alone, the whole
+	// bench; package workers makes it one worker of several.
+	Share Share
 }
 
 // Run runs every scenario, once per round, and returns their results. It
@@ -83,17 +83,20 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
 	}
-	if r.Worker != nil {
-		if err := r.Worker.Check(b); err != nil {
-			return nil, err
-		}
-		b = r.Worker.share(b)
-		r.RunID = r.Worker.runID()
+	if r.Share == nil {
+		r.Share = Alone{}
+	}
+	b, runID, err := r.Share.Begin(b)
+	if err != nil {
+		return nil, err
+	}
+	if runID != "" {
+		r.RunID = runID
 	}
 	if r.RunID == "" {
 		r.RunID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
-	cl, err := newAdminClient(b.Kafka)
+	cl, err := NewAdminClient(b.Kafka)
 	if err != nil {
 		return nil, err
 	}
@@ -115,23 +118,18 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		hosts = append(hosts, hostwatch.NewSource(h, http.DefaultClient))
 	}
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	var wr *workerRun
-	if r.Worker != nil {
-		if wr, err = r.Worker.start(ctx, b.Kafka, len(runs), r.Logger); err != nil {
-			return nil, err
-		}
-		defer wr.close()
+	if err := r.Share.Start(ctx, b.Kafka, len(runs), r.Logger); err != nil {
+		return nil, err
 	}
+	defer r.Share.Close()
 	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(runs)}
 	var results []result.Result
 	for i, run := range runs {
 		if ctx.Err() != nil {
 			break
 		}
-		res, restoreErr := r.scenario(ctx, adm, cc, b, i, run, prog, hosts, wr)
-		if wr != nil {
-			wr.publishOrFail(ctx, b.ParamKeys, &res)
-		}
+		res, restoreErr := r.scenario(ctx, adm, cc, b, i, run, prog, hosts)
+		r.Share.Publish(ctx, b.ParamKeys, &res)
 		results = append(results, res)
 		if r.OnResult != nil {
 			r.OnResult(res)
@@ -145,12 +143,53 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.Changer, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source, wr *workerRun) (res result.Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.Changer, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source) (res result.Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
+	p := r.probeOf(b, s, run)
+	slot, worker := r.Share.Scenario(b, i, &p) // slot: the run's common start of several workers
+	res = result.Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: worker}
+	if b.Rounds > 1 {
+		res.Params = append(slices.Clone(s.Params), strconv.Itoa(run.round))
+	}
+	logger := r.Logger.With("scenario", s.DisplayName(), "round", run.round)
+	if b.DeleteTopics {
+		defer r.cleanup(adm, s, p, logger, func() bool { return r.Share.DeletesTopic(b, i) })
+	}
+	if err := r.Share.Prepare(ctx, adm, b, &p, slot); err != nil {
+		res.Err = err.Error()
+		return res, nil
+	}
+	if len(s.Configs) > 0 {
+		defer func() { restoreErr = cc.Restore() }() // before the topic is deleted
+		if err := cc.Apply(ctx, s.Configs, p.Topic); err != nil {
+			res.Err = "applying the scenario's configurations: " + err.Error()
+			logger.Error("scenario failed", "err", res.Err)
+			return res, nil
+		}
+	}
+	if b.FindMaxRate {
+		return r.findMaxRate(ctx, b, p, res, hosts, logger), nil
+	}
+	late, err := r.Share.WaitStart(ctx, slot, s.DisplayName())
+	if res.Worker != nil {
+		res.Worker.LateBy = late
+	}
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil
+	}
+	shown := s
+	shown.Name = runName(s, run.round, b.Rounds)
+	r.measure(ctx, b, i, shown, p, prog, hosts, logger, &res)
+	return res, nil
+}
+
+// probeOf is the scenario's probe in this run. Generated names get the run
+// id: a topic deleted at the end of the last run and created again at once
+// can still be half-deleted in the brokers, and a new group reads its topic
+// afresh.
+func (r *Runner) probeOf(b *spec.Bench, s spec.Scenario, run scheduled) config.Probe {
 	p := s.Probe
-	// Generated names get the run id: a topic deleted at the end of the
-	// last run and created again at once can still be half-deleted in the
-	// brokers, and a new group reads its topic afresh.
 	if s.OwnTopic {
 		p.Topic += "-" + r.RunID
 		if b.Rounds > 1 {
@@ -166,44 +205,12 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 			}
 		}
 	}
-	var slot time.Time // the run's common start in a sweep (workers only)
-	if wr != nil {
-		wr.shareRate(&p)
-		slot = wr.scenarioStart(b, i)
-	}
-	res = result.Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: wr.info(b, i, slot, 0)}
-	if b.Rounds > 1 {
-		res.Params = append(slices.Clone(s.Params), strconv.Itoa(run.round))
-	}
-	logger := r.Logger.With("scenario", s.DisplayName(), "round", run.round)
-	if b.DeleteTopics {
-		defer r.cleanup(adm, s, p, logger, wr.deletesTopic(b, i))
-	}
-	if err := wr.prepare(ctx, adm, b, &p, slot); err != nil {
-		res.Err = err.Error()
-		return res, nil
-	}
-	if len(s.Configs) > 0 {
-		defer func() { restoreErr = cc.Restore() }() // before the topic is deleted
-		if err := cc.Apply(ctx, s.Configs, p.Topic); err != nil {
-			res.Err = "applying the scenario's configurations: " + err.Error()
-			logger.Error("scenario failed", "err", res.Err)
-			return res, nil
-		}
-	}
-	if b.FindMaxRate {
-		return r.findMaxRate(ctx, b, p, res, hosts, logger), nil
-	}
+	return p
+}
 
-	if wr != nil {
-		late, err := wr.waitStart(ctx, slot, s.DisplayName())
-		res.Worker.LateBy = late
-		if err != nil {
-			res.Err = err.Error()
-			return res, nil
-		}
-	}
-
+// measure runs the seq-th run's probe, drives it through its phases while
+// the hosts are watched, and fills res with what the recorder measured.
+func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Scenario, p config.Probe, prog *progress, hosts []*hostwatch.Source, logger *slog.Logger, res *result.Result) {
 	var limit uint64 // records to produce, or to read consume-only
 	if b.NumRecords > 0 {
 		limit = uint64(b.WarmupRecords + b.NumRecords)
@@ -224,7 +231,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 		Recorder:    rec,
 		ConsumeOnly: b.ConsumeOnly,
 	}
-	wr.probeRuns(&opts, i)
+	r.Share.ProbeRuns(&opts, seq)
 	probe := probes.New(p, opts)
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
 	start := time.Now()
@@ -241,10 +248,8 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 
 	d := &driver{b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
 		deliveryTimeout: time.Duration(p.Producer.DeliveryTimeoutMS) * time.Millisecond,
-		exited:          exited, runErr: func() error { return runErr }, sweep: wr.drainer(i, p)}
-	shown := s
-	shown.Name = runName(s, run.round, b.Rounds)
-	stopProgress := prog.watch(i, shown, b, rec)
+		exited:          exited, runErr: func() error { return runErr }, group: r.Share.Drain(seq, p)}
+	stopProgress := prog.watch(seq, s, b, rec)
 	err := d.run(p.Consumer.Enabled)
 	stopProgress()
 	res.Hosts = host.Stop(context.Background())
@@ -254,6 +259,15 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 	stopProbe()
 	<-exited
 
+	r.fill(b, p, rec, start, res)
+	if err != nil {
+		res.Err = err.Error()
+		logger.Error("scenario failed", "err", err)
+	}
+}
+
+// fill puts the recorder's figures into res.
+func (r *Runner) fill(b *spec.Bench, p config.Probe, rec *Recorder, start time.Time, res *result.Result) {
 	res.Host = hostwatch.OwnStats(res.Hosts[0])
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
@@ -267,11 +281,6 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 			res.Consume.Lost, res.Consume.Duplicates = result.Tally([]*result.Accounting{res.Accounting})
 		}
 	}
-	if err != nil {
-		res.Err = err.Error()
-		logger.Error("scenario failed", "err", err)
-	}
-	return res, nil
 }
 
 // unreachable logs the hosts that could not be measured; with
@@ -307,11 +316,11 @@ func consumeResult(rec *Recorder, start time.Time, own bool) *result.ConsumeResu
 	return c
 }
 
-// prepareTopic creates the scenario's topic and waits until every partition
+// PrepareTopic creates the scenario's topic and waits until every partition
 // has a leader, so that neither tool's first records wait for an election;
 // a consume-only scenario checks that its topic exists instead.
-func prepareTopic(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe) error {
-	ctx, cancel := context.WithTimeout(ctx, topicTimeout)
+func PrepareTopic(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe) error {
+	ctx, cancel := context.WithTimeout(ctx, TopicTimeout)
 	defer cancel()
 	if b.ConsumeOnly {
 		// Reading a pre-filled topic: never create it.
@@ -337,16 +346,16 @@ func prepareTopic(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *confi
 		return int32(len(td.Partitions)) >= want && kclient.Led(td)
 	})
 	if err != nil {
-		return fmt.Errorf("topic %q: partitions without a leader after %s (last error: %v)", p.Topic, topicTimeout, err)
+		return fmt.Errorf("topic %q: partitions without a leader after %s (last error: %v)", p.Topic, TopicTimeout, err)
 	}
 	return nil
 }
 
 // cleanup deletes what the bench created for the scenario: its group and
 // its topic. A topic named in the bench file is left alone, and so are the
-// group and topic another worker of the sweep deletes (owner false).
+// group and topic another worker deletes (owner false).
 func (r *Runner) cleanup(adm *kadm.Client, s spec.Scenario, p config.Probe, logger *slog.Logger, owner func() bool) {
-	deleteTopic := owner() // a sweep's worker 0 waits here for the others
+	deleteTopic := owner() // worker 0 of several waits here for the others
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
 	if s.OwnGroup && p.Consumer.Enabled && deleteTopic {

@@ -1,4 +1,4 @@
-package bench
+package run
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 // of a scenario with failures names it.
 const failedMetric = "kafka_bench_produce_failed_total"
 
-// stallSlack is added to delivery.timeout.ms: by then every stuck record has
+// StallSlack is added to delivery.timeout.ms: by then every stuck record has
 // failed (and been counted), so a producer without progress for longer is
 // stuck for good.
-const stallSlack = 10 * time.Second
+const StallSlack = 10 * time.Second
 
 // driver takes one scenario through its phases (warm-up, producing,
 // draining) and decides when each is over.
@@ -30,9 +30,9 @@ type driver struct {
 	deliveryTimeout time.Duration
 	exited          <-chan struct{}
 	runErr          func() error // valid once exited is closed
-	// sweep, set for a worker of a sweep, drains the group all workers'
-	// consumers share instead of this consumer's own records.
-	sweep *sweepDrain
+	// group, set for one of several workers, drains the group all
+	// workers' consumers share instead of this consumer's own records.
+	group GroupDrain
 }
 
 // run returns nil when every record was produced and (with a consumer)
@@ -52,8 +52,8 @@ func (d *driver) run(consume bool) error {
 		return produceErr
 	}
 	drain := d.drain
-	if d.sweep != nil {
-		drain = d.drainSweep
+	if d.group != nil {
+		drain = d.drainGroup
 	}
 	if err := drain(); err != nil {
 		if produceErr != nil {
@@ -67,7 +67,7 @@ func (d *driver) run(consume bool) error {
 // produce waits until the producer is done: num_records acknowledged or
 // failed, or duration over and the buffered records flushed.
 func (d *driver) produce() error {
-	stall := d.deliveryTimeout + stallSlack
+	stall := d.deliveryTimeout + StallSlack
 	done := d.rec.SentEnded
 	stalled := func(n int64) error {
 		return fmt.Errorf("producer: %d records acknowledged or failed, then nothing for %s", n, stall)
@@ -120,37 +120,32 @@ func (d *driver) drain() error {
 	return d.sleep(d.b.Duration)
 }
 
-// giveUp announces, in a sweep, that this worker's producer is done though
-// it failed, so the other workers need not wait drain_timeout for it.
+// giveUp announces, for one of several workers, that this producer is done
+// though it failed, so the other workers need not wait drain_timeout for it.
 func (d *driver) giveUp() {
-	if d.sweep == nil {
-		return
-	}
-	defer d.sweep.close()
-	if err := d.sweep.announce(d.ctx, d.rec.Acked()); err != nil {
-		d.sweep.wr.logger.Warn("announcing the failed producer's end failed", "err", err)
+	if d.group != nil {
+		d.group.GiveUp(d.ctx, d.rec.Acked())
 	}
 }
 
-// drainSweep announces that this worker's producer is done and waits until
-// the sweep's records are read (sweepdrain.go). A worker whose announcement
-// never comes (it died) ends the wait after drain_timeout without progress;
-// the merge names that worker missing.
-func (d *driver) drainSweep() error {
-	s := d.sweep
-	defer s.close()
-	if err := s.announce(d.ctx, d.rec.Acked()); err != nil {
+// drainGroup announces that this worker's producer is done and waits until
+// the shared group has read every worker's records. A worker whose
+// announcement never comes (it died) ends the wait after drain_timeout
+// without progress; the merge names that worker missing.
+func (d *driver) drainGroup() error {
+	g := d.group
+	defer g.Close()
+	if err := g.Announce(d.ctx, d.rec.Acked()); err != nil {
 		return err
 	}
 	stall := d.b.DrainTimeout
 	errMissing := errors.New("markers missing")
-	err := d.wait(stall, func() int64 { n, _ := s.check(d.ctx); return n }, func(int64) bool { return s.done },
+	err := d.wait(stall, func() int64 { return g.Check(d.ctx) }, func(int64) bool { return g.Done() },
 		func(int64) error {
-			if m := s.missing(); len(m) > 0 {
-				s.wr.logger.Warn("workers never announced their producer's end; stopped after drain_timeout", "missing_workers", m, "drain_timeout", stall)
-				return errMissing
+			if err := g.Stalled(stall); err != nil {
+				return err
 			}
-			return fmt.Errorf("consumer group %q: committed %d of the sweep's %d records, then no progress for %s (drain_timeout)", s.group, s.committed, s.end, stall)
+			return errMissing
 		})
 	if errors.Is(err, errMissing) {
 		return nil
@@ -176,7 +171,7 @@ func (d *driver) wait(stall time.Duration, progress func() int64, done func(int6
 		}
 		select {
 		case <-d.ctx.Done():
-			return errInterrupted
+			return ErrInterrupted
 		case <-d.exited:
 			return d.exitErr()
 		case <-tick.C:
@@ -190,7 +185,7 @@ func (d *driver) sleep(dur time.Duration) error {
 	defer t.Stop()
 	select {
 	case <-d.ctx.Done():
-		return errInterrupted
+		return ErrInterrupted
 	case <-d.exited:
 		return d.exitErr()
 	case <-t.C:

@@ -1,4 +1,4 @@
-package bench
+package run
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe,
 	res.Host, res.Capacity = hostwatch.OwnStats(res.Hosts[0]), &cr
 	switch cr.Result {
 	case probes.CapacityAborted:
-		res.Err = errInterrupted.Error()
+		res.Err = ErrInterrupted.Error()
 	case probes.CapacityError:
 		res.Err = cr.Err.Error()
 	}

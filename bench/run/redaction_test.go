@@ -1,4 +1,4 @@
-package bench
+package run
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func closedAddr(t *testing.T) string {
 // topic, the progress and the log show no hunter2; the serving host was
 // still scraped with the credentials.
 func TestNoSecretInAnyOutput(t *testing.T) {
-	prom, err := os.ReadFile(filepath.Join("hostwatch", "testdata", "hosts", "kafka_bench_host.prom"))
+	prom, err := os.ReadFile(filepath.Join("..", "hostwatch", "testdata", "hosts", "kafka_bench_host.prom"))
 	if err != nil {
 		t.Fatal(err)
 	}

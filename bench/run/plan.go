@@ -1,4 +1,4 @@
-package bench
+package run
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	}
 	var cc *brokercfg.Changer
 	if brokercfg.HasSettings(b) {
-		cl, err := newAdminClient(b.Kafka)
+		cl, err := NewAdminClient(b.Kafka)
 		if err != nil {
 			return err
 		}
@@ -51,8 +51,8 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	return brokercfg.WritePlan(ctx, w, cc, b.Scenarios)
 }
 
-// newAdminClient connects as the probes do (TLS, SASL).
-func newAdminClient(k config.Kafka) (*kgo.Client, error) {
+// NewAdminClient connects as the probes do (TLS, SASL).
+func NewAdminClient(k config.Kafka) (*kgo.Client, error) {
 	cl, err := kclient.New(k, kclient.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("admin client: %w", err)

@@ -1,4 +1,4 @@
-package bench
+package workers
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -37,6 +38,8 @@ type Worker struct {
 	// Run names the sweep: the results' key and part of the topic names.
 	Run          string
 	ResultsTopic string
+
+	wr *workerRun // set by Start
 }
 
 // Check refuses what a sweep cannot split; errors name the flag and value.
@@ -106,7 +109,7 @@ type workerRun struct {
 }
 
 func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) (*workerRun, error) {
-	cl, err := newAdminClient(k)
+	cl, err := run.NewAdminClient(k)
 	if err != nil {
 		return nil, err
 	}
@@ -128,18 +131,14 @@ func (wr *workerRun) shareRate(p *config.Probe) {
 	p.Rate = rateShareOf(p.Rate, wr.Workers, wr.Index)
 }
 
-// The methods below that take a nil *workerRun do what a single process
-// does, so the runner calls them either way.
-
-// prepare makes the scenario's topic ready: worker 0 (or a single process)
-// creates it, the other workers wait until it exists with every partition
+// prepare makes the scenario's topic ready: worker 0 creates it, the other workers wait until it exists with every partition
 // led.
 func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error {
-	if wr == nil || !p.CreateTopic.Enabled {
-		return prepareTopic(ctx, adm, b, p)
+	if !p.CreateTopic.Enabled {
+		return run.PrepareTopic(ctx, adm, b, p)
 	}
 	if wr.Index == 0 {
-		if err := prepareTopic(ctx, adm, b, p); err != nil || !p.Consumer.Enabled {
+		if err := run.PrepareTopic(ctx, adm, b, p); err != nil || !p.Consumer.Enabled {
 			return err
 		}
 		// The shared group starts at the end of the new topic before any
@@ -152,11 +151,11 @@ func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Benc
 		return nil
 	}
 	p.CreateTopic.Enabled = false
-	deadline := max(time.Until(start), 0) + topicTimeout
+	deadline := max(time.Until(start), 0) + run.TopicTimeout
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	if _, err := kclient.WaitTopic(ctx, adm, p.Topic, kclient.Led); err != nil {
-		return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %v)", p.Topic, topicTimeout, err)
+		return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %v)", p.Topic, run.TopicTimeout, err)
 	}
 	return nil
 }
@@ -177,35 +176,27 @@ func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return 0, errInterrupted
+		return 0, run.ErrInterrupted
 	case <-t.C:
 		return 0, nil
 	}
 }
 
-// info is the WorkerInfo of the seq-th run; nil for a single process.
+// info is the WorkerInfo of the seq-th run.
 func (wr *workerRun) info(b *spec.Bench, seq int, start time.Time, late time.Duration) *result.WorkerInfo {
-	if wr == nil {
-		return nil
-	}
 	return &result.WorkerInfo{Run: wr.Run, Index: wr.Index, Workers: wr.Workers, Seq: seq, Runs: wr.runs,
 		StartAt: start, SweepStart: wr.StartAt, LateBy: late, ParamKeys: b.ParamKeys}
 }
 
 // deletesTopic says at clean-up time whether this process deletes the
-// seq-th run's topic: a single process does, and so does worker 0 once the
-// other workers are done with it; the others never do.
-func (wr *workerRun) deletesTopic(b *spec.Bench, seq int) func() bool {
-	return func() bool {
-		switch {
-		case wr == nil:
-			return true
-		case wr.Index != 0:
-			return false
-		}
-		wr.awaitOthers(seq, b.DrainTimeout+stallSlack)
-		return true
+// seq-th run's topic: worker 0 does once the other workers are done with
+// it; the others never do.
+func (wr *workerRun) deletesTopic(b *spec.Bench, seq int) bool {
+	if wr.Index != 0 {
+		return false
 	}
+	wr.awaitOthers(seq, b.DrainTimeout+run.StallSlack)
+	return true
 }
 
 // publishOrFail publishes r; a result that cannot be published fails, as

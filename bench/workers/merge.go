@@ -1,4 +1,4 @@
-package bench
+package workers
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -28,8 +29,8 @@ type Sweep struct {
 // what arrived and the merge names the rest missing. start is the sweep's
 // --start-at, or zero for the newest sweep of run: results of another
 // sweep that reused run are ignored and named in Problems.
-func CollectSweep(ctx context.Context, k config.Kafka, topic, run string, start time.Time, workers int) (*Sweep, error) {
-	adm, err := newAdminClient(k)
+func CollectSweep(ctx context.Context, k config.Kafka, topic, runName string, start time.Time, workers int) (*Sweep, error) {
+	adm, err := run.NewAdminClient(k)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +39,7 @@ func CollectSweep(ctx context.Context, k config.Kafka, topic, run string, start 
 	if err != nil {
 		return nil, err
 	}
-	c, err := collect(ctx, k, topic, run, start, func(c *collected) bool { return c.complete(workers) })
+	c, err := collect(ctx, k, topic, runName, start, func(c *collected) bool { return c.complete(workers) })
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}

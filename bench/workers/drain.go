@@ -1,4 +1,4 @@
-package bench
+package workers
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -41,11 +42,8 @@ func (w *Worker) sweepRunID(seq, i int) uint64 {
 }
 
 // probeRuns sets the seq-th run's run ids on the probe's options: its own
-// and the other workers'. A nil workerRun leaves them random.
+// and the other workers'.
 func (wr *workerRun) probeRuns(o *probes.Options, seq int) {
-	if wr == nil {
-		return
-	}
 	o.RunID = wr.sweepRunID(seq, wr.Index)
 	for i := range wr.Workers {
 		if i != wr.Index {
@@ -58,10 +56,10 @@ func (wr *workerRun) probeRuns(o *probes.Options, seq int) {
 // the key run).
 func (w *Worker) markerKey() string { return w.Run + "/produced" }
 
-// sweepDrain is the drain of one worker in a sweep: it publishes its
+// groupDrain is the drain of one worker of several: it publishes its
 // marker, then reports done once every worker's marker is in and the group
 // committed every partition's end.
-type sweepDrain struct {
+type groupDrain struct {
 	wr           *workerRun
 	seq          int
 	topic, group string
@@ -74,16 +72,17 @@ type sweepDrain struct {
 	done         bool
 }
 
-func (wr *workerRun) drainer(seq int, p config.Probe) *sweepDrain {
-	if wr == nil || !p.Consumer.Enabled {
+// drainer is the seq-th run's drain; nil without a consumer.
+func (wr *workerRun) drainer(seq int, p config.Probe) *groupDrain {
+	if !p.Consumer.Enabled {
 		return nil
 	}
-	return &sweepDrain{wr: wr, seq: seq, topic: p.Topic, group: p.Consumer.GroupID, markers: map[int]bool{}}
+	return &groupDrain{wr: wr, seq: seq, topic: p.Topic, group: p.Consumer.GroupID, markers: map[int]bool{}}
 }
 
-// announce publishes that this worker's producer is done with acked
+// Announce publishes that this worker's producer is done with acked
 // records acknowledged.
-func (s *sweepDrain) announce(ctx context.Context, acked int64) error {
+func (s *groupDrain) Announce(ctx context.Context, acked int64) error {
 	m := result.Marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked, SweepStart: s.wr.StartAt}
 	if err := s.wr.send(ctx, s.wr.markerKey(), m, "the producer's end"); err != nil {
 		return err
@@ -93,16 +92,46 @@ func (s *sweepDrain) announce(ctx context.Context, acked int64) error {
 	return err
 }
 
-func (s *sweepDrain) close() {
+// GiveUp announces that this worker's producer is done though it failed,
+// so the other workers need not wait drain_timeout for it.
+func (s *groupDrain) GiveUp(ctx context.Context, acked int64) {
+	defer s.Close()
+	if err := s.Announce(ctx, acked); err != nil {
+		s.wr.logger.Warn("announcing the failed producer's end failed", "err", err)
+	}
+}
+
+// Close closes the reader of the announcements.
+func (s *groupDrain) Close() {
 	if s.readers != nil {
 		s.readers.Close()
 	}
 }
 
-// check reads new markers and the group's committed offsets; it returns
-// the progress figure and whether the sweep is read: every marker in and
-// every partition's end committed. A failed check is retried at the next.
-func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
+// Done says the run's records are all read: every marker in and every
+// partition's end committed, as the last Check found.
+func (s *groupDrain) Done() bool { return s.done }
+
+// Check reads new markers and the group's committed offsets and returns
+// the progress figure; Done then says whether all is read. A failed check
+// is retried at the next.
+func (s *groupDrain) Check(ctx context.Context) int64 {
+	progress, _ := s.check(ctx)
+	return progress
+}
+
+// Stalled logs the workers whose producer never announced its end and
+// ends the drain without error (the merge names them missing); with every
+// marker in, the group's stall is the error.
+func (s *groupDrain) Stalled(stall time.Duration) error {
+	if m := s.missing(); len(m) > 0 {
+		s.wr.logger.Warn("workers never announced their producer's end; stopped after drain_timeout", "missing_workers", m, "drain_timeout", stall)
+		return nil
+	}
+	return fmt.Errorf("consumer group %q: committed %d of the sweep's %d records, then no progress for %s (drain_timeout)", s.group, s.committed, s.end, stall)
+}
+
+func (s *groupDrain) check(ctx context.Context) (int64, bool) {
 	if s.done || time.Since(s.last) < checkEvery {
 		return s.progress, s.done
 	}
@@ -110,7 +139,7 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 	pollCtx, cancel := context.WithTimeout(ctx, 10*time.Millisecond) // only what has arrived
 	fetches := s.readers.PollFetches(pollCtx)
 	cancel()
-	ctx, cancel = context.WithTimeout(ctx, topicTimeout)
+	ctx, cancel = context.WithTimeout(ctx, run.TopicTimeout)
 	defer cancel()
 	fetches.EachRecord(s.take)
 	committed, err := s.wr.adm.FetchOffsets(ctx, s.group)
@@ -142,7 +171,7 @@ func (s *sweepDrain) check(ctx context.Context) (int64, bool) {
 // take notes a worker's marker of this sweep's seq-th run. One of an
 // earlier sweep of the same --run must not end this one's drain: it is
 // ignored, and said so.
-func (s *sweepDrain) take(r *kgo.Record) {
+func (s *groupDrain) take(r *kgo.Record) {
 	var m result.Marker
 	if string(r.Key) != s.wr.markerKey() || json.Unmarshal(r.Value, &m) != nil || m.Seq != s.seq {
 		return
@@ -156,7 +185,7 @@ func (s *sweepDrain) take(r *kgo.Record) {
 }
 
 // missing names the workers whose marker has not come.
-func (s *sweepDrain) missing() []string {
+func (s *groupDrain) missing() []string {
 	var out []string
 	for i := range s.wr.Workers {
 		if !s.markers[i] {

@@ -1,4 +1,4 @@
-package bench
+package workers
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
@@ -19,7 +20,7 @@ import (
 // ensureResultsTopic creates the results topic unless it exists: one
 // partition, so every reader sees a run's results in the order published.
 func ensureResultsTopic(ctx context.Context, adm *kadm.Client, topic string) error {
-	ctx, cancel := context.WithTimeout(ctx, topicTimeout)
+	ctx, cancel := context.WithTimeout(ctx, run.TopicTimeout)
 	defer cancel()
 	resp, err := adm.CreateTopic(ctx, 1, -1, nil, topic)
 	if err == nil {
@@ -43,7 +44,7 @@ func (wr *workerRun) send(ctx context.Context, key string, v any, what string) e
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), topicTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), run.TopicTimeout)
 	defer cancel()
 	rec := &kgo.Record{Topic: wr.ResultsTopic, Key: []byte(key), Value: value}
 	if err := wr.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {

@@ -1,4 +1,4 @@
-package bench
+package run
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 )
 
 // progress prints, every interval, ProducerPerformance's window line and
-// where the sweep stands ("scenario i of n") with an estimate of the end.
+// where the bench stands ("scenario i of n") with an estimate of the end.
 type progress struct {
 	w        io.Writer
 	interval time.Duration
@@ -85,7 +85,7 @@ func fraction(b *spec.Bench, rec *Recorder, elapsed time.Duration) float64 {
 	return min(float64(done)/float64(b.WarmupRecords+b.NumRecords), 1)
 }
 
-// estimate is the time left in the sweep: the rest of this scenario at its
+// estimate is the time left in the bench: the rest of this scenario at its
 // pace so far, then each scenario left as long as the finished ones took on
 // average (or as this one will, before any finished).
 func estimate(elapsed time.Duration, fraction float64, finished []time.Duration, left int) (time.Duration, bool) {

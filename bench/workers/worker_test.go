@@ -1,4 +1,4 @@
-package bench
+package workers
 
 import (
 	"bytes"
@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/twmb/franz-go/pkg/kfake"
 )
 
 // A worker that reaches a scenario after its common start goes on at once
@@ -28,8 +30,8 @@ func TestWorkerWaitStart(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := wr.waitStart(ctx, time.Now().Add(time.Hour), "s"); err != errInterrupted {
-		t.Errorf("interrupted wait: err %v, want %v", err, errInterrupted)
+	if _, err := wr.waitStart(ctx, time.Now().Add(time.Hour), "s"); err != run.ErrInterrupted {
+		t.Errorf("interrupted wait: err %v, want %v", err, run.ErrInterrupted)
 	}
 }
 
@@ -145,4 +147,15 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	if jr, ok := sw.c.byWorker[1][0]; !ok || !jr.Worker.SweepStart.Equal(now) || len(sw.Problems()) != 1 {
 		t.Errorf("merge of --run alone: worker 1's result %+v (found %v), problems %v; want the newest sweep's and the earlier named", jr.Worker, ok, sw.Problems())
 	}
+}
+
+// fakeCluster is a three-broker kfake cluster for the results topic.
+func fakeCluster(t *testing.T) []string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c.ListenAddrs()
 }
