@@ -1,3 +1,5 @@
+// Package brokercfg changes the broker and topic configurations a bench's
+// scenarios set, and restores them.
 package brokercfg
 
 import (

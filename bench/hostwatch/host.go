@@ -1,3 +1,5 @@
+// Package hostwatch measures the machines of a bench during each scenario:
+// the bench's own host and the hosts its file lists.
 package hostwatch
 
 import (

@@ -1,3 +1,5 @@
+// Package report writes a bench's results: Markdown, CSV, JSON, the perf
+// tools' lines, the HTML report and the rounds summary with its verdicts.
 package report
 
 import (

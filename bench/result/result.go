@@ -1,3 +1,5 @@
+// Package result is a bench's result: its Go types and, in schema.go,
+// every JSON shape of it.
 package result
 
 import (

@@ -1,3 +1,5 @@
+// Package run runs a bench: its scenarios one after another, each through
+// topic, configurations, probe, measurement and clean-up.
 package run
 
 import (

@@ -1,11 +1,10 @@
-// Package bench is the one-shot benchmark mode: a bench file (or a few
-// flags) expands into scenarios, each run once with the daemon's probe
-// engine, reported in Kafka's perf-tool formats and as a seeds-style table.
+// Package spec is the bench file of the one-shot benchmark mode: a bench
+// file (or a few flags) expands into scenarios, each run with the daemon's
+// probe engine (package run) and reported in Kafka's perf-tool formats and
+// as a seeds-style table (package report).
 package spec
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -390,103 +389,4 @@ func (f *File) scenario(bs base, axes []axis, combo []int, labels map[string]boo
 	}
 	s.Probe = p
 	return s, nil
-}
-
-// scenarioHash names the scenario's topic: the same scenario gets the same
-// topic in every run, a changed one (other defaults) a new topic.
-func scenarioHash(name string, p config.Probe) string {
-	p.Name, p.Topic, p.Consumer.GroupID = "", "", ""
-	out, _ := yaml.Marshal(p) // a plain struct: cannot fail
-	sum := sha256.Sum256(append([]byte(name+"\n"), out...))
-	return hex.EncodeToString(sum[:6])
-}
-
-// uniqueLabel makes the scenario name a valid probe label ([a-z0-9_-], at
-// most 64 characters), readable when it can be and unique always.
-func uniqueLabel(name, hash string, used map[string]bool) string {
-	var sb strings.Builder
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
-			sb.WriteRune(r)
-		default:
-			sb.WriteByte('_')
-		}
-	}
-	label := sb.String()
-	if label == "" {
-		label = "bench"
-	}
-	if len(label) > maxLabelLength || used[label] {
-		label = label[:min(len(label), maxLabelLength-len(hash)-1)] + "-" + hash
-	}
-	used[label] = true
-	return label
-}
-
-// mergeMapping merges src into dst: nested mappings merge key by key, any
-// other value replaces dst's.
-func mergeMapping(dst, src *yaml.Node) {
-	if src.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(src.Content); i += 2 {
-		k, v := src.Content[i], src.Content[i+1]
-		if cur := lookup(dst, k.Value); cur != nil && cur.Kind == yaml.MappingNode && v.Kind == yaml.MappingNode {
-			mergeMapping(cur, v)
-			continue
-		}
-		put(dst, k.Value, deepCopy(v))
-	}
-}
-
-// setPath sets the value at path, creating the mappings on the way.
-func setPath(m *yaml.Node, path []string, v *yaml.Node) {
-	for _, key := range path[:len(path)-1] {
-		next := lookup(m, key)
-		if next == nil || next.Kind != yaml.MappingNode {
-			next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			put(m, key, next)
-		}
-		m = next
-	}
-	put(m, path[len(path)-1], deepCopy(v))
-}
-
-func lookup(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func put(m *yaml.Node, key string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content[i+1] = v
-			return
-		}
-	}
-	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
-}
-
-func deepCopy(n *yaml.Node) *yaml.Node {
-	c := *n
-	c.Content = make([]*yaml.Node, len(n.Content))
-	for i, x := range n.Content {
-		c.Content[i] = deepCopy(x)
-	}
-	return &c
-}
-
-func mappingValue(n *yaml.Node, key string) string {
-	if n.Kind != yaml.MappingNode {
-		return ""
-	}
-	if v := lookup(n, key); v != nil && v.Kind == yaml.ScalarNode {
-		return v.Value
-	}
-	return ""
 }

@@ -1,3 +1,5 @@
+// Package verdict holds the statistics of a verdict: the ratio of a
+// scenario's rounds to the baseline's with an exact rank-sum interval.
 package verdict
 
 import (

@@ -1,3 +1,6 @@
+// Package workers runs one bench in several processes at once: each
+// worker's share of it (run.Share), the results topic they publish to, and
+// "bench merge", which adds their results up.
 package workers
 
 import (
@@ -126,7 +129,7 @@ func (wr *workerRun) close() { wr.cl.Close() }
 
 // shareRate gives the probe this worker's share of the rate. The workers'
 // consumers share the scenario's one group, so each record is read once
-// over the sweep; the merge counts loss and duplicates (accounting.go).
+// over the sweep; the merge counts loss and duplicates (result.Accounting).
 func (wr *workerRun) shareRate(p *config.Probe) {
 	p.Rate = rateShareOf(p.Rate, wr.Workers, wr.Index)
 }
