@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
 )
 
@@ -161,7 +161,7 @@ func TestBenchSweep(t *testing.T) {
 		t.Fatalf("worker args %v have no --bench.file=", args)
 	}
 	text := mountedFile(t, ms, getMap(workers, "spec", "template", "spec"), wc, file)
-	b, err := bench.Parse([]byte(text))
+	b, err := spec.Parse([]byte(text))
 	if err != nil {
 		t.Fatalf("the mounted bench file: %v", err)
 	}

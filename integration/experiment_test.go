@@ -21,7 +21,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -143,9 +145,9 @@ func experiment(t *testing.T, name string) (c *kafkatest.Cluster, cl *kgo.Client
 }
 
 // parseExperiment parses a bench file (topic in place of %s) for c.
-func parseExperiment(t *testing.T, c *kafkatest.Cluster, file, topic string) *bench.Bench {
+func parseExperiment(t *testing.T, c *kafkatest.Cluster, file, topic string) *spec.Bench {
 	t.Helper()
-	b, err := bench.Parse([]byte(fmt.Sprintf(file, topic)))
+	b, err := spec.Parse([]byte(fmt.Sprintf(file, topic)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ matrix:
 	reg := prometheus.NewRegistry()
 	w := &describingWriter{describe: func() map[string]configState { return experimentState(t, cl, ids, topic) }, gatherer: reg,
 		seen: map[string][]map[string]configState{}, labels: map[string]map[string]bool{}}
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(),
+	r := &run.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(),
 		Progress: w, ProgressInterval: 100 * time.Millisecond, Seed: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -294,10 +296,10 @@ scenarios:
   - {name: dirs, broker.log.dirs: /tmp/elsewhere}
 `, topic)
 	reg := prometheus.NewRegistry()
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger()}
+	r := &run.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger()}
 	results, err := r.Run(context.Background(), b)
 	const want = `scenario "dirs": broker.log.dirs = "/tmp/elsewhere": static (read-only) broker configuration: it changes only in server.properties and with a restart; the bench changes dynamic configurations only`
-	var refused *bench.RefusedError
+	var refused *brokercfg.RefusedError
 	if !errors.As(err, &refused) || err.Error() != want {
 		t.Fatalf("Run: %v\nwant the refusal: %s", err, want)
 	}
@@ -409,7 +411,7 @@ matrix:
   broker.num.io.threads: [1, 8]
 `, topic)
 	var out bytes.Buffer
-	if err := (&bench.Runner{Seed: 9}).Plan(context.Background(), b, &out); err != nil {
+	if err := (&run.Runner{Seed: 9}).Plan(context.Background(), b, &out); err != nil {
 		t.Fatal(err)
 	}
 	wants := []string{

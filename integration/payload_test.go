@@ -10,7 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -31,7 +32,7 @@ func TestCompressionLikeProducerPerformance(t *testing.T) {
 	var topics []string
 	defer func() { _, _ = adm.DeleteTopics(context.Background(), topics...) }()
 
-	bn, err := bench.Parse(fmt.Appendf(nil, `
+	bn, err := spec.Parse(fmt.Appendf(nil, `
 num_records: %d
 rate: 0
 delete_topics: false
@@ -48,7 +49,7 @@ matrix:
 	}
 	bn.Kafka.Brokers = c.Bootstrap()
 	reg := prometheus.NewRegistry()
-	r := &bench.Runner{Metrics: probes.NewMetrics(reg), RunID: fmt.Sprint(time.Now().UnixNano())}
+	r := &run.Runner{Metrics: probes.NewMetrics(reg), RunID: fmt.Sprint(time.Now().UnixNano())}
 	results, err := r.Run(ctx, bn)
 	if err != nil {
 		t.Fatal(err)

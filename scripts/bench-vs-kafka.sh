@@ -13,7 +13,7 @@
 #   steady   ours at a fixed rate for STEADY_SECS: achieved rate vs target
 #   compression  bytes the broker stores for COMPRESSED_RECORDS x 1 KiB, ours
 #            per payload kind vs ProducerPerformance, per compression type
-#   seeds    the seeds-style sweep (bench/testdata/valid-seeds-record-size.yml)
+#   seeds    the seeds-style sweep (bench/spec/testdata/valid-seeds-record-size.yml)
 #   cost     the exporter daemon, one probe at 1,000 rec/s x 1 KiB, scraped
 #            every 15 s for COST_SECS: CPU (fraction of one core) and RSS
 #
@@ -299,9 +299,9 @@ fi
 if want seeds; then
   settle
   say ""
-  say "### A seeds-style sweep: bench/testdata/valid-seeds-record-size.yml"
+  say "### A seeds-style sweep: bench/spec/testdata/valid-seeds-record-size.yml"
   say ""
-  "$bin" bench --bench.file bench/testdata/valid-seeds-record-size.yml --kafka.brokers "$BS" --log.level=warn \
+  "$bin" bench --bench.file bench/spec/testdata/valid-seeds-record-size.yml --kafka.brokers "$BS" --log.level=warn \
     --output "$work/seeds.md" >"$work/seeds.out" 2>"$work/seeds.err" || { cat "$work/seeds.err" >&2; exit 1; }
   tee -a "$report" <"$work/seeds.md"
 fi

@@ -18,7 +18,11 @@ import (
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	benchrun "github.com/kafka-bench/kafka_bench_exporter/bench/run"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -63,7 +67,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
 	cmd.Flag("hosts-required", "Fail a scenario (exit 1) when a machine of the bench file's hosts cannot be scraped, instead of reporting it unreachable.").BoolVar(&bf.hostsRequired)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
-	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(bench.FormatMarkdown).EnumVar(&bf.format, bench.Formats...)
+	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(benchreport.FormatMarkdown).EnumVar(&bf.format, benchreport.Formats...)
 	addReportArgs(cmd, bf)
 	addRoundFlags(cmd, &bf.rounds)
 	addWorkerFlags(cmd, &bf.sweep)
@@ -82,7 +86,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		return runMerge(f, stdout, stderr)
 	}
 	b, err := loadBench(f)
-	var worker *bench.Worker
+	var worker *workers.Worker
 	if err == nil {
 		worker, err = bf.sweep.worker()
 	}
@@ -120,7 +124,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	defer cancel()
 	seed := bf.rounds.pickSeed(b, stderr)
 	if bf.rounds.dryRun {
-		return plan(ctx, &bench.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
+		return plan(ctx, &benchrun.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
 	}
 
 	// Unwatched, the probes' metrics go to a registry nobody reads; with
@@ -137,19 +141,21 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		metrics, clientMetrics = exp.ProbeMetrics(), reg
 	}
 
-	runner := &bench.Runner{
+	runner := &benchrun.Runner{
 		Metrics:    metrics,
 		Registerer: clientMetrics,
 		Logger:     logger,
 		Progress:   stderr,
-		OnResult:   func(r bench.Result) { printResult(stdout, r, b.Rounds) },
+		OnResult:   func(r result.Result) { printResult(stdout, r, b.Rounds) },
 		Seed:       seed,
-		Worker:     worker,
+	}
+	if worker != nil { // a nil *workers.Worker is no run.Share
+		runner.Share = worker
 	}
 	runner.HostsRequired = bf.hostsRequired
 	results, runErr := runner.Run(ctx, b)
 
-	format := bench.FormatMarkdown
+	format := benchreport.FormatMarkdown
 	if bf.setFormat && bf.output == "" {
 		format = bf.format
 	}
@@ -180,16 +186,16 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 
 // loadBench reads --bench.file or builds a one-scenario bench from the quick
 // flags, then applies --kafka.brokers.
-func loadBench(f *flags) (*bench.Bench, error) {
+func loadBench(f *flags) (*spec.Bench, error) {
 	bf := f.bench
 	quick := bf.setNum || bf.setSize || bf.setAcks || bf.setParts
-	var b *bench.Bench
+	var b *spec.Bench
 	var err error
 	switch {
 	case bf.file != "" && quick:
 		return nil, errors.New("--bench.file and the quick flags (--bench.num-records, --bench.record-size, --bench.acks, --bench.partitions) are exclusive: put the settings in the file")
 	case bf.file != "":
-		b, err = bench.Load(bf.file)
+		b, err = spec.Load(bf.file)
 	case quick:
 		b, err = quickBench(bf).Bench()
 		if err != nil {
@@ -208,32 +214,32 @@ func loadBench(f *flags) (*bench.Bench, error) {
 }
 
 // quickBench is the bench the quick flags stand for.
-func quickBench(bf *benchFlags) bench.Quick {
-	return bench.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
+func quickBench(bf *benchFlags) spec.Quick {
+	return spec.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
 }
 
-func printResult(w io.Writer, r bench.Result, rounds int) {
+func printResult(w io.Writer, r result.Result, rounds int) {
 	round := ""
 	if rounds > 1 {
 		round = fmt.Sprintf(", round %d of %d", r.Round, rounds)
 	}
 	say(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
 	if r.Produce != nil && r.Produce.Records > 0 {
-		say(w, "%s\n", bench.ProducerLine(r.Produce))
+		say(w, "%s\n", benchreport.ProducerLine(r.Produce))
 	}
 	if c := r.Capacity; c != nil && !r.Failed() {
-		say(w, "%s\n", bench.CapacityLine(c))
+		say(w, "%s\n", benchreport.CapacityLine(c))
 	}
 	if r.Consume != nil && r.Consume.Records > 0 {
-		say(w, "%s\n", bench.ConsumerHeader)
-		say(w, "%s\n", bench.ConsumerLine(r.Consume))
+		say(w, "%s\n", benchreport.ConsumerHeader)
+		say(w, "%s\n", benchreport.ConsumerLine(r.Consume))
 	}
 	if r.Failed() {
 		say(w, "FAILED: %s\n", r.Err)
 	}
 }
 
-func writeOutput(bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
+func writeOutput(bf *benchFlags, b *spec.Bench, seed uint64, results []result.Result) error {
 	return writeFile(bf.output, func(w io.Writer) error { return writeResults(w, bf.format, bf, b, seed, results) })
 }
 

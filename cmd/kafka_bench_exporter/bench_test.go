@@ -23,7 +23,7 @@ func TestBenchBadInput(t *testing.T) {
 	}{
 		{"nothing to run", []string{"bench"}, "give --bench.file FILE"},
 		{"no brokers", []string{"bench", "--bench.num-records", "100"}, "no Kafka brokers"},
-		{"invalid file", []string{"bench", "--bench.file", "../../bench/testdata/invalid-unknown-scenario-key.yml"},
+		{"invalid file", []string{"bench", "--bench.file", "../../bench/spec/testdata/invalid-unknown-scenario-key.yml"},
 			`scenario "linger-20": producer.linger.mss = 20: unknown key`},
 		{"file and quick flags", []string{"bench", "--bench.file", "x.yml", "--bench.acks", "1"}, "are exclusive"},
 		{"daemon flag", []string{"bench", "--bench.embedded", "--probe.rate", "5", "--bench.num-records", "10"}, "--probe.rate is a flag of the exporter daemon (run)"},
@@ -33,7 +33,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"worker index", []string{"bench", "--bench.num-records", "10", "--workers", "3", "--worker-index", "3"}, "--worker-index=3: must be below --workers=3"},
 		{"no start", []string{"bench", "--bench.num-records", "10", "--workers", "2"}, "--workers=2: needs --start-at"},
 		{"bad start", []string{"bench", "--bench.num-records", "10", "--workers", "2", "--start-at", "noon"}, "--start-at=noon: not an RFC 3339 time"},
-		{"rounds", []string{"bench", "--bench.file", "../../bench/testdata/valid-experiment-io-threads.yml", "--workers", "2", "--start-at", "2026-01-02T15:04:05Z"}, "--workers=2: rounds = "},
+		{"rounds", []string{"bench", "--bench.file", "../../bench/spec/testdata/valid-experiment-io-threads.yml", "--workers", "2", "--start-at", "2026-01-02T15:04:05Z"}, "--workers=2: rounds = "},
 		{"merge nothing", []string{"bench", "merge"}, "no Kafka brokers to read --results.topic=kafka-bench-results"},
 	}
 	for _, c := range cases {

@@ -12,7 +12,10 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -38,7 +41,7 @@ func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
 	cmd.Flag("start-at", "The sweep's common start (RFC 3339), the same on every worker: the first scenario starts then, each later duration scenario a slot (duration + drain_timeout + 30s) after the one before.").
 		Envar("BENCH_START_AT").StringVar(&wf.startAt)
 	cmd.Flag("results.topic", "Topic the workers publish their results to, keyed by --run (created on demand); merge reads it.").
-		Envar("BENCH_RESULTS_TOPIC").Default(bench.DefaultResultsTopic).StringVar(&wf.resultsTopic)
+		Envar("BENCH_RESULTS_TOPIC").Default(workers.DefaultResultsTopic).StringVar(&wf.resultsTopic)
 	cmd.Flag("run", "Name of the sweep: the key of its results and part of its topic names. Default: --start-at. A sweep that reuses a name is told apart by its --start-at: an earlier sweep's results and producers' end markers are ignored and logged (merge names them on stderr; given --run alone it merges the newest sweep of that name).").
 		Envar("BENCH_RUN").StringVar(&wf.run)
 	cmd.Flag("timeout", "merge: how long to wait for every worker's results; the workers still missing then are named and the merge fails.").
@@ -47,7 +50,7 @@ func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
 }
 
 // worker is the bench's place in a sweep, or nil with one worker.
-func (wf *workerFlags) worker() (*bench.Worker, error) {
+func (wf *workerFlags) worker() (*workers.Worker, error) {
 	if wf.workers < 1 {
 		return nil, fmt.Errorf("--workers=%d: must be at least 1", wf.workers)
 	}
@@ -64,7 +67,7 @@ func (wf *workerFlags) worker() (*bench.Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt)
 	}
-	return &bench.Worker{Workers: wf.workers, Index: wf.index, StartAt: start, Run: wf.runName(), ResultsTopic: wf.resultsTopic}, nil
+	return &workers.Worker{Workers: wf.workers, Index: wf.index, StartAt: start, Run: wf.runName(), ResultsTopic: wf.resultsTopic}, nil
 }
 
 func (wf *workerFlags) runName() string {
@@ -85,10 +88,10 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 	if wf.workers < 1 {
 		return fail(exitBadInput, fmt.Errorf("--workers=%d: must be at least 1", wf.workers))
 	}
-	var sweep *bench.Sweep
+	var sweep *workers.Sweep
 	var err error
 	if files := wf.mergeFiles(bf); len(files) > 0 {
-		if sweep, err = bench.ReadSweepFiles(files); err != nil {
+		if sweep, err = workers.ReadSweepFiles(files); err != nil {
 			return fail(exitBadInput, err)
 		}
 		if !wf.setWorkers {
@@ -112,7 +115,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 				return fail(exitBadInput, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt))
 			}
 		}
-		if sweep, err = bench.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), start, wf.workers); err != nil {
+		if sweep, err = workers.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), start, wf.workers); err != nil {
 			return fail(exitFailed, err)
 		}
 	}
@@ -127,7 +130,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		printResult(stdout, r, 1)
 	}
 	say(stdout, "\n")
-	format := bench.FormatMarkdown
+	format := benchreport.FormatMarkdown
 	if bf.setFormat && bf.output == "" {
 		format = bf.format
 	}
@@ -171,7 +174,7 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 	var k config.Kafka
 	k.SetDefaults()
 	if f.bench.file != "" {
-		b, err := bench.Load(f.bench.file)
+		b, err := spec.Load(f.bench.file)
 		if err != nil {
 			return k, err
 		}
@@ -188,15 +191,15 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 
 // writeMerged writes the merged results like one process's; an HTML page
 // shows --bench.file when given.
-func writeMerged(w io.Writer, format string, bf *benchFlags, m *bench.Merged) error {
-	if format == bench.FormatHTML {
-		var file *bench.BenchFile
+func writeMerged(w io.Writer, format string, bf *benchFlags, m *workers.Merged) error {
+	if format == benchreport.FormatHTML {
+		var file *result.FileText
 		if bf.file != "" {
 			file = benchFileOf(bf)
 		}
-		return bench.WriteHTML(w, m.ParamKeys, m.Results, file)
+		return benchreport.WriteHTML(w, m.ParamKeys, m.Results, file)
 	}
-	return bench.Write(w, format, m.ParamKeys, m.Results)
+	return benchreport.Write(w, format, m.ParamKeys, m.Results)
 }
 
 func writeFile(path string, write func(io.Writer) error) error {

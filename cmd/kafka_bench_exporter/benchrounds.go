@@ -8,7 +8,9 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
+	benchrun "github.com/kafka-bench/kafka_bench_exporter/bench/run"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // roundFlags are the bench flags of rounds and configuration experiments.
@@ -24,7 +26,7 @@ func addRoundFlags(cmd *kingpin.CmdClause, rf *roundFlags) {
 }
 
 // pickSeed returns --seed, or a random seed, printed when it matters.
-func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
+func (rf *roundFlags) pickSeed(b *spec.Bench, stderr io.Writer) uint64 {
 	if !rf.setSeed {
 		rf.seed = rand.Uint64()
 	}
@@ -36,7 +38,7 @@ func (rf *roundFlags) pickSeed(b *bench.Bench, stderr io.Writer) uint64 {
 
 // plan runs --dry-run: exit 0 with the plan on stdout, 2 for a setting the
 // bench refuses, 1 when the cluster cannot be read.
-func plan(ctx context.Context, r *bench.Runner, b *bench.Bench, stdout, stderr io.Writer) int {
+func plan(ctx context.Context, r *benchrun.Runner, b *spec.Bench, stdout, stderr io.Writer) int {
 	if err := r.Plan(ctx, b, stdout); err != nil {
 		say(stderr, "%s %s: %v\n", program, benchCommand, err)
 		return runErrCode(err)
@@ -47,7 +49,7 @@ func plan(ctx context.Context, r *bench.Runner, b *bench.Bench, stdout, stderr i
 // runErrCode is the exit code of an error that stopped the bench: a setting
 // refused before anything ran is bad input.
 func runErrCode(err error) int {
-	if _, ok := errors.AsType[*bench.RefusedError](err); ok {
+	if _, ok := errors.AsType[*brokercfg.RefusedError](err); ok {
 		return exitBadInput
 	}
 	return exitFailed

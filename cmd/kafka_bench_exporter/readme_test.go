@@ -38,7 +38,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
@@ -350,7 +350,7 @@ func TestReadmeBenchFileKeys(t *testing.T) {
 			}
 		}
 	}
-	ft := reflect.TypeFor[bench.File]()
+	ft := reflect.TypeFor[spec.File]()
 	for field := range ft.Fields() {
 		key, _, _ := strings.Cut(field.Tag.Get("yaml"), ",")
 		if key == "" || key == "-" {

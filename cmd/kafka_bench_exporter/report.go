@@ -7,7 +7,9 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
 
 // reportAction is the first argument of "bench report FILE.json".
@@ -28,7 +30,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 	if bf.resultFile == "" {
 		return fail(exitBadInput, fmt.Errorf("give the JSON result: %s %s %s FILE.json", program, benchCommand, reportAction))
 	}
-	if bf.setFormat && bf.format != bench.FormatHTML {
+	if bf.setFormat && bf.format != benchreport.FormatHTML {
 		return fail(exitBadInput, fmt.Errorf("--format=%s: a report is HTML; convert nothing else", bf.format))
 	}
 	data, err := os.ReadFile(bf.resultFile)
@@ -36,12 +38,12 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 		return fail(exitBadInput, err)
 	}
 	var keys []string
-	var file *bench.BenchFile
+	var file *result.FileText
 	if bf.file != "" {
 		if file = benchFileOf(bf); file == nil {
 			return fail(exitBadInput, fmt.Errorf("--bench.file %s cannot be read", bf.file))
 		}
-		b, err := bench.Parse([]byte(file.Text))
+		b, err := spec.Parse([]byte(file.Text))
 		if err != nil {
 			return fail(exitBadInput, fmt.Errorf("%s: %w", bf.file, err))
 		}
@@ -55,7 +57,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 		}
 		w, closeOut = fh, fh.Close
 	}
-	err = bench.RenderHTML(w, data, keys, file)
+	err = benchreport.RenderHTML(w, data, keys, file)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
@@ -65,33 +67,33 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeResults writes results in one of bench.Formats; an HTML page also
+// writeResults writes results in one of benchreport.Formats; an HTML page also
 // shows the bench file that produced them.
-func writeResults(w io.Writer, format string, bf *benchFlags, b *bench.Bench, seed uint64, results []bench.Result) error {
+func writeResults(w io.Writer, format string, bf *benchFlags, b *spec.Bench, seed uint64, results []result.Result) error {
 	switch {
-	case format == bench.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
-		return bench.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))
-	case format == bench.FormatHTML:
-		return bench.WriteHTML(w, b.ParamKeys, results, benchFileOf(bf))
+	case format == benchreport.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
+		return benchreport.WriteRoundsHTML(w, b, seed, results, benchFileOf(bf))
+	case format == benchreport.FormatHTML:
+		return benchreport.WriteHTML(w, b.ParamKeys, results, benchFileOf(bf))
 	case b.Rounds > 1: // the runs and, from minVerdictRounds on, the verdicts
-		return bench.WriteRounds(w, format, b, seed, results)
+		return benchreport.WriteRounds(w, format, b, seed, results)
 	}
-	return bench.Write(w, format, b.ParamKeys, results)
+	return benchreport.Write(w, format, b.ParamKeys, results)
 }
 
 // benchFileOf is --bench.file's text, or the bench file the quick flags
 // stand for; nil when neither can be had.
-func benchFileOf(bf *benchFlags) *bench.BenchFile {
+func benchFileOf(bf *benchFlags) *result.FileText {
 	if bf.file != "" {
 		data, err := os.ReadFile(bf.file)
 		if err != nil {
 			return nil
 		}
-		return &bench.BenchFile{Name: bf.file, Text: string(data)}
+		return &result.FileText{Name: bf.file, Text: string(data)}
 	}
 	data, err := quickBench(bf).YAML()
 	if err != nil {
 		return nil
 	}
-	return &bench.BenchFile{Name: "(quick flags)", Text: string(data)}
+	return &result.FileText{Name: "(quick flags)", Text: string(data)}
 }

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kafka-bench/kafka_bench_exporter/bench"
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
 
 // TestBenchHTMLThenReport: a run's --format=html page and the page
@@ -28,13 +29,13 @@ func TestBenchHTMLThenReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	section, err := bench.ReportDataSection(html)
+	section, err := benchreport.DataSection(html)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var data struct {
 		ParamKeys []string        `json:"param_keys"`
-		BenchFile bench.BenchFile `json:"bench_file"`
+		BenchFile result.FileText `json:"bench_file"`
 		Results   []struct {
 			Produce struct {
 				LatencyMS struct {
@@ -75,7 +76,7 @@ func TestBenchHTMLThenReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotSection, _ := bench.ReportDataSection(got)
+	gotSection, _ := benchreport.DataSection(got)
 	if !bytes.Equal(gotSection, section) || !bytes.Equal(got, html) {
 		t.Errorf("bench report made another page from the run's own results")
 	}
@@ -143,7 +144,7 @@ func TestBenchRoundsHTMLAndReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := bench.ReportDataSection(html)
+		raw, err := benchreport.DataSection(html)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestBenchRoundsHTMLAndReport(t *testing.T) {
 	}
 
 	later := filepath.Join(dir, "later.html")
-	saved := filepath.Join("..", "..", "bench", "testdata", "report-rounds.json")
+	saved := filepath.Join("..", "..", "bench", "report", "testdata", "report-rounds.json")
 	if code, _, stderr := runCLI(t, "bench", "report", saved, "--output", later); code != exitOK {
 		t.Fatalf("bench report: exit code %d; stderr:\n%s", code, stderr)
 	}

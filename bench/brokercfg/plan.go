@@ -1,0 +1,65 @@
+package brokercfg
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// WritePlan prints, per scenario, each configuration it sets, its current
+// value and how it is put back; c is nil when no scenario sets any.
+func WritePlan(ctx context.Context, w io.Writer, c *Changer, scenarios []spec.Scenario) error {
+	for _, s := range scenarios {
+		fmt.Fprintf(w, "scenario %q:", s.DisplayName())
+		if len(s.Configs) == 0 {
+			fmt.Fprintln(w, " no configuration changes")
+			continue
+		}
+		fmt.Fprintln(w)
+		want := c.wanted(s.Configs, s.Probe.Topic)
+		for _, res := range sortedResources(want) {
+			if err := c.planLines(ctx, w, s, res, want[res]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// planLines prints one resource's changes in a scenario.
+func (c *Changer) planLines(ctx context.Context, w io.Writer, s spec.Scenario, res resource, vals map[string]string) error {
+	names := sortedKeys(vals)
+	if res.topic != "" {
+		topic := res.topic
+		if s.OwnTopic {
+			topic += "-<run id>" // created for the run, so nothing to read yet
+		}
+		for _, n := range names {
+			fmt.Fprintf(w, "  topic %s: set %s = %s; restored afterwards\n", topic, n, config.RedactValue(n, vals[n]))
+		}
+		return nil
+	}
+	cur, err := c.describe(ctx, res.broker, res, names)
+	if err != nil {
+		return fmt.Errorf("describing %s: %w", res, err)
+	}
+	for _, n := range names {
+		st := cur[n]
+		how := "deleting the broker's own value"
+		if st.source == ownSource(res) {
+			how = "setting " + deref(st.value) + " again"
+		}
+		via := ""
+		if path := steps(n, st.value, kadm.StringPtr(vals[n])); len(path) > 0 {
+			via = ", via " + strings.Join(path, ", ") // Kafka resizes a thread pool by half or double at most
+		}
+		fmt.Fprintf(w, "  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, config.RedactValue(n, vals[n]), config.RedactValue(n, deref(st.value)), st.source, via, how)
+	}
+	return nil
+}

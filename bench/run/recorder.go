@@ -1,0 +1,281 @@
+package run
+
+import (
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// Recorder keeps one scenario's measurements: exact latency histograms,
+// counts, bytes and the time span of the measured records, plus a window
+// for the progress lines. The first warmup records of each side are counted
+// but not measured. It is safe for concurrent use: the producer's promises
+// and every consumer call it at once.
+type Recorder struct {
+	warmup int64
+	// allRecords counts every record read, not only this run's: a
+	// consume-only scenario reads records some other run produced.
+	allRecords bool
+	// consumeLimit, when > 0, ignores records read after that many (warm-up
+	// included): a consume-only run measures exactly num_records, as
+	// ConsumerPerformance --messages does, even when the topic holds more.
+	consumeLimit int64
+	warmedUp     chan struct{}
+
+	pmu    sync.Mutex
+	acked  int64 // including warm-up
+	failed int64 // including warm-up
+	// skipped are failed records the producer never sent (behind
+	// schedule): never in flight, so they do not end the produce phase.
+	skipped int64
+	produce side
+	// acked and seen (in acct) are kept under pmu and cmu respectively.
+	acct *result.Accounting
+
+	cmu      sync.Mutex
+	consumed int64 // including warm-up
+	warmEnd  time.Time
+	consume  side
+}
+
+var _ probes.Recorder = (*Recorder)(nil)
+
+// side is one direction's measured records.
+type side struct {
+	hist        *hdrhistogram.Histogram
+	count       int64
+	bytes       int64
+	sum, max    time.Duration
+	first, last time.Time
+	win         window
+}
+
+// window accumulates what a progress line reports.
+type window struct {
+	count, bytes int64
+	sum, max     time.Duration
+}
+
+// NewRecorder returns a recorder that skips the first warmup records of each
+// side; allRecords also counts records of other runs and consumeLimit (> 0)
+// ignores records read past it (consume-only).
+func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
+	r := &Recorder{
+		warmup:       warmup,
+		allRecords:   allRecords,
+		consumeLimit: consumeLimit,
+		warmedUp:     make(chan struct{}),
+		produce:      side{hist: result.NewHistogram()},
+		consume:      side{hist: result.NewHistogram()},
+		acct:         result.NewAccounting(),
+	}
+	if warmup == 0 {
+		close(r.warmedUp)
+	}
+	return r
+}
+
+// Produced implements probes.Recorder. latency runs from the record's
+// intended send time, so the send time is now minus latency.
+func (r *Recorder) Produced(latency time.Duration, bytes int, id probes.RecordID) {
+	now := time.Now()
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.acct.Acked.Add(id)
+	r.acked++
+	if r.acked <= r.warmup {
+		if r.acked == r.warmup {
+			close(r.warmedUp)
+		}
+		return
+	}
+	s := &r.produce
+	if sent := now.Add(-latency); s.count == 0 || sent.Before(s.first) {
+		s.first = sent
+	}
+	s.record(now, latency, bytes, true)
+}
+
+// Failed implements probes.Recorder: records the producer gave up on.
+func (r *Recorder) Failed(reason string, n int) {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.failed += int64(n)
+	if reason == probes.ReasonBehindSchedule {
+		r.skipped += int64(n)
+	}
+}
+
+// Consumed implements probes.Recorder. Records of other runs are skipped
+// unless the recorder counts every record (consume-only); their end-to-end
+// latency is never recorded, as their send time is not ours.
+func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool, id probes.RecordID) {
+	now := time.Now()
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	r.acct.Reads++
+	if !ownRun && !r.allRecords {
+		return
+	}
+	if ownRun && !r.acct.Seen.Add(id) {
+		r.acct.Duplicates++
+	}
+	if r.consumeLimit > 0 && r.consumed >= r.consumeLimit {
+		return
+	}
+	r.consumed++
+	if r.consumed <= r.warmup {
+		r.warmEnd = now
+		return
+	}
+	s := &r.consume
+	if s.count == 0 {
+		s.first = now
+	}
+	s.record(now, endToEnd, bytes, ownRun)
+}
+
+func (s *side) record(now time.Time, latency time.Duration, bytes int, withLatency bool) {
+	s.count++
+	s.bytes += int64(bytes)
+	s.last = now
+	s.win.count++
+	s.win.bytes += int64(bytes)
+	if !withLatency {
+		return
+	}
+	latency = max(latency, 0)
+	_ = s.hist.RecordValue(min(latency.Microseconds(), result.HistMaxMicros)) // clamped: cannot fail
+	s.sum += latency
+	s.max = max(s.max, latency)
+	s.win.sum += latency
+	s.win.max = max(s.win.max, latency)
+}
+
+// Accounting is a copy of which records were acknowledged and read.
+func (r *Recorder) Accounting() *result.Accounting {
+	r.pmu.Lock()
+	acked := r.acct.Acked.Clone()
+	r.pmu.Unlock()
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return &result.Accounting{Acked: acked, Seen: r.acct.Seen.Clone(), Duplicates: r.acct.Duplicates, Reads: r.acct.Reads}
+}
+
+// WarmedUp is closed once the warm-up records are acknowledged.
+func (r *Recorder) WarmedUp() <-chan struct{} { return r.warmedUp }
+
+// Acked is the number of acknowledged records, warm-up included.
+func (r *Recorder) Acked() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.acked
+}
+
+// FailedTotal is the number of records that failed to produce, warm-up
+// included: kafka_bench_produce_failed_total of the scenario's probe.
+func (r *Recorder) FailedTotal() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.failed
+}
+
+// SentEnded is the number of records sent that were acknowledged or failed,
+// warm-up included: records skipped unsent are not among them.
+func (r *Recorder) SentEnded() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.acked + r.failed - r.skipped
+}
+
+// AckedRead is the number of acknowledged records of this run read at least
+// once, warm-up included: a duplicate or a record that failed on its way
+// back (yet was written) does not count, so it cannot end the drain early.
+func (r *Recorder) AckedRead() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	var n uint64
+	for run, parts := range r.acct.Acked {
+		for part, acked := range parts {
+			if seen := r.acct.Seen[run][part]; seen != nil {
+				n += acked.Intersect(seen)
+			}
+		}
+	}
+	return int64(n)
+}
+
+// ConsumedTotal is the number of records read and counted, warm-up included.
+func (r *Recorder) ConsumedTotal() int64 {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return r.consumed
+}
+
+// Window is one progress interval of one side.
+type Window struct {
+	Records    int64
+	Bytes      int64
+	AvgLatency time.Duration
+	MaxLatency time.Duration
+}
+
+// ProduceWindow returns the producer's window since the last call and
+// starts a new one.
+func (r *Recorder) ProduceWindow() Window {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.produce.takeWindow()
+}
+
+// ConsumeWindow is ProduceWindow for the consumer (end-to-end latency).
+func (r *Recorder) ConsumeWindow() Window {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return r.consume.takeWindow()
+}
+
+func (s *side) takeWindow() Window {
+	w := Window{Records: s.win.count, Bytes: s.win.bytes, MaxLatency: s.win.max}
+	if s.win.count > 0 {
+		w.AvgLatency = s.win.sum / time.Duration(s.win.count)
+	}
+	s.win = window{}
+	return w
+}
+
+// Span is the measured records of one side.
+type Span struct {
+	Records     int64
+	Bytes       int64
+	First, Last time.Time
+	Latency     result.Latencies
+}
+
+// ProduceSpan summarises the measured acknowledgements: First is the
+// earliest send time, Last the last acknowledgement.
+func (r *Recorder) ProduceSpan() Span {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.produce.span()
+}
+
+// ConsumeSpan summarises the measured records read; Latency is end-to-end.
+// warmEnd is when the warm-up records were read (zero without warm-up).
+func (r *Recorder) ConsumeSpan() (s Span, warmEnd time.Time) {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	return r.consume.span(), r.warmEnd
+}
+
+func (s *side) span() Span {
+	// A copy: the summary outlives the recorder's lock.
+	return Span{Records: s.count, Bytes: s.bytes, First: s.first, Last: s.last,
+		Latency: result.LatenciesOf(hdrhistogram.Import(s.hist.Export()), s.sum, s.max)}
+}

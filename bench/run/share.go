@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+)
+
+// Share is how this process takes part in a bench. Alone, the default,
+// runs all of it; package workers runs one worker's share of a bench that
+// several processes run at once.
+type Share interface {
+	// Begin refuses what the share cannot run and returns what this
+	// process runs of b and the run id of its topics and groups (empty:
+	// one from the clock).
+	Begin(b *spec.Bench) (*spec.Bench, string, error)
+	// Start readies the run of runs scenarios; Close ends it.
+	Start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) error
+	Close()
+	// Scenario takes the seq-th run's probe (this process's share of its
+	// rate) and returns when the run starts (zero: at once) and who ran it
+	// (nil for the whole bench).
+	Scenario(b *spec.Bench, seq int, p *config.Probe) (start time.Time, worker *result.WorkerInfo)
+	// Prepare readies the run's topic.
+	Prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error
+	// WaitStart waits for the run's start and says how late this process is.
+	WaitStart(ctx context.Context, start time.Time, name string) (time.Duration, error)
+	// ProbeRuns sets the run ids of the seq-th run's records.
+	ProbeRuns(o *probes.Options, seq int)
+	// Drain is how the seq-th run's consumers end; nil: each reads its
+	// own producer's records back.
+	Drain(seq int, p config.Probe) GroupDrain
+	// DeletesTopic says, at clean-up, whether this process deletes the
+	// seq-th run's topic and group.
+	DeletesTopic(b *spec.Bench, seq int) bool
+	// Publish hands a run's result on; one it cannot hand on fails.
+	Publish(ctx context.Context, paramKeys []string, r *result.Result)
+}
+
+// GroupDrain ends a run whose consumers several processes share: none can
+// tell from its own records when all are read.
+type GroupDrain interface {
+	// Announce says this process's producer is done, acked records
+	// acknowledged; GiveUp says so for a producer that failed.
+	Announce(ctx context.Context, acked int64) error
+	GiveUp(ctx context.Context, acked int64)
+	// Check reads the group's progress; Done says all is read.
+	Check(ctx context.Context) int64
+	Done() bool
+	// Stalled is the error of a drain without progress for stall; nil
+	// ends it without one.
+	Stalled(stall time.Duration) error
+	Close()
+}
+
+// Alone runs the whole bench in this process.
+type Alone struct{}
+
+var _ Share = Alone{}
+
+func (Alone) Begin(b *spec.Bench) (*spec.Bench, string, error) { return b, "", nil }
+
+func (Alone) Start(context.Context, config.Kafka, int, *slog.Logger) error { return nil }
+
+func (Alone) Close() {}
+
+func (Alone) Scenario(*spec.Bench, int, *config.Probe) (time.Time, *result.WorkerInfo) {
+	return time.Time{}, nil
+}
+
+func (Alone) Prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, _ time.Time) error {
+	return PrepareTopic(ctx, adm, b, p)
+}
+
+func (Alone) WaitStart(context.Context, time.Time, string) (time.Duration, error) { return 0, nil }
+
+// ProbeRuns leaves the run ids random.
+func (Alone) ProbeRuns(*probes.Options, int) {}
+
+func (Alone) Drain(int, config.Probe) GroupDrain { return nil }
+
+func (Alone) DeletesTopic(*spec.Bench, int) bool { return true }
+
+func (Alone) Publish(context.Context, []string, *result.Result) {}
