@@ -55,6 +55,18 @@ host:
   interfaces: "."
 `
 
+// withReplica gives probe a (the probe the dashboard queries select) a
+// replica block that reads its own topic back from its own cluster
+// (identity policy), so the Replication row has data.
+func withReplica(config string, brokers []string) string {
+	replica := fmt.Sprintf("    replica: {kafka: {brokers: [%s]}, topic_policy: identity}\n", strings.Join(brokers, ", "))
+	out := strings.Replace(config, "  - name: b\n", replica+"  - name: b\n", 1)
+	if out == config {
+		panic("withReplica: probe b's entry not found")
+	}
+	return out
+}
+
 // Test copies of alerts, with a short for: and renamed so that their
 // alerts cannot be confused with those of the originals, which are loaded
 // too.
@@ -177,8 +189,8 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	stopBrokers := emb.Close
 	slow := startSlowCluster(t)
 
-	xa := exportertest.Start(t, exporterConfig, emb.Brokers())
-	xb := exportertest.Start(t, exporterConfig, slow.ListenAddrs())
+	xa := exportertest.Start(t, withReplica(exporterConfig, emb.Brokers()), emb.Brokers())
+	xb := exportertest.Start(t, withReplica(exporterConfig, slow.ListenAddrs()), slow.ListenAddrs())
 	xa.WaitReady(t, 60*time.Second)
 	xb.WaitReady(t, 60*time.Second)
 	targets := []promtest.ScrapeTarget{
@@ -207,6 +219,10 @@ func TestMonitoringEndToEnd(t *testing.T) {
 		s.prom.WaitTargetsUp(t, 30*time.Second)
 	}
 	t.Logf("%d Prometheus servers scraping %d exporters (ready after %s)", len(servers), len(targets), time.Since(start).Round(time.Millisecond))
+	// Every server has scraped both exporters from here on: the p99
+	// comparison below reads a window that starts here, so no server's
+	// window holds start-up records that another's lacks.
+	allScraping := time.Now().Add(3 * time.Second)
 
 	vars := map[string]string{
 		"job":             promtest.JobName,
@@ -245,15 +261,20 @@ func TestMonitoringEndToEnd(t *testing.T) {
 		})
 	}
 	t.Run("p99 agree across modes", func(t *testing.T) {
-		// The same moment and a 2-minute window on every server: the same
-		// records, told apart only by the histogram form read. Polled
-		// until every server has both clusters' quantiles.
+		// The same moment and the same window, from when every server
+		// scrapes, on every server: the same records, told apart only by
+		// the histogram form read. Polled until every server has both
+		// clusters' quantiles.
 		var p99 map[string]map[string]float64 // server -> cluster -> produce p99
-		probetest.Eventually(t, 60*time.Second, "produce p99 of both clusters on every server", func() (bool, string) {
+		probetest.Eventually(t, 90*time.Second, "produce p99 of both clusters on every server", func() (bool, string) {
 			at := time.Now().Add(-2 * time.Second)
+			window := at.Sub(allScraping).Truncate(time.Second)
+			if window < 20*time.Second {
+				return false, fmt.Sprintf("a window of %s since every server scrapes, want 20s", window)
+			}
 			p99 = map[string]map[string]float64{}
 			for _, s := range servers {
-				p99[s.name] = produceP99(t, s.prom, at)
+				p99[s.name] = produceP99(t, s.prom, at, window)
 				if len(p99[s.name]) != 2 {
 					return false, fmt.Sprintf("%s: %v", s.name, p99[s.name])
 				}
@@ -409,11 +430,12 @@ func checkQueriesAndRules(t *testing.T, prom *promtest.Prometheus, queries []das
 	}
 }
 
-// produceP99 is the Overview's produce p99 panel query per cluster, at at.
-func produceP99(t *testing.T, prom *promtest.Prometheus, at time.Time) map[string]float64 {
+// produceP99 is the Overview's produce p99 panel query per cluster, at at,
+// over window.
+func produceP99(t *testing.T, prom *promtest.Prometheus, at time.Time, window time.Duration) map[string]float64 {
 	t.Helper()
 	q, err := dashboards.Queries(map[string]string{"job": promtest.JobName, "probe": "a", "probe_a": "a", "probe_b": "b",
-		"__rate_interval": "2m"})
+		"__rate_interval": fmt.Sprintf("%ds", int(window.Seconds()))})
 	if err != nil {
 		t.Fatal(err)
 	}
