@@ -46,19 +46,7 @@ type steadyPacerClock struct{ c clock }
 
 func (s steadyPacerClock) Now() time.Time { return s.c.now() }
 
-// SleepUntil sleeps for the steady time left until t; Go's timers run on the
-// monotonic clock.
+// SleepUntil sleeps for the steady time left until t.
 func (s steadyPacerClock) SleepUntil(ctx context.Context, t time.Time) error {
-	d := t.Sub(s.c.now())
-	if d <= 0 {
-		return ctx.Err()
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
+	return pacer.Sleep(ctx, t.Sub(s.c.now()))
 }

@@ -21,7 +21,13 @@ func RealClock() Clock { return realClock{} }
 func (realClock) Now() time.Time { return time.Now() }
 
 func (realClock) SleepUntil(ctx context.Context, t time.Time) error {
-	d := time.Until(t)
+	return Sleep(ctx, time.Until(t))
+}
+
+// Sleep blocks for d or until ctx is done, returning ctx.Err() in the latter
+// case (and at once for d <= 0): a Clock's SleepUntil on Go's timers, which
+// run on the monotonic clock.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
