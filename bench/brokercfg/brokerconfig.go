@@ -245,7 +245,7 @@ func (c *Changer) Restore() error {
 		for i, ch := range pending {
 			undo[i] = "  " + c.undoCommand(ch)
 		}
-		return fmt.Errorf("restoring the original configurations failed (%v); put them back with:\n%s", err, strings.Join(undo, "\n"))
+		return fmt.Errorf("restoring the original configurations failed (%w); put them back with:\n%s", err, strings.Join(undo, "\n"))
 	}
 	for _, ch := range pending {
 		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", deref(ch.original))
