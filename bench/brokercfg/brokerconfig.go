@@ -82,6 +82,9 @@ func HasSettings(b *spec.Bench) bool {
 	return false
 }
 
+// New makes the Changer of a bench's broker settings over cl, learning the
+// cluster's broker ids so that a setting for a broker that is not there is
+// refused.
 func New(ctx context.Context, cl *kgo.Client, kafka config.Kafka, logger *slog.Logger) (*Changer, error) {
 	c := &Changer{cl: cl, adm: kadm.NewClient(cl), kafka: kafka, logger: logger}
 	bds, err := c.adm.ListBrokers(ctx)
@@ -93,7 +96,7 @@ func New(ctx context.Context, cl *kgo.Client, kafka config.Kafka, logger *slog.L
 	return c, nil
 }
 
-// check refuses, before anything is changed, the broker settings the bench
+// Check refuses, before anything is changed, the broker settings the bench
 // cannot apply and put back: an unknown broker or configuration, a static
 // (read-only) one, and a sensitive one (its value cannot be read back).
 func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
@@ -188,8 +191,8 @@ func (c *Changer) wanted(settings []spec.ConfigSetting, topic string) map[resour
 	return out
 }
 
-// apply sets a scenario's settings and waits until every broker shows them.
-// What it changes is recorded before it is changed, so restore puts back
+// Apply sets a scenario's settings and waits until every broker shows them.
+// What it changes is recorded before it is changed, so Restore puts back
 // even a half-applied scenario.
 func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topic string) error {
 	// Not cut short by SIGINT: a request cancelled on the way may still
@@ -222,7 +225,7 @@ func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topi
 	return c.reach(ctx, moves)
 }
 
-// restore puts back every pending change and waits until every broker shows
+// Restore puts back every pending change and waits until every broker shows
 // the original values. What it cannot put back is returned with the
 // commands that would.
 func (c *Changer) Restore() error {
@@ -242,7 +245,7 @@ func (c *Changer) Restore() error {
 		for i, ch := range pending {
 			undo[i] = "  " + c.undoCommand(ch)
 		}
-		return fmt.Errorf("restoring the original configurations failed (%v); put them back with:\n%s", err, strings.Join(undo, "\n"))
+		return fmt.Errorf("restoring the original configurations failed (%w); put them back with:\n%s", err, strings.Join(undo, "\n"))
 	}
 	for _, ch := range pending {
 		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", deref(ch.original))

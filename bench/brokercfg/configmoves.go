@@ -144,7 +144,7 @@ func (c *Changer) await(ctx context.Context, moves []move) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for the brokers to show the configuration: %w (last: %v)", ctx.Err(), err)
+			return fmt.Errorf("waiting for the brokers to show the configuration: %w (last: %w)", ctx.Err(), err)
 		case <-time.After(configPoll):
 		}
 	}

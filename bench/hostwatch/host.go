@@ -56,15 +56,15 @@ type Watch struct {
 	wg     sync.WaitGroup
 }
 
+// Start scrapes the sources once for the scenario's start and then every
+// interval in the background, until Stop (or ctx) ends the scenario.
 func Start(ctx context.Context, sources []*Source, interval time.Duration) *Watch {
 	w := &Watch{quit: make(chan struct{})}
 	for _, s := range sources {
 		w.tracks = append(w.tracks, &hostTrack{src: s})
 	}
 	w.sample(ctx, true)
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
+	w.wg.Go(func() {
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
@@ -77,7 +77,7 @@ func Start(ctx context.Context, sources []*Source, interval time.Duration) *Watc
 				w.sample(ctx, false)
 			}
 		}
-	}()
+	})
 	return w
 }
 

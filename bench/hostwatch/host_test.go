@@ -25,7 +25,7 @@ func readFamilies(t *testing.T, path string) families {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }() // opened for reading: nothing to lose
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	f, err := p.TextToMetricFamilies(fh)
 	if err != nil {

@@ -29,6 +29,8 @@ func (b ByRun) At(run uint64, part int32) *tracker.Ranges {
 	return r
 }
 
+// Clone is a deep copy, so a snapshot taken under a lock stays as it was
+// while the recorder keeps adding.
 func (b ByRun) Clone() ByRun {
 	c := ByRun{}
 	for run, parts := range b {
@@ -58,9 +60,10 @@ type Accounting struct {
 	Reads int64
 }
 
+// NewAccounting is an empty Accounting ready to record into.
 func NewAccounting() *Accounting { return &Accounting{Acked: ByRun{}, Seen: ByRun{}} }
 
-// tally counts over the accountings of all processes of one run: lost are
+// Tally counts over the accountings of all processes of one run: lost are
 // records a producer had acknowledged that no consumer read; duplicates
 // are every read beyond the first of a record, within one consumer or by
 // several (a redelivery after a rebalance is a duplicate delivery).
@@ -95,6 +98,7 @@ func Tally(accts []*Accounting) (lost, duplicates int64) {
 	return lost, duplicates
 }
 
+// AccountingJSON is a's form in a worker's JSON result; nil without one.
 func AccountingJSON(a *Accounting) *JSONAccounting {
 	if a == nil {
 		return nil

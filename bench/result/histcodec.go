@@ -45,16 +45,16 @@ func decodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 }
 
 // LatenciesOf summarises a histogram of microseconds whose values add up to
-// sum and reach max (both exact, in nanoseconds). It keeps h, so the summary
-// can be encoded and merged later.
-func LatenciesOf(h *hdrhistogram.Histogram, sum, max time.Duration) Latencies {
+// sum and reach peak (both exact, in nanoseconds). It keeps h, so the
+// summary can be encoded and merged later.
+func LatenciesOf(h *hdrhistogram.Histogram, sum, peak time.Duration) Latencies {
 	n := h.TotalCount()
 	if n == 0 {
 		return Latencies{} // nothing measured: nothing to merge either
 	}
 	return Latencies{
 		Avg:      sum / time.Duration(n),
-		Max:      max,
+		Max:      peak,
 		P50:      micros(h.ValueAtQuantile(50)),
 		P95:      micros(h.ValueAtQuantile(95)),
 		P99:      micros(h.ValueAtQuantile(99)),
@@ -87,16 +87,20 @@ func MergeLatencies(ls []Latencies) (Latencies, error) {
 	return LatenciesOf(all, sum, mx), nil
 }
 
-// isEmpty reports whether l summarises no value.
 // Sum is the exact total of the values, which a merge adds up.
 func (l Latencies) Sum() time.Duration { return l.sum }
 
+// isEmpty reports whether l summarises no value.
 func (l Latencies) isEmpty() bool { return l.hist == nil && l.Max == 0 && l.Avg == 0 && l.P999 == 0 }
 
+// NewHistogram is an empty histogram of microseconds with the range and
+// precision every result uses, so that any two can be merged.
 func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(1, HistMaxMicros, histSigFigs)
 }
 
 func micros(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
 
+// Millis is d in (fractional) milliseconds, the unit of the text reports and
+// progress lines.
 func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -10,6 +10,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
+// JSONResults is results in the JSON schema, each scenario's parameters
+// named by paramKeys.
 func JSONResults(paramKeys []string, results []Result) []JSONResult {
 	out := make([]JSONResult, 0, len(results))
 	for _, r := range results {
@@ -55,6 +57,7 @@ func JSONResults(paramKeys []string, results []Result) []JSONResult {
 	return out
 }
 
+// CapacityJSON is a capacity search's outcome in the JSON schema.
 func CapacityJSON(c *probes.CapacityResult) *JSONCapacity {
 	j := &JSONCapacity{Result: c.Result, Limit: c.Limit, RecordsPerSec: Round(c.RecordsPerSecond, 3),
 		MBPerSec: Round(c.BytesPerSecond/MiB, 3), P99MS: Round(Millis(c.P99), 3), Steps: []JSONCapacityStep{}}
@@ -66,6 +69,8 @@ func CapacityJSON(c *probes.CapacityResult) *JSONCapacity {
 	return j
 }
 
+// LatencyJSON is l in milliseconds with its histogram, so that a merge of
+// the file is exact.
 func LatencyJSON(l Latencies) JSONLatency {
 	r := func(d time.Duration) float64 { return Round(Millis(d), 3) }
 	j := JSONLatency{Avg: r(l.Avg), Max: r(l.Max), P50: r(l.P50), P95: r(l.P95), P99: r(l.P99), P999: r(l.P999),
@@ -76,11 +81,13 @@ func LatencyJSON(l Latencies) JSONLatency {
 	return j
 }
 
+// Round rounds x to digits decimals, so the JSON holds no false precision.
 func Round(x float64, digits int) float64 {
 	p := math.Pow10(digits)
 	return math.Round(x*p) / p
 }
 
+// HostsJSON is the hosts' rows in the JSON schema, credentials redacted.
 func HostsJSON(rows []HostRow) []JSONHostRow {
 	out := make([]JSONHostRow, 0, len(rows))
 	for _, h := range rows {
@@ -100,6 +107,8 @@ func HostsJSON(rows []HostRow) []JSONHostRow {
 	return out
 }
 
+// WorkerJSON is a worker's result's origin in the JSON schema; nil for a
+// single-process or merged result.
 func WorkerJSON(w *WorkerInfo) *JSONWorker {
 	if w == nil {
 		return nil
@@ -112,6 +121,7 @@ func WorkerJSON(w *WorkerInfo) *JSONWorker {
 	return j
 }
 
+// Info is the origin read back from a worker's JSON result, for the merge.
 func (j *JSONWorker) Info() *WorkerInfo {
 	return &WorkerInfo{Run: j.Run, Index: j.Index, Workers: j.Workers, Seq: j.Seq, Runs: j.Runs,
 		StartAt: j.StartAt, SweepStart: j.SweepStart, LateBy: time.Duration(j.LateSeconds * float64(time.Second)), ParamKeys: j.ParamKeys}
@@ -172,6 +182,8 @@ func FromJSON(jr JSONResult, paramKeys []string) (Result, error) {
 	return r, nil
 }
 
+// LatenciesFromJSON reads a latency summary back from its histogram; one
+// without (an older file) is an error, since it cannot be merged.
 func LatenciesFromJSON(j JSONLatency) (Latencies, error) {
 	if j.Histogram == "" && j.Max == 0 && j.Avg == 0 && j.P999 == 0 {
 		return Latencies{}, nil // nothing measured
@@ -186,4 +198,5 @@ func LatenciesFromJSON(j JSONLatency) (Latencies, error) {
 	return LatenciesOf(h, time.Duration(j.SumNS), time.Duration(j.Max*float64(time.Millisecond))), nil
 }
 
+// Seconds is the duration of a JSON "seconds" field.
 func Seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -90,6 +90,7 @@ func (c *ConsumeResult) RecordsPerSec() float64 { return PerSec(float64(c.Record
 // MBPerSec is ConsumerPerformance's MB.sec.
 func (c *ConsumeResult) MBPerSec() float64 { return PerSec(float64(c.Bytes)/MiB, c.Elapsed()) }
 
+// PerSec is the rate of n over d; 0 for nothing measured.
 func PerSec(n float64, d time.Duration) float64 {
 	if d <= 0 {
 		return 0

@@ -36,8 +36,9 @@ type ReportRounds struct {
 	Summary        json.RawMessage `json:"summary"`
 }
 
-// JSONResult is one scenario's result, and what it holds.
+// The JSON form of one scenario's result.
 type (
+	// JSONResult is one scenario's result, and what it holds.
 	JSONResult struct {
 		Scenario string            `json:"scenario"`
 		Round    int               `json:"round,omitempty"` // with rounds > 1
@@ -54,6 +55,8 @@ type (
 		// Accounting comes with a worker's result, for the merge.
 		Accounting *JSONAccounting `json:"accounting,omitempty"`
 	}
+	// JSONCapacity is a capacity search's outcome: the rate of the highest
+	// step that passed, what limited it, and every step tried.
 	JSONCapacity struct {
 		Result        string             `json:"result"`
 		Limit         string             `json:"limit,omitempty"`
@@ -62,6 +65,7 @@ type (
 		P99MS         float64            `json:"p99_ms"`
 		Steps         []JSONCapacityStep `json:"steps"`
 	}
+	// JSONCapacityStep is one rate a capacity search tried and how it did.
 	JSONCapacityStep struct {
 		TargetRecordsPerSec   float64 `json:"target_records_per_sec"`
 		AchievedRecordsPerSec float64 `json:"achieved_records_per_sec"`
@@ -74,6 +78,7 @@ type (
 		Hold    bool    `json:"hold,omitempty"`
 		Retry   bool    `json:"retry,omitempty"`
 	}
+	// JSONProduce is the producer's side, as ProducerPerformance reports it.
 	JSONProduce struct {
 		Records       int64       `json:"records"`
 		Bytes         int64       `json:"bytes"`
@@ -85,6 +90,7 @@ type (
 		MBPerSec      float64     `json:"mb_per_sec"`
 		LatencyMS     JSONLatency `json:"latency_ms"`
 	}
+	// JSONConsume is the consumer's side, with loss and duplicates.
 	JSONConsume struct {
 		Start         time.Time    `json:"start"`
 		End           time.Time    `json:"end"`
@@ -98,6 +104,7 @@ type (
 		Duplicates    int64        `json:"duplicates"`
 		EndToEndMS    *JSONLatency `json:"end_to_end_ms,omitempty"`
 	}
+	// JSONLatency is a latency summary in milliseconds.
 	JSONLatency struct {
 		Avg  float64 `json:"avg"`
 		Max  float64 `json:"max"`
@@ -112,6 +119,7 @@ type (
 		Histogram string `json:"histogram,omitempty"`
 		SumNS     int64  `json:"sum_ns,omitempty"`
 	}
+	// JSONHost is the bench's own machine during the scenario.
 	JSONHost struct {
 		CPUPercent    float64 `json:"cpu_percent"`
 		MemoryPercent float64 `json:"memory_percent"`
@@ -192,9 +200,10 @@ type JSONPercentile struct {
 	MS         float64 `json:"ms"`
 }
 
-// JSONRounds is a result of several rounds: every run and the summary
-// of each scenario's metrics with its verdict.
+// The JSON form of a bench of several rounds.
 type (
+	// JSONRounds is a result of several rounds: every run and the summary
+	// of each scenario's metrics with its verdict.
 	JSONRounds struct {
 		Rounds         int           `json:"rounds"`
 		Seed           uint64        `json:"seed"`
@@ -204,6 +213,9 @@ type (
 		Runs           []JSONResult  `json:"runs"`
 		Summary        []JSONSummary `json:"summary"`
 	}
+	// JSONSummary is one metric of one scenario over the rounds: its
+	// median and, against the baseline, the ratio, its confidence interval
+	// and the verdict.
 	JSONSummary struct {
 		Scenario string     `json:"scenario"`
 		Metric   string     `json:"metric"`

@@ -17,7 +17,7 @@ type Percentile struct {
 // (-log10(1 - p/100)): ten points per decade, so 90, 99, 99.9 … fall on it.
 const spectrumStepNines = 0.1
 
-// spectrum is HdrHistogram's percentile distribution on a log "nines" grid:
+// Spectrum is HdrHistogram's percentile distribution on a log "nines" grid:
 // 0 %, then every tenth of a nine up to the last percentile the record count
 // can resolve (1/(1-p) ≤ count), then 100 % (the maximum). Nil when empty.
 func Spectrum(h *hdrhistogram.Histogram) []Percentile {
@@ -35,6 +35,7 @@ func Spectrum(h *hdrhistogram.Histogram) []Percentile {
 	return append(out, Percentile{Percent: 100, Value: micros(h.Max())})
 }
 
+// PercentilesJSON is a spectrum in the JSON schema, in milliseconds.
 func PercentilesJSON(s []Percentile) []JSONPercentile {
 	var out []JSONPercentile
 	for _, p := range s {

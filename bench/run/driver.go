@@ -57,7 +57,7 @@ func (d *driver) run(consume bool) error {
 	}
 	if err := drain(); err != nil {
 		if produceErr != nil {
-			return fmt.Errorf("%v; %v", produceErr, err)
+			return fmt.Errorf("%w; %w", produceErr, err)
 		}
 		return err
 	}

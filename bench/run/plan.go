@@ -20,11 +20,12 @@ import (
 // DescribeConfigs) and refuses what Run would refuse.
 func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	fmt.Fprintf(w, "plan: %d scenarios × %d rounds = %d runs", len(b.Scenarios), b.Rounds, len(runs))
+	lw := &lineWriter{w: w}
+	lw.printf("plan: %d scenarios × %d rounds = %d runs", len(b.Scenarios), b.Rounds, len(runs))
 	if b.Rounds > 1 {
-		fmt.Fprintf(w, ", order shuffled with --seed=%d", r.Seed)
+		lw.printf(", order shuffled with --seed=%d", r.Seed)
 	}
-	fmt.Fprintln(w)
+	lw.printf("\n")
 	for round := 1; round <= b.Rounds; round++ {
 		var names []string
 		for _, run := range runs {
@@ -32,7 +33,10 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 				names = append(names, b.Scenarios[run.scenario].DisplayName())
 			}
 		}
-		fmt.Fprintf(w, "round %d: %s\n", round, strings.Join(names, ", "))
+		lw.printf("round %d: %s\n", round, strings.Join(names, ", "))
+	}
+	if lw.err != nil {
+		return fmt.Errorf("writing the plan: %w", lw.err)
 	}
 	var cc *brokercfg.Changer
 	if brokercfg.HasSettings(b) {

@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 // progress prints, every interval, ProducerPerformance's window line and
 // where the bench stands ("scenario i of n") with an estimate of the end.
 type progress struct {
-	w        io.Writer
+	out      lineWriter // its err is the first failed write; later lines are skipped
 	interval time.Duration
 	total    int
 	finished []time.Duration // run time of each finished scenario
@@ -24,9 +23,7 @@ func (pg *progress) watch(i int, s spec.Scenario, b *spec.Bench, rec *Recorder) 
 	start := time.Now()
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		t := time.NewTicker(pg.interval)
 		defer t.Stop()
 		last := start
@@ -39,7 +36,7 @@ func (pg *progress) watch(i int, s spec.Scenario, b *spec.Bench, rec *Recorder) 
 				last = now
 			}
 		}
-	}()
+	})
 	return func() {
 		close(quit)
 		wg.Wait()
@@ -48,22 +45,22 @@ func (pg *progress) watch(i int, s spec.Scenario, b *spec.Bench, rec *Recorder) 
 }
 
 func (pg *progress) report(i int, s spec.Scenario, b *spec.Bench, rec *Recorder, elapsed, window time.Duration) {
-	if pg.w == nil {
+	if pg.out.w == nil {
 		return
 	}
 	pw, cw := rec.ProduceWindow(), rec.ConsumeWindow()
 	switch {
 	case pw.Records > 0:
-		fmt.Fprintln(pg.w, windowLine(pw, window, "sent"))
+		pg.out.printf("%s\n", windowLine(pw, window, "sent"))
 	case cw.Records > 0:
-		fmt.Fprintln(pg.w, windowLine(cw, window, "consumed"))
+		pg.out.printf("%s\n", windowLine(cw, window, "consumed"))
 	}
 	f := fraction(b, rec, elapsed)
 	line := fmt.Sprintf("scenario %d of %d (%s): %.0f%%", i+1, pg.total, s.DisplayName(), 100*f)
 	if eta, ok := estimate(elapsed, f, pg.finished, pg.total-i-1); ok {
 		line += ", ETA " + eta.Round(time.Second).String()
 	}
-	fmt.Fprintln(pg.w, line)
+	pg.out.printf("%s\n", line)
 }
 
 // windowLine is ProducerPerformance's progress line (for the consumer, with

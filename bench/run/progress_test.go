@@ -43,10 +43,10 @@ func TestEstimate(t *testing.T) {
 
 func TestProgressReport(t *testing.T) {
 	var out bytes.Buffer
-	pg := &progress{w: &out, interval: time.Second, total: 4, finished: []time.Duration{10 * time.Second}}
+	pg := &progress{out: lineWriter{w: &out}, interval: time.Second, total: 4, finished: []time.Duration{10 * time.Second}}
 	b := &spec.Bench{NumRecords: 900, WarmupRecords: 100}
 	rec := NewRecorder(100, false, 0)
-	for i := 0; i < 250; i++ {
+	for range 250 {
 		rec.Produced(time.Millisecond, 100, probes.RecordID{})
 	}
 	pg.report(1, spec.Scenario{Name: "acks=all"}, b, rec, 5*time.Second, 5*time.Second)

@@ -56,7 +56,7 @@ func uniformRecorder(n int) *Recorder {
 // to the microsecond, where ProducerPerformance's whole-ms sample could not.
 func TestRecorderTail(t *testing.T) {
 	r := NewRecorder(0, false, 0)
-	for i := 0; i < 998; i++ {
+	for range 998 {
 		r.Produced(1234*time.Microsecond, 10, probes.RecordID{})
 	}
 	r.Produced(250123*time.Microsecond, 10, probes.RecordID{})
@@ -88,7 +88,7 @@ func TestRecorderWarmup(t *testing.T) {
 		t.Errorf("span %v, want >= 40ms (from the earliest send time)", s.Last.Sub(s.First))
 	}
 
-	for i := 0; i < 3; i++ {
+	for range 3 {
 		r.Consumed(time.Millisecond, 1, true, probes.RecordID{})
 	}
 	r.Consumed(0, 1, false, probes.RecordID{}) // another run's record: not counted
@@ -133,17 +133,17 @@ func TestRecorderWindow(t *testing.T) {
 func TestRecorderConcurrent(t *testing.T) {
 	r := NewRecorder(10, false, 0)
 	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
+	for range 4 {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			for i := 0; i < 1000; i++ {
+			for range 1000 {
 				r.Produced(time.Millisecond, 1, probes.RecordID{})
 			}
 		}()
 		go func() {
 			defer wg.Done()
-			for i := 0; i < 1000; i++ {
+			for i := range 1000 {
 				r.Consumed(time.Millisecond, 1, true, probes.RecordID{})
 				if i%100 == 0 {
 					r.ProduceWindow()

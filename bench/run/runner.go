@@ -30,7 +30,10 @@ const (
 	// pollInterval is how often the runner looks at the counters; it only
 	// bounds how late the end of a scenario is noticed, never a measurement
 	// (those come from the records' own timestamps).
-	pollInterval   = 20 * time.Millisecond
+	pollInterval = 20 * time.Millisecond
+	// TopicTimeout bounds one admin wait around a topic: a scenario's topic
+	// getting a leader on every partition, and in a sweep, worker 0
+	// creating it and each request on the results topic.
 	TopicTimeout   = 30 * time.Second
 	cleanupTimeout = 15 * time.Second
 	// DefaultProgressInterval is ProducerPerformance's reporting interval.
@@ -124,7 +127,13 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		return nil, err
 	}
 	defer r.Share.Close()
-	prog := &progress{w: r.Progress, interval: r.ProgressInterval, total: len(runs)}
+	prog := &progress{out: lineWriter{w: r.Progress}, interval: r.ProgressInterval, total: len(runs)}
+	defer func() {
+		// The bench outlives a broken progress stream; it is said once.
+		if prog.out.err != nil {
+			r.Logger.Warn("progress lines stopped", "err", prog.out.err)
+		}
+	}()
 	var results []result.Result
 	for i, run := range runs {
 		if ctx.Err() != nil {
@@ -348,7 +357,7 @@ func PrepareTopic(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *confi
 		return int32(len(td.Partitions)) >= want && kclient.Led(td)
 	})
 	if err != nil {
-		return fmt.Errorf("topic %q: partitions without a leader after %s (last error: %v)", p.Topic, TopicTimeout, err)
+		return fmt.Errorf("topic %q: partitions without a leader after %s (last error: %w)", p.Topic, TopicTimeout, err)
 	}
 	return nil
 }

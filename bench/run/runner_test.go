@@ -182,7 +182,7 @@ func tableRows(t *testing.T, md string) []map[string]string {
 	t.Helper()
 	var header []string
 	var rows []map[string]string
-	for _, line := range strings.Split(md, "\n") {
+	for line := range strings.SplitSeq(md, "\n") {
 		if !strings.HasPrefix(line, "|") {
 			if header != nil {
 				break // the first table only; the per-machine table follows
@@ -190,7 +190,7 @@ func tableRows(t *testing.T, md string) []map[string]string {
 			continue
 		}
 		var cols []string
-		for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+		for c := range strings.SplitSeq(strings.Trim(line, "|"), "|") {
 			cols = append(cols, strings.TrimSpace(c))
 		}
 		switch {

@@ -65,27 +65,36 @@ type Alone struct{}
 
 var _ Share = Alone{}
 
+// Begin runs all of b, with a run id from the clock.
 func (Alone) Begin(b *spec.Bench) (*spec.Bench, string, error) { return b, "", nil }
 
+// Start has nothing to ready: no other process takes part.
 func (Alone) Start(context.Context, config.Kafka, int, *slog.Logger) error { return nil }
 
+// Close has nothing to end.
 func (Alone) Close() {}
 
+// Scenario leaves the probe its whole rate and starts the run at once.
 func (Alone) Scenario(*spec.Bench, int, *config.Probe) (time.Time, *result.WorkerInfo) {
 	return time.Time{}, nil
 }
 
+// Prepare creates or checks the run's topic (PrepareTopic).
 func (Alone) Prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, _ time.Time) error {
 	return PrepareTopic(ctx, adm, b, p)
 }
 
+// WaitStart does not wait: the run starts at once, never late.
 func (Alone) WaitStart(context.Context, time.Time, string) (time.Duration, error) { return 0, nil }
 
 // ProbeRuns leaves the run ids random.
 func (Alone) ProbeRuns(*probes.Options, int) {}
 
+// Drain is nil: the consumer reads its own producer's records back.
 func (Alone) Drain(int, config.Probe) GroupDrain { return nil }
 
+// DeletesTopic is always true: the process that made the topic cleans up.
 func (Alone) DeletesTopic(*spec.Bench, int) bool { return true }
 
+// Publish has no one to hand the result to: the runner keeps it.
 func (Alone) Publish(context.Context, []string, *result.Result) {}

@@ -112,7 +112,7 @@ func resolveKey(keys map[string][]probeKey, key string, v *yaml.Node) (probeKey,
 func probeKeys() map[string][]probeKey {
 	keys := map[string][]probeKey{}
 	add := func(name string, k probeKey) { keys[name] = append(keys[name], k) }
-	config.Walk(reflect.TypeOf(config.Probe{}), func(k config.Key) bool {
+	config.Walk(reflect.TypeFor[config.Probe](), func(k config.Key) bool {
 		name := k.Parts[len(k.Parts)-1]
 		switch {
 		case len(k.Parts) == 1 && name == "name":

@@ -152,6 +152,9 @@ type Scenario struct {
 // DisplayName is Name, or "defaults" for the defaults alone.
 func (s Scenario) DisplayName() string { return DisplayName(s.Name) }
 
+// DisplayName is how the scenario named name is shown in reports, results
+// and errors: its name, or "defaults" for the one without (the defaults
+// alone).
 func DisplayName(name string) string {
 	if name == "" {
 		return "defaults"

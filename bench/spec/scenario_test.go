@@ -62,7 +62,7 @@ var invalidFiles = map[string]string{
 	"invalid-hosts-duplicate.yml":               "host \"kafka1\": name = \"kafka1\": duplicate host name",
 	"invalid-hosts-reserved-name.yml":           "host \"bench\": name = \"bench\": reserved for the bench's own host, which is always measured",
 	"invalid-hosts-bad-disk-regex.yml":          "host \"kafka1\": disks = \"(sd\": invalid regex: error parsing regexp: missing closing ): `(sd`",
-	"invalid-hosts-unknown-key.yml":             "host \"kafka1\": adress = \"http://kafka1:9100/metrics\": unknown key (supported: disks, interfaces, name, role, url)",
+	"invalid-hosts-unknown-key.yml":             "host \"kafka1\": address = \"http://kafka1:9100/metrics\": unknown key (supported: disks, interfaces, name, role, url)",
 	"invalid-hosts-not-list.yml":                "hosts = {...}: must be a list",
 	"invalid-unsupported-scenario-property.yml": "scenario \"big-requests\": producer.max.request.size = 10485760: Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 }

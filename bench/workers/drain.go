@@ -34,7 +34,7 @@ const checkEvery = 250 * time.Millisecond
 // which records are the sweep's without a coordinator.
 func (w *Worker) sweepRunID(seq, i int) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/%d/%d", w.Run, seq, i)
+	_, _ = fmt.Fprintf(h, "%s/%d/%d", w.Run, seq, i) // a hash.Hash never returns an error
 	if id := h.Sum64(); id != 0 {
 		return id
 	}

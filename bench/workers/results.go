@@ -100,8 +100,12 @@ func (c *collected) take(topic string, rec *kgo.Record) {
 		return
 	}
 	var jr result.JSONResult
-	if err := json.Unmarshal(rec.Value, &jr); err != nil || jr.Worker == nil {
-		c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: %v", topic, rec.Offset, err))
+	if err := json.Unmarshal(rec.Value, &jr); err != nil {
+		c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: %w", topic, rec.Offset, err))
+		return
+	}
+	if jr.Worker == nil {
+		c.bad = append(c.bad, fmt.Errorf("%s offset %d: not a worker result: no \"worker\" section", topic, rec.Offset))
 		return
 	}
 	w := jr.Worker

@@ -158,7 +158,7 @@ func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Benc
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	if _, err := kclient.WaitTopic(ctx, adm, p.Topic, kclient.Led); err != nil {
-		return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %v)", p.Topic, run.TopicTimeout, err)
+		return fmt.Errorf("topic %q: not created by worker 0 within %s of the scenario's start (last error: %w)", p.Topic, run.TopicTimeout, err)
 	}
 	return nil
 }

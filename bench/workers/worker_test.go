@@ -3,6 +3,7 @@ package workers
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestWorkerWaitStart(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := wr.waitStart(ctx, time.Now().Add(time.Hour), "s"); err != run.ErrInterrupted {
+	if _, err := wr.waitStart(ctx, time.Now().Add(time.Hour), "s"); !errors.Is(err, run.ErrInterrupted) {
 		t.Errorf("interrupted wait: err %v, want %v", err, run.ErrInterrupted)
 	}
 }
