@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
@@ -19,7 +20,7 @@ func TestBuildScriptInjectsVersion(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(repoPath(t, "scripts/build.sh"), "out/kbe")
 	cmd.Dir = dir
-	cmd.Env = append(withoutVersionEnv(cmd.Environ()),
+	cmd.Env = append(testbin.WithoutVersionEnv(cmd.Environ()),
 		"VERSION=9.8.7-deploytest",
 		"REVISION=0123456789abcdef0123456789abcdef01234567",
 		"BRANCH=deploy-test-branch",
@@ -83,7 +84,7 @@ func TestBuildScriptRevisionFromGit(t *testing.T) {
 		}
 		t.Skipf("not a git checkout (%v): the revision comes from REVISION", err)
 	}
-	out, err := exec.Command(exporterBinary(t), "--version").CombinedOutput()
+	out, err := exec.Command(gitStampedBinary(t), "--version").CombinedOutput()
 	if err != nil {
 		t.Fatalf("--version: %v\n%s", err, out)
 	}

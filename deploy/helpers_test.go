@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 )
 
 // buildDir holds the exporter binary that the tests share; TestMain removes it.
@@ -28,6 +30,7 @@ func TestMain(m *testing.M) {
 	}
 	buildDir = dir
 	code := m.Run()
+	testbin.Remove()
 	if err := os.RemoveAll(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
@@ -91,33 +94,28 @@ func scriptTool(t testing.TB, m *madeOnce, script string) string {
 	})
 }
 
-var binary madeOnce
-
-// exporterBinary is the exporter built once by scripts/build.sh with the
-// version taken from git (no version environment).
+// exporterBinary is the exporter binary of the test run (internal/testbin).
 func exporterBinary(t testing.TB) string {
 	t.Helper()
-	return binary.get(t, func() (string, error) {
+	return testbin.Path(t)
+}
+
+var gitBinary madeOnce
+
+// gitStampedBinary is the exporter built here by scripts/build.sh with the
+// version taken from git (no version environment): the test of that stamping
+// cannot take a prebuilt $KAFKA_BENCH_BINARY, which may come from elsewhere.
+func gitStampedBinary(t testing.TB) string {
+	t.Helper()
+	return gitBinary.get(t, func() (string, error) {
 		out := filepath.Join(buildDir, "kafka_bench_exporter")
 		cmd := exec.Command(repoPath(t, "scripts/build.sh"), out)
-		cmd.Env = withoutVersionEnv(os.Environ())
+		cmd.Env = testbin.WithoutVersionEnv(os.Environ())
 		if b, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("scripts/build.sh: %w\n%s", err, b)
 		}
 		return out, nil
 	})
-}
-
-func withoutVersionEnv(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		switch strings.SplitN(kv, "=", 2)[0] {
-		case "VERSION", "REVISION", "BRANCH", "BUILD_USER", "BUILD_DATE", "SOURCE_DATE_EPOCH":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 // configCheck runs the exporter with args plus --config.check, the way a

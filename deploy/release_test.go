@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
@@ -62,7 +63,7 @@ func TestRelease(t *testing.T) {
 		releaseTag: `release.sh: tag ` + releaseTag + ` = "none": want it on HEAD ` + commit,
 	} {
 		cmd := exec.Command(filepath.Join(repo, "scripts/release.sh"), version)
-		cmd.Env = append(withoutVersionEnv(os.Environ()), "RELEASE_DIR="+t.TempDir(), "RELEASE_COMPAT=0")
+		cmd.Env = append(testbin.WithoutVersionEnv(os.Environ()), "RELEASE_DIR="+t.TempDir(), "RELEASE_COMPAT=0")
 		if out, err := cmd.CombinedOutput(); err == nil || !strings.HasPrefix(string(out), want) {
 			t.Errorf("scripts/release.sh %s: %v\n%s\nwant an error starting %q", version, err, out, want)
 		}
@@ -295,7 +296,7 @@ func git(t *testing.T, dir string, args ...string) string {
 func buildPrintVersion(t *testing.T, repo string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(repo, "scripts/build.sh"), "--print-version")
-	cmd.Env = withoutVersionEnv(os.Environ())
+	cmd.Env = testbin.WithoutVersionEnv(os.Environ())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("scripts/build.sh --print-version: %v\n%s", err, out)
@@ -309,7 +310,7 @@ func runRelease(t *testing.T, repo, out string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(repo, "scripts/release.sh"), releaseTag)
 	cmd.Dir = repo
-	cmd.Env = append(withoutVersionEnv(os.Environ()),
+	cmd.Env = append(testbin.WithoutVersionEnv(os.Environ()),
 		"RELEASE_DIR="+out,
 		"RELEASE_TARGETS="+runtime.GOOS+"/"+runtime.GOARCH,
 		"RELEASE_COMPAT=0",

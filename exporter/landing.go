@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/kafka-bench/kafka_bench_exporter/internal/webassets"
+	"github.com/kafka-bench/kafka_bench_exporter/webassets"
 )
 
 // The landing page's live section: per probe, sparklines of the last 15

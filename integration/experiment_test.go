@@ -25,6 +25,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -315,10 +316,7 @@ func TestConfigExperimentSIGINT(t *testing.T) {
 	c, cl, ids, topic, before := experiment(t, "sigint")
 
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kafka_bench_exporter")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/kafka_bench_exporter").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Path(t)
 	file := filepath.Join(dir, "bench.yml")
 	if err := os.WriteFile(file, []byte(fmt.Sprintf(`
 duration: 10m

@@ -20,6 +20,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -43,6 +44,7 @@ func TestMain(m *testing.M) {
 		c.Close()
 	}
 	clusters.mu.Unlock()
+	testbin.Remove()
 	os.Exit(code)
 }
 

@@ -14,19 +14,16 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-// startBinary builds and starts the real exporter binary (RSS is only
+// startBinary starts the real exporter binary (RSS is only
 // meaningful for a process of its own) with a config file.
 func startBinary(t *testing.T, configYAML string) (url string, proc *os.Process, logs *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kafka_bench_exporter")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/kafka_bench_exporter")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Path(t)
 	cfg := filepath.Join(dir, "config.yml")
 	if err := os.WriteFile(cfg, []byte(configYAML), 0o600); err != nil {
 		t.Fatal(err)

@@ -80,6 +80,15 @@ lint=$(scripts/golangci-lint.sh path)
 (cd deploy/validate && "$lint" run --config ../../.golangci.yml ./...)
 (cd deploy/release && "$lint" run --config ../../.golangci.yml ./...)
 
+echo "== the exporter binary"
+# Built once for every test that runs it as a process (internal/testbin);
+# the version comes from git, as in the tests that build it themselves.
+bin_dir=$(mktemp -d)
+trap 'rm -f "$tools_log"; rm -rf "$bin_dir"' EXIT
+env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
+  scripts/build.sh "$bin_dir/kafka_bench_exporter"
+export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"
+
 echo "== go test"
 # -p 1: the machine has 2 cores and the integration packages start real JVM
 # brokers; running them one package at a time keeps timings honest.

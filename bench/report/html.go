@@ -15,7 +15,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/webassets"
+	"github.com/kafka-bench/kafka_bench_exporter/webassets"
 )
 
 // FormatHTML is the self-contained HTML report (WriteHTML).

@@ -24,8 +24,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/embedded"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -104,7 +104,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 			say(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Brokers)
 			return exitBadInput
 		}
-		emb, err := kclient.StartEmbedded(logger)
+		emb, err := embedded.Start(logger)
 		if err != nil {
 			say(stderr, "%s %s: %v\n", program, benchCommand, err)
 			return exitFailed

@@ -2,55 +2,30 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
-
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-	out  []byte
-}
 
 // TestMain removes the binary the tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		if err := os.RemoveAll(built.dir); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-		}
-	}
+	testbin.Remove()
 	os.Exit(code)
 }
 
-// binary builds the exporter once per test run.
+// binary is the exporter binary of the test run (internal/testbin).
 func binary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "kafka_bench_exporter-test-")
-		if built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "kafka_bench_exporter")
-		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
-	})
-	if built.err != nil {
-		t.Fatalf("go build: %v\n%s", built.err, built.out)
-	}
-	return built.bin
+	return testbin.Path(t)
 }
 
 // process is a running exporter binary.

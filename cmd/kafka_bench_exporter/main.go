@@ -24,6 +24,7 @@ import (
 	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/embedded"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
@@ -179,19 +180,19 @@ func run(args []string, stdout, stderr *os.File) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var embedded *kclient.Embedded
+	var emb *embedded.Cluster
 	if cfg.HostAgent() {
 		logger.Info("host-agent mode: no probes; serving host metrics", "brokers", cfg.Kafka.Brokers)
 	} else if len(cfg.Kafka.Brokers) == 0 {
-		if embedded, err = kclient.StartEmbedded(logger); err != nil {
+		if emb, err = embedded.Start(logger); err != nil {
 			logger.Error("cannot start the embedded cluster", "err", err)
 			return 1
 		}
-		defer embedded.Close()
+		defer emb.Close()
 	}
 	withBrokers := func(c *config.Config) *config.Config {
-		if len(c.Kafka.Brokers) == 0 && embedded != nil {
-			c.Kafka.Brokers = embedded.Brokers()
+		if len(c.Kafka.Brokers) == 0 && emb != nil {
+			c.Kafka.Brokers = emb.Brokers()
 		}
 		return c
 	}

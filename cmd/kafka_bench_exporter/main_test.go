@@ -111,13 +111,7 @@ func freeAddr(t *testing.T) string {
 // TestEmbeddedQuickStartAndSIGTERM is the README's run command: no brokers,
 // so the embedded cluster starts and records flow; SIGTERM exits 0.
 func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "kafka_bench_exporter")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	addr := freeAddr(t)
 	logs := &probetest.Logs{} // read while the process writes
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--probe.rate=200")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"testing"
@@ -26,8 +27,18 @@ func TestFromBuildInfo(t *testing.T) {
 
 // A plain `go build` (no -ldflags, as `go run` and `go install`) reports a
 // version, not an empty one.
+//
+// It builds its own binary: the shared one (internal/testbin) is stamped by
+// scripts/build.sh's -ldflags, which is what this test must go without.
 func TestVersionWithoutLdflags(t *testing.T) {
-	out, err := exec.Command(binary(t), "--version").CombinedOutput()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "kafka_bench_exporter")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").CombinedOutput()
 	if err != nil {
 		t.Fatalf("--version: %v\n%s", err, out)
 	}

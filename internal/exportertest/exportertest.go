@@ -13,9 +13,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/kafka-bench/kafka_bench_exporter/embedded"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -29,9 +29,9 @@ type Exporter struct {
 
 // Embedded starts the in-process cluster; t.Cleanup closes it (Close may
 // also be called earlier, to take the brokers away).
-func Embedded(t testing.TB) *kclient.Embedded {
+func Embedded(t testing.TB) *embedded.Cluster {
 	t.Helper()
-	emb, err := kclient.StartEmbedded(probetest.Logger())
+	emb, err := embedded.Start(probetest.Logger())
 	if err != nil {
 		t.Fatal(err)
 	}
