@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,25 +20,12 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 // password is the secret the redaction tests hide; it must appear nowhere.
 const password = "hunter2"
-
-// closedAddr is a loopback address nobody listens on: connection refused.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
-}
 
 // TestNoSecretInAnyOutput runs a bench that authenticates with SASL PLAIN
 // password hunter2 and measures three hosts whose URLs hold it: one that
@@ -83,7 +69,7 @@ hosts:
   - {name: refused, url: "http://u:%s@%s/metrics", role: broker}
   - {name: denied, url: "http://%s@%s/metrics", role: broker}
 `, c.ListenAddrs()[0], password, password, strings.TrimPrefix(serving.URL, "http://"),
-		password, closedAddr(t), password, strings.TrimPrefix(denying.URL, "http://"))
+		password, testenv.FreeAddr(t), password, strings.TrimPrefix(denying.URL, "http://"))
 	b, err := spec.Parse([]byte(file))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -20,7 +21,7 @@ import (
 // ready; it returns its /metrics URL.
 func startAgent(t *testing.T, args ...string) (*process, string) {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := testenv.FreeAddr(t)
 	p := startBinary(t, append([]string{"--web.listen-address=" + addr}, args...)...)
 	probetest.Eventually(t, 30*time.Second, "the host agent to be ready", func() (bool, string) {
 		p.alive(t)
@@ -86,7 +87,7 @@ func TestBenchHostsRealBroker(t *testing.T) {
 	_, agentURL := startAgent(t, "--no-probes")
 	cluster := kafkatest.Start(t, kafkatest.Options{Nodes: 1})
 	const password = "hunter2"
-	deadURL := "http://u:" + password + "@" + freeAddr(t) + "/metrics"
+	deadURL := "http://u:" + password + "@" + testenv.FreeAddr(t) + "/metrics"
 	nodeURL := strings.Replace(node.URL, "://", "://u:"+password+"@", 1)
 
 	dir := t.TempDir()

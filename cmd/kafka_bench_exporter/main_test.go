@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -95,24 +95,11 @@ func TestFlagsAndFileCombine(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
-}
-
 // TestEmbeddedQuickStartAndSIGTERM is the README's run command: no brokers,
 // so the embedded cluster starts and records flow; SIGTERM exits 0.
 func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
 	bin := binary(t)
-	addr := freeAddr(t)
+	addr := testenv.FreeAddr(t)
 	logs := &probetest.Logs{} // read while the process writes
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--probe.rate=200")
 	cmd.Stdout, cmd.Stderr = logs, logs

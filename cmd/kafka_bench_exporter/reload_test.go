@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -41,7 +42,7 @@ func probesFile(t *testing.T, path string, probes ...any) {
 func TestReloadBinary(t *testing.T) {
 	cfgFile := filepath.Join(t.TempDir(), "probes.yml")
 	probesFile(t, cfgFile, "keep", 100, "change", 50, "remove", 50)
-	addr := freeAddr(t)
+	addr := testenv.FreeAddr(t)
 	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile)
 	url := "http://" + addr
 	scrapeOK := func() scrape.Families {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -32,7 +33,7 @@ type webServer struct {
 func startBehindWebConfig(t *testing.T, rate string) *webServer {
 	t.Helper()
 	webConfig, certs, user, password := writeWebConfig(t)
-	addr := freeAddr(t)
+	addr := testenv.FreeAddr(t)
 	s := &webServer{addr: addr, user: user, password: password, get: httpsClient(t, certs, addr),
 		p: startBinary(t, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--probe.rate="+rate, "--no-collector.host")}
 	probetest.Eventually(t, 60*time.Second, "HTTPS listener up", func() (bool, string) {
