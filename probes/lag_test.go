@@ -125,16 +125,7 @@ func commit(t *testing.T, adm *kadm.Client, group string, partition int32, at in
 // offsets cannot be listed, the lag series are dropped instead of keeping
 // their last value.
 func TestLagFromStartOffsetAndDroppedWhenUnknown(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	c, cl := fakeTopic(t, 2)
 	p, reg := lagProbe(t, "lagstart", cl, nil)
 	fill(t, cl, 0, 10)
 	fill(t, cl, 1, 5)
@@ -180,16 +171,7 @@ func TestLagFromStartOffsetAndDroppedWhenUnknown(t *testing.T) {
 // seconds built from them read 1 s for a consumer 3,000 records (5 minutes)
 // behind. It is absent instead; lag in records is still exact.
 func TestAcks0LagSecondsAbsent(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	_, cl := fakeTopic(t, 1)
 	p, reg := lagProbe(t, "acks0", cl, func(cfg *config.Probe) { cfg.Producer.Acks = "0"; cfg.Producer.EnableIdempotence = new(bool) })
 	fill(t, cl, 0, 3000)
 	commit(t, p.admin, p.cfg.Consumer.GroupID, 0, 0)
@@ -217,4 +199,21 @@ func TestAcks0LagSecondsAbsent(t *testing.T) {
 			t.Errorf("%s = %v with acks=0 (the consumer is 300 s behind); want no series", name, v)
 		}
 	}
+}
+
+// fakeTopic is a one-broker kfake cluster with topic "t" of n partitions,
+// and a client that writes to the partition each record names.
+func fakeTopic(t *testing.T, n int32) (*kfake.Cluster, *kgo.Client) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(n, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return c, cl
 }
