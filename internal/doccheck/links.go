@@ -12,8 +12,8 @@ import (
 var linkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
 // CheckLinks reports each relative link of d, outside fenced code, whose
-// file (below root) or heading anchor does not exist: [x](#a),
-// [x](page.md#a), [x](path).
+// file (below root, d's folder) or heading anchor does not exist:
+// [x](#a), [x](page.md#a), [x](path).
 func (d *Doc) CheckLinks(root string) []string {
 	var problems []string
 	d.prose(func(i int, l string) {
@@ -26,6 +26,10 @@ func (d *Doc) CheckLinks(root string) []string {
 			other := d
 			if file != "" {
 				page := path.Join(path.Dir(d.Path), file)
+				if strings.HasPrefix(page, "../") {
+					problems = append(problems, fmt.Sprintf("%s:%d: link to %s: outside the folder the page ships in", d.Path, i+1, target))
+					continue
+				}
 				if _, err := os.Stat(filepath.Join(root, page)); err != nil {
 					problems = append(problems, fmt.Sprintf("%s:%d: link to %s: no such file", d.Path, i+1, target))
 					continue
