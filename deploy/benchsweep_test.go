@@ -259,7 +259,7 @@ func TestBenchSweepCLIContract(t *testing.T) {
 
 // docs/scale-out.md's "Scale a bench out" table names every file of the folder but the
 // kustomization, and no other.
-func TestBenchSweepReadme(t *testing.T) {
+func TestBenchSweepDocs(t *testing.T) {
 	d, err := doccheck.Load(root(t), "docs/scale-out.md")
 	if err != nil {
 		t.Fatal(err)
