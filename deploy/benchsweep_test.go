@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/readme"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/doccheck"
 )
 
 const (
@@ -259,18 +259,18 @@ func TestBenchSweepCLIContract(t *testing.T) {
 
 // docs/scale-out.md's "Scale a bench out" table names every file of the folder but the
 // kustomization, and no other.
-func TestBenchSweepReadme(t *testing.T) {
-	d, err := readme.Load(repoPath(t, "docs/scale-out.md"))
+func TestBenchSweepDocs(t *testing.T) {
+	d, err := doccheck.Load(root(t), "docs/scale-out.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, err := d.Table("Scale a bench out", "file")
+	text, _, err := d.Section("Scale a bench out")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var documented []string
-	for _, r := range tb.Rows {
-		documented = append(documented, readme.Code(r.Cell(0))...)
+	for _, row := range regexp.MustCompile("(?m)^\\| (`[^|]+)\\|").FindAllStringSubmatch(text, -1) {
+		documented = append(documented, doccheck.Code(row[1])...)
 	}
 	entries, err := os.ReadDir(repoPath(t, sweepDir))
 	if err != nil {

@@ -130,14 +130,13 @@ func TestRelease(t *testing.T) {
 			}
 		}
 		sort.Strings(names)
-		wantNames := []string{name + "/"}
-		for _, f := range []string{"CHANGELOG.md", "LICENSE", "NOTICE", "README.md", "config.example.yml", "kafka_bench_exporter"} {
-			wantNames = append(wantNames, name+"/"+f)
-		}
+		// The binary, and the README with the pages it links to
+		// (TestReleaseArchiveLinks: every link resolves inside).
+		wantNames := archiveNames(name+"/", "kafka_bench_exporter", releaseDocs(t))
 		if !slices.Equal(names, wantNames) {
 			t.Fatalf("archive holds %v, want %v", names, wantNames)
 		}
-		for _, f := range []string{"LICENSE", "NOTICE", "README.md"} {
+		for _, f := range []string{"LICENSE", "NOTICE", "README.md", "docs/deploy.md", "docs/report.png"} {
 			if !bytes.Equal(files[name+"/"+f].data, readFile(t, repoPath(t, f))) {
 				t.Errorf("the archive's %s is not the repository's", f)
 			}

@@ -195,13 +195,13 @@ func (w *describingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestConfigExperimentAppliesAndRestores sweeps num.io.threads on every
+// TestConfigExperimentAppliesAndRestores varies num.io.threads on every
 // broker and the topic's compression.type over 2 rounds: during each
 // scenario every broker shows its values; afterwards every original is
 // back, including broker 2's own value. The live metrics carry the scenario
 // name as the probe label.
 func TestConfigExperimentAppliesAndRestores(t *testing.T) {
-	c, cl, ids, topic, before := experiment(t, "sweep")
+	c, cl, ids, topic, before := experiment(t, "rounds")
 	b := parseExperiment(t, c, `
 num_records: 500
 rate: 1000

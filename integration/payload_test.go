@@ -49,7 +49,7 @@ matrix:
 	}
 	bn.Kafka.Brokers = c.Bootstrap()
 	reg := prometheus.NewRegistry()
-	r := &run.Runner{Metrics: probes.NewMetrics(reg), RunID: fmt.Sprint(time.Now().UnixNano())}
+	r := &run.Runner{Metrics: probes.NewMetrics(reg), SweepID: fmt.Sprint(time.Now().UnixNano())}
 	results, err := r.Run(ctx, bn)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ matrix:
 		ours[res.Params[0]] = res.Topic
 	}
 
-	pp := "pp-lz4-" + r.RunID
+	pp := "pp-lz4-" + r.SweepID
 	createTopic(t, ctx, adm, pp, partitions, 1)
 	out, err := kafkatest.RunClass(ctx, "org.apache.kafka.tools.ProducerPerformance", "--topic", pp,
 		"--num-records", fmt.Sprint(n), "--record-size", fmt.Sprint(size), "--throughput", "-1",

@@ -7,6 +7,8 @@
 #   git tag -a v0.1.0 -m v0.1.0 && scripts/release.sh v0.1.0
 #   scripts/release.sh tools    only build the tools it uses (scripts/test.sh
 #                               does, beside the Helm CLI), once, then cached
+#   scripts/release.sh docs     print what each platform archive carries beside
+#                               the binary, as name=path lines
 #
 # Output: ${RELEASE_DIR:-dist/VERSION}/ (replaced).
 #   RELEASE_TARGETS   GOOS/GOARCH list (default: linux/amd64 linux/arm64
@@ -35,9 +37,20 @@ tools() {
 	GOFLAGS=-buildvcs=false GOWORK=off go build -C deploy/release -trimpath -o "$1" .
 }
 
+# The files beside the binary: the README and every page it links to (docs/,
+# images included), so that the archive's Markdown links resolve inside it.
+archive_docs() {
+	printf '%s\n' LICENSE=LICENSE NOTICE=NOTICE README.md=README.md CHANGELOG.md=CHANGELOG.md config.example.yml=config.example.yml
+	git ls-files --cached --others --exclude-standard docs | LC_ALL=C sort | sed 's/.*/&=&/'
+}
+
 version=${1:-}
 if [ "$version" = tools ]; then
 	tools /dev/null
+	exit 0
+fi
+if [ "$version" = docs ]; then
+	archive_docs
 	exit 0
 fi
 [[ $version =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] ||
@@ -76,7 +89,7 @@ tool=$work/release
 rm -rf "$out"
 mkdir -p "$out"
 mtime=(-mtime "$SOURCE_DATE_EPOCH")
-docs=(LICENSE=LICENSE NOTICE=NOTICE README.md=README.md CHANGELOG.md=CHANGELOG.md config.example.yml=config.example.yml)
+mapfile -t docs < <(archive_docs)
 image_bins=()
 for target in $targets; do
 	goos=${target%/*} goarch=${target#*/}

@@ -57,7 +57,7 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 	if res.topic != "" {
 		topic := res.topic
 		if s.OwnTopic {
-			topic += "-<run id>" // created for the run, so nothing to read yet
+			topic += "-<sweep id>" // created for the run, so nothing to read yet
 		}
 		for _, n := range names {
 			lw.printf("  topic %s: set %s = %s; restored afterwards\n", topic, n, config.RedactValue(n, vals[n]))

@@ -107,7 +107,7 @@ func hasHosts(results []result.Result) bool {
 	return false
 }
 
-// hostNames are the machines of the run, in row order (every scenario
+// hostNames are the machines of the sweep, in row order (every scenario
 // measures the same ones).
 func hostNames(results []result.Result) []string {
 	for _, r := range results {

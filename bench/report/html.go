@@ -33,7 +33,7 @@ var (
 )
 
 // WriteHTML writes the results as one self-contained HTML page: the seeds'
-// table, a chart per swept parameter, the latency percentile spectra and the
+// table, a chart per varying parameter, the latency percentile spectra and the
 // host charts, drawn by an inlined uPlot, so it opens offline. file may be
 // nil.
 func WriteHTML(w io.Writer, paramKeys []string, results []result.Result, file *result.FileText) error {

@@ -16,11 +16,11 @@ import (
 
 // TestHTMLReportInBrowser opens the report of a saved sweep (record size ×
 // acks on real Kafka) in headless Chromium: no console errors,
-// and every chart — 4 per swept parameter, 2 spectra, 2 host charts — has
+// and every chart — 4 per varying parameter, 2 spectra, 2 host charts — has
 // drawn data.
 func TestHTMLReportInBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
-	path := savedReport(t, "report-sweep.json", "valid-report-sweep.yml")
+	path := savedReport(t, "report-matrix.json", "valid-report-matrix.yml")
 
 	const charts = 4*2 + 2 + 2
 	p := browser.Open(t, "file://"+path, 1280, 900, nil)
@@ -54,7 +54,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = browser.Open(t, "file://"+path, 1280, 900, nil)
-	// Sweeps of record_size and acks (4 + 4), load generator CPU/memory and
+	// Charts by record_size and by acks (4 + 4), load generator CPU/memory and
 	// network, CPU per machine.
 	p.WaitFor(t, 30*time.Second, "charts drawn", "window.KB && KB.charts.length >= 11")
 	p.CheckCharts(t, 11, 20)
@@ -86,7 +86,7 @@ func TestHTMLRoundsReportInBrowser(t *testing.T) {
 	browser := browsertest.Start(t)
 	path := savedReport(t, "report-rounds.json", "valid-report-rounds.yml")
 
-	// 4 metrics × (per round + ratio); sweeps of record_size and round
+	// 4 metrics × (per round + ratio); charts by record_size and by round
 	// (4 + 4); 2 spectra; load generator CPU/memory and network, CPU per
 	// machine.
 	const charts = 4*2 + 4*2 + 2 + 3

@@ -19,7 +19,7 @@ func TestHTMLReportDataGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := &result.FileText{Name: "sweep.yml", Text: "num_records: 1000000\nmatrix: {record_size: [100, 1000], acks: [\"1\", all]}\n# </script> stays text\n"}
+	file := &result.FileText{Name: "bench.yml", Text: "num_records: 1000000\nmatrix: {record_size: [100, 1000], acks: [\"1\", all]}\n# </script> stays text\n"}
 	var page bytes.Buffer
 	if err := RenderHTML(&page, resultJSON, nil, file); err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestHTMLReportDataGolden(t *testing.T) {
 	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?(https?:)?//`).FindString(html); m != "" {
 		t.Errorf("page loads %q: it must open offline", m)
 	}
-	for _, want := range []string{"<title>Kafka bench report: sweep.yml</title>", "uPlot", "num_records: 1000000"} {
+	for _, want := range []string{"<title>Kafka bench report: bench.yml</title>", "uPlot", "num_records: 1000000"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
-// ByPart is a set of sequence numbers of one run, by partition.
+// ByPart is a set of sequence numbers of one run id, by partition.
 type ByPart map[int32]*tracker.Ranges
 
 // ByRun is ByPart by run id.
@@ -55,7 +55,7 @@ type Accounting struct {
 	Acked, Seen ByRun
 	// Duplicates are reads of a record this consumer had read before.
 	Duplicates int64
-	// Reads are all records the consumer read, of any run or none: what
+	// Reads are all records the consumer read, of any run id or none: what
 	// it fetched, so a sweep's fetch traffic shows against the topic's.
 	Reads int64
 }

@@ -113,7 +113,7 @@ func WorkerJSON(w *WorkerInfo) *JSONWorker {
 	if w == nil {
 		return nil
 	}
-	j := &JSONWorker{Run: w.Run, Index: w.Index, Workers: w.Workers, Seq: w.Seq, Runs: w.Runs,
+	j := &JSONWorker{SweepName: w.SweepName, Index: w.Index, Workers: w.Workers, Seq: w.Seq, Runs: w.Runs,
 		StartAt: w.StartAt, SweepStart: w.SweepStart, Late: w.Late(), ParamKeys: w.ParamKeys}
 	if w.LateBy > 0 {
 		j.LateSeconds = Round(w.LateBy.Seconds(), 3)
@@ -123,7 +123,7 @@ func WorkerJSON(w *WorkerInfo) *JSONWorker {
 
 // Info is the origin read back from a worker's JSON result, for the merge.
 func (j *JSONWorker) Info() *WorkerInfo {
-	return &WorkerInfo{Run: j.Run, Index: j.Index, Workers: j.Workers, Seq: j.Seq, Runs: j.Runs,
+	return &WorkerInfo{SweepName: j.SweepName, Index: j.Index, Workers: j.Workers, Seq: j.Seq, Runs: j.Runs,
 		StartAt: j.StartAt, SweepStart: j.SweepStart, LateBy: time.Duration(j.LateSeconds * float64(time.Second)), ParamKeys: j.ParamKeys}
 }
 

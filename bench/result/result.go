@@ -145,12 +145,12 @@ const MiB = 1024 * 1024
 // WorkerInfo says which worker produced a result and whether it started
 // the scenario late (after the sweep's common start).
 type WorkerInfo struct {
-	Run            string
+	SweepName      string // --run
 	Index, Workers int
 	// Seq is the scenario's place in the worker's runs, Runs their number.
 	Seq, Runs int
 	StartAt   time.Time
-	// SweepStart is the sweep's common start (--start-at): with Run, it
+	// SweepStart is the sweep's common start (--start-at): with SweepName, it
 	// tells this sweep's results from those of an earlier one that reused
 	// --run.
 	SweepStart time.Time

@@ -173,7 +173,7 @@ func (h *JSONHostRow) UnmarshalJSON(data []byte) error {
 // JSONWorker is a worker's result's origin (WorkerInfo); absent from a
 // single-process or merged result.
 type JSONWorker struct {
-	Run         string    `json:"run"`
+	SweepName   string    `json:"run"` // --run
 	Index       int       `json:"index"`
 	Workers     int       `json:"workers"`
 	Seq         int       `json:"seq"`

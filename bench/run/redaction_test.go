@@ -80,7 +80,7 @@ hosts:
 		Logger:           slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Progress:         &progress,
 		ProgressInterval: 100 * time.Millisecond,
-		RunID:            "secret",
+		SweepID:          "secret",
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -60,9 +60,9 @@ type Runner struct {
 	// HostsRequired fails a scenario in which a host could not be measured
 	// (--hosts-required); otherwise its row says unreachable.
 	HostsRequired bool
-	// RunID makes the generated topics and groups unique to this run;
+	// SweepID makes the generated topics and groups unique to this sweep;
 	// empty picks one from the clock.
-	RunID string
+	SweepID string
 	// OnResult is called after each scenario (to print its lines at once).
 	OnResult func(result.Result)
 	// Seed shuffles the scenario order of each round (schedule.go).
@@ -91,15 +91,15 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.Share == nil {
 		r.Share = Alone{}
 	}
-	b, runID, err := r.Share.Begin(b)
+	b, sweepID, err := r.Share.Begin(b)
 	if err != nil {
 		return nil, err
 	}
-	if runID != "" {
-		r.RunID = runID
+	if sweepID != "" {
+		r.SweepID = sweepID
 	}
-	if r.RunID == "" {
-		r.RunID = strconv.FormatInt(time.Now().UnixNano(), 36)
+	if r.SweepID == "" {
+		r.SweepID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
 	cl, err := NewAdminClient(b.Kafka)
 	if err != nil {
@@ -195,14 +195,14 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 	return res, nil
 }
 
-// probeOf is the scenario's probe in this run. Generated names get the run
-// id: a topic deleted at the end of the last run and created again at once
-// can still be half-deleted in the brokers, and a new group reads its topic
-// afresh.
+// probeOf is the scenario's probe in this run. Generated names get the
+// sweep id: a topic deleted at the end of the last sweep and created again at
+// once can still be half-deleted in the brokers, and a new group reads its
+// topic afresh.
 func (r *Runner) probeOf(b *spec.Bench, s spec.Scenario, run scheduled) config.Probe {
 	p := s.Probe
 	if s.OwnTopic {
-		p.Topic += "-" + r.RunID
+		p.Topic += "-" + r.SweepID
 		if b.Rounds > 1 {
 			p.Topic += "-r" + strconv.Itoa(run.round)
 		}
@@ -210,7 +210,7 @@ func (r *Runner) probeOf(b *spec.Bench, s spec.Scenario, run scheduled) config.P
 	if s.OwnGroup {
 		p.Consumer.GroupID = p.Topic
 		if !s.OwnTopic {
-			p.Consumer.GroupID += "-" + r.RunID
+			p.Consumer.GroupID += "-" + r.SweepID
 			if b.Rounds > 1 {
 				p.Consumer.GroupID += "-r" + strconv.Itoa(run.round)
 			}

@@ -52,7 +52,7 @@ func runBench(t *testing.T, brokers []string, file string) (*spec.Bench, []resul
 		Logger:           testLogger(),
 		Progress:         &progressOut,
 		ProgressInterval: 100 * time.Millisecond,
-		RunID:            "test",
+		SweepID:          "test",
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -18,10 +18,10 @@ import (
 // several processes run at once.
 type Share interface {
 	// Begin refuses what the share cannot run and returns what this
-	// process runs of b and the run id of its topics and groups (empty:
+	// process runs of b and the sweep id of its topics and groups (empty:
 	// one from the clock).
 	Begin(b *spec.Bench) (*spec.Bench, string, error)
-	// Start readies the run of runs scenarios; Close ends it.
+	// Start readies a sweep of runs runs (scenarios × rounds); Close ends it.
 	Start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) error
 	Close()
 	// Scenario takes the seq-th run's probe (this process's share of its
@@ -65,7 +65,7 @@ type Alone struct{}
 
 var _ Share = Alone{}
 
-// Begin runs all of b, with a run id from the clock.
+// Begin runs all of b, with a sweep id from the clock.
 func (Alone) Begin(b *spec.Bench) (*spec.Bench, string, error) { return b, "", nil }
 
 // Start has nothing to ready: no other process takes part.

@@ -145,7 +145,7 @@ type Scenario struct {
 	// Configs are the broker and topic settings applied while the scenario
 	// runs, sorted by key.
 	Configs []ConfigSetting
-	// The runner appends its run id to generated names, so that each run
+	// The runner appends its sweep id to generated names, so that each run
 	// has a topic and a group of its own.
 }
 

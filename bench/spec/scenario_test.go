@@ -74,8 +74,8 @@ func TestInvalidBenchFiles(t *testing.T) {
 	}, nil)
 }
 
-func TestValidSweep(t *testing.T) {
-	b, err := Load("testdata/valid-sweep.yml")
+func TestValidMatrix(t *testing.T) {
+	b, err := Load("testdata/valid-matrix.yml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ const checkEvery = 250 * time.Millisecond
 // which records are the sweep's without a coordinator.
 func (w *Worker) sweepRunID(seq, i int) uint64 {
 	h := fnv.New64a()
-	_, _ = fmt.Fprintf(h, "%s/%d/%d", w.Run, seq, i) // a hash.Hash never returns an error
+	_, _ = fmt.Fprintf(h, "%s/%d/%d", w.SweepName, seq, i) // a hash.Hash never returns an error
 	if id := h.Sum64(); id != 0 {
 		return id
 	}
@@ -43,24 +43,24 @@ func (w *Worker) sweepRunID(seq, i int) uint64 {
 
 // probeRuns sets the seq-th run's run ids on the probe's options: its own
 // and the other workers'.
-func (wr *workerRun) probeRuns(o *probes.Options, seq int) {
-	o.RunID = wr.sweepRunID(seq, wr.Index)
-	for i := range wr.Workers {
-		if i != wr.Index {
-			o.SweepRuns = append(o.SweepRuns, wr.sweepRunID(seq, i))
+func (ws *workerSweep) probeRuns(o *probes.Options, seq int) {
+	o.RunID = ws.sweepRunID(seq, ws.Index)
+	for i := range ws.Workers {
+		if i != ws.Index {
+			o.SweepRuns = append(o.SweepRuns, ws.sweepRunID(seq, i))
 		}
 	}
 }
 
 // markerKey keys the markers apart from the results (collect reads only
-// the key run).
-func (w *Worker) markerKey() string { return w.Run + "/produced" }
+// the key that is the sweep's name).
+func (w *Worker) markerKey() string { return w.SweepName + "/produced" }
 
 // groupDrain is the drain of one worker of several: it publishes its
 // marker, then reports done once every worker's marker is in and the group
 // committed every partition's end.
 type groupDrain struct {
-	wr           *workerRun
+	ws           *workerSweep
 	seq          int
 	topic, group string
 	readers      *kgo.Client // reads the announcements
@@ -73,22 +73,22 @@ type groupDrain struct {
 }
 
 // drainer is the seq-th run's drain; nil without a consumer.
-func (wr *workerRun) drainer(seq int, p config.Probe) *groupDrain {
+func (ws *workerSweep) drainer(seq int, p config.Probe) *groupDrain {
 	if !p.Consumer.Enabled {
 		return nil
 	}
-	return &groupDrain{wr: wr, seq: seq, topic: p.Topic, group: p.Consumer.GroupID, markers: map[int]bool{}}
+	return &groupDrain{ws: ws, seq: seq, topic: p.Topic, group: p.Consumer.GroupID, markers: map[int]bool{}}
 }
 
 // Announce publishes that this worker's producer is done with acked
 // records acknowledged.
 func (s *groupDrain) Announce(ctx context.Context, acked int64) error {
-	m := result.Marker{Worker: s.wr.Index, Seq: s.seq, Acked: acked, SweepStart: s.wr.StartAt}
-	if err := s.wr.send(ctx, s.wr.markerKey(), m, "the producer's end"); err != nil {
+	m := result.Marker{Worker: s.ws.Index, Seq: s.seq, Acked: acked, SweepStart: s.ws.StartAt}
+	if err := s.ws.send(ctx, s.ws.markerKey(), m, "the producer's end"); err != nil {
 		return err
 	}
 	var err error
-	s.readers, err = resultsReader(s.wr.kafka, s.wr.ResultsTopic)
+	s.readers, err = resultsReader(s.ws.kafka, s.ws.ResultsTopic)
 	return err
 }
 
@@ -97,7 +97,7 @@ func (s *groupDrain) Announce(ctx context.Context, acked int64) error {
 func (s *groupDrain) GiveUp(ctx context.Context, acked int64) {
 	defer s.Close()
 	if err := s.Announce(ctx, acked); err != nil {
-		s.wr.logger.Warn("announcing the failed producer's end failed", "err", err)
+		s.ws.logger.Warn("announcing the failed producer's end failed", "err", err)
 	}
 }
 
@@ -125,7 +125,7 @@ func (s *groupDrain) Check(ctx context.Context) int64 {
 // marker in, the group's stall is the error.
 func (s *groupDrain) Stalled(stall time.Duration) error {
 	if m := s.missing(); len(m) > 0 {
-		s.wr.logger.Warn("workers never announced their producer's end; stopped after drain_timeout", "missing_workers", m, "drain_timeout", stall)
+		s.ws.logger.Warn("workers never announced their producer's end; stopped after drain_timeout", "missing_workers", m, "drain_timeout", stall)
 		return nil
 	}
 	return fmt.Errorf("consumer group %q: committed %d of the sweep's %d records, then no progress for %s (drain_timeout)", s.group, s.committed, s.end, stall)
@@ -142,16 +142,16 @@ func (s *groupDrain) check(ctx context.Context) (int64, bool) {
 	ctx, cancel = context.WithTimeout(ctx, run.TopicTimeout)
 	defer cancel()
 	fetches.EachRecord(s.take)
-	committed, err := s.wr.adm.FetchOffsets(ctx, s.group)
+	committed, err := s.ws.adm.FetchOffsets(ctx, s.group)
 	if err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
 		return s.progress, false
 	}
-	ends, err := s.wr.adm.ListEndOffsets(ctx, s.topic)
+	ends, err := s.ws.adm.ListEndOffsets(ctx, s.topic)
 	if err != nil {
 		return s.progress, false
 	}
 	s.committed, s.end = 0, 0
-	read := len(s.markers) == s.wr.Workers
+	read := len(s.markers) == s.ws.Workers
 	for part, end := range ends[s.topic] {
 		s.end += end.Offset
 		c, ok := committed.Lookup(s.topic, part)
@@ -173,11 +173,11 @@ func (s *groupDrain) check(ctx context.Context) (int64, bool) {
 // ignored, and said so.
 func (s *groupDrain) take(r *kgo.Record) {
 	var m result.Marker
-	if string(r.Key) != s.wr.markerKey() || json.Unmarshal(r.Value, &m) != nil || m.Seq != s.seq {
+	if string(r.Key) != s.ws.markerKey() || json.Unmarshal(r.Value, &m) != nil || m.Seq != s.seq {
 		return
 	}
-	if at := sweepStartOf(m.SweepStart, r); !ofSweep(at, s.wr.StartAt, !m.SweepStart.IsZero()) {
-		s.wr.logger.Info("ignoring a producer's end marker of an earlier sweep of the same --run",
+	if at := sweepStartOf(m.SweepStart, r); !ofSweep(at, s.ws.StartAt, !m.SweepStart.IsZero()) {
+		s.ws.logger.Info("ignoring a producer's end marker of an earlier sweep of the same --run",
 			"marker_worker", m.Worker, "seq", m.Seq, "marker_sweep_start", at.UTC().Format(time.RFC3339), "offset", r.Offset)
 		return
 	}
@@ -187,7 +187,7 @@ func (s *groupDrain) take(r *kgo.Record) {
 // missing names the workers whose marker has not come.
 func (s *groupDrain) missing() []string {
 	var out []string
-	for i := range s.wr.Workers {
+	for i := range s.ws.Workers {
 		if !s.markers[i] {
 			out = append(out, strconv.Itoa(i))
 		}

@@ -19,17 +19,17 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// Sweep is what the workers of one run published, ready to merge.
+// Sweep is what the workers of one sweep published, ready to merge.
 type Sweep struct {
 	c *collected
 }
 
-// CollectSweep reads run's results from the results topic until all
+// CollectSweep reads the results of the sweep named name from the results topic until all
 // workers have published every scenario, or ctx ends: then the sweep holds
 // what arrived and the merge names the rest missing. start is the sweep's
-// --start-at, or zero for the newest sweep of run: results of another
-// sweep that reused run are ignored and named in Problems.
-func CollectSweep(ctx context.Context, k config.Kafka, topic, runName string, start time.Time, workers int) (*Sweep, error) {
+// --start-at, or zero for the newest sweep of that name: results of another
+// sweep that reused the name are ignored and named in Problems.
+func CollectSweep(ctx context.Context, k config.Kafka, topic, name string, start time.Time, workers int) (*Sweep, error) {
 	adm, err := run.NewAdminClient(k)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func CollectSweep(ctx context.Context, k config.Kafka, topic, runName string, st
 	if err != nil {
 		return nil, err
 	}
-	c, err := collect(ctx, k, topic, runName, start, func(c *collected) bool { return c.complete(workers) })
+	c, err := collect(ctx, k, topic, name, start, func(c *collected) bool { return c.complete(workers) })
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (s *Sweep) Workers() int {
 }
 
 // Problems are the published records that could not be read, and those of
-// an earlier sweep that reused the run's name.
+// an earlier sweep that reused the sweep's name.
 func (s *Sweep) Problems() []error {
 	out := slices.Clone(s.c.bad)
 	for _, st := range s.c.stale {
@@ -115,8 +115,8 @@ func (c *collected) complete(workers int) bool {
 	return true
 }
 
-// Merged is a sweep merged into one result per scenario, shaped as one
-// process's run.
+// Merged is a sweep merged into one result per scenario, shaped as the
+// result of a sweep by one process.
 type Merged struct {
 	ParamKeys []string
 	Results   []result.Result

@@ -36,7 +36,7 @@ func workerResult(i, workers int, records int64, first, last time.Time, lat time
 		Consume: &result.ConsumeResult{Start: first, End: last.Add(time.Second), Records: records, Bytes: 100 * records, EndToEnd: &l},
 		Host:    result.HostStats{CPUPercent: float64(10 * (i + 1)), NetOutMBps: 1},
 		Hosts:   []result.HostRow{{Name: spec.OwnHostName, Role: "bench"}},
-		Worker:  &result.WorkerInfo{Run: "r", Index: i, Workers: workers, Runs: 1, ParamKeys: []string{"record_size"}},
+		Worker:  &result.WorkerInfo{SweepName: "r", Index: i, Workers: workers, Runs: 1, ParamKeys: []string{"record_size"}},
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // ensureResultsTopic creates the results topic unless it exists: one
-// partition, so every reader sees a run's results in the order published.
+// partition, so every reader sees a sweep's results in the order published.
 func ensureResultsTopic(ctx context.Context, adm *kadm.Client, topic string) error {
 	ctx, cancel := context.WithTimeout(ctx, run.TopicTimeout)
 	defer cancel()
@@ -32,45 +32,46 @@ func ensureResultsTopic(ctx context.Context, adm *kadm.Client, topic string) err
 	return nil
 }
 
-// publish writes one scenario's result to the results topic, keyed by run.
-func (wr *workerRun) publish(ctx context.Context, paramKeys []string, r result.Result) error {
-	return wr.send(ctx, wr.Run, result.JSONResults(paramKeys, []result.Result{r})[0], "the result")
+// publish writes one scenario's result to the results topic, keyed by the
+// sweep's name.
+func (ws *workerSweep) publish(ctx context.Context, paramKeys []string, r result.Result) error {
+	return ws.send(ctx, ws.SweepName, result.JSONResults(paramKeys, []result.Result{r})[0], "the result")
 }
 
 // send writes v as JSON to the results topic under key; what names it in
 // the error. It is sent even when ctx is cancelled: the merge needs it.
-func (wr *workerRun) send(ctx context.Context, key string, v any, what string) error {
+func (ws *workerSweep) send(ctx context.Context, key string, v any, what string) error {
 	value, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), run.TopicTimeout)
 	defer cancel()
-	rec := &kgo.Record{Topic: wr.ResultsTopic, Key: []byte(key), Value: value}
-	if err := wr.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
-		return fmt.Errorf("publishing %s to %q: %w", what, wr.ResultsTopic, err)
+	rec := &kgo.Record{Topic: ws.ResultsTopic, Key: []byte(key), Value: value}
+	if err := ws.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
+		return fmt.Errorf("publishing %s to %q: %w", what, ws.ResultsTopic, err)
 	}
 	return nil
 }
 
-// collected is what the workers of one run have published: by worker
+// collected is what the workers of one sweep have published: by worker
 // index, then by the run's place in the worker's schedule (a later copy,
 // from a restarted worker, replaces an earlier one).
 type collected struct {
 	byWorker map[int]map[int]result.JSONResult
-	// bad are records of the run that could not be read.
+	// bad are records of the sweep that could not be read.
 	bad []error
-	// run and start identify the sweep: a sweep that reuses --run is told
+	// name and start identify the sweep: a sweep that reuses --run is told
 	// apart by its start. With start zero (a merge given --run alone) the
 	// newest start read wins: sweep holds it.
-	run          string
+	name         string
 	start, sweep time.Time
-	// stale names each result of another sweep of the same run, ignored.
+	// stale names each result of another sweep of the same name, ignored.
 	stale []string
 }
 
-func newCollected(run string, start time.Time) *collected {
-	return &collected{byWorker: map[int]map[int]result.JSONResult{}, run: run, start: start, sweep: start}
+func newCollected(name string, start time.Time) *collected {
+	return &collected{byWorker: map[int]map[int]result.JSONResult{}, name: name, start: start, sweep: start}
 }
 
 // sweepStartOf is the sweep start a record of the results topic belongs
@@ -93,10 +94,10 @@ func ofSweep(at, start time.Time, carried bool) bool {
 }
 
 // take adds one record of the results topic when it is a result of the
-// sweep; one of an earlier sweep of the same run is ignored and named in
+// sweep; one of an earlier sweep of the same name is ignored and named in
 // stale.
 func (c *collected) take(topic string, rec *kgo.Record) {
-	if string(rec.Key) != c.run {
+	if string(rec.Key) != c.name {
 		return
 	}
 	var jr result.JSONResult
@@ -111,8 +112,8 @@ func (c *collected) take(topic string, rec *kgo.Record) {
 	w := jr.Worker
 	at, carried := sweepStartOf(w.SweepStart, rec), !w.SweepStart.IsZero()
 	note := func(jr result.JSONResult, at time.Time, where string) {
-		c.stale = append(c.stale, fmt.Sprintf("%s: worker %d's result of scenario %q is of the sweep of run %q started %s, not of the one started %s: ignored",
-			where, jr.Worker.Index, jr.Scenario, c.run, at.UTC().Format(time.RFC3339), c.sweep.UTC().Format(time.RFC3339)))
+		c.stale = append(c.stale, fmt.Sprintf("%s: worker %d's result of scenario %q is of the sweep %q started %s, not of the one started %s: ignored",
+			where, jr.Worker.Index, jr.Scenario, c.name, at.UTC().Format(time.RFC3339), c.sweep.UTC().Format(time.RFC3339)))
 	}
 	where := fmt.Sprintf("%s offset %d", topic, rec.Offset)
 	switch {
@@ -122,7 +123,7 @@ func (c *collected) take(topic string, rec *kgo.Record) {
 			return
 		}
 	case carried && at.After(c.sweep):
-		// A newer sweep of the run: what was collected so far is stale.
+		// A newer sweep of the name: what was collected so far is stale.
 		old := c.sweep
 		c.sweep = at
 		c.each(func(o result.JSONResult) { note(o, old, topic) })
@@ -147,12 +148,12 @@ func resultsReader(k config.Kafka, topic string) (*kgo.Client, error) {
 	return kclient.New(k, kclient.Options{}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 }
 
-// collect reads run's results from the start of the results topic until
+// collect reads the results of the sweep named name from the start of the results topic until
 // done holds or ctx ends (then it returns what it has with ctx's error).
-// A result of an earlier sweep that reused run is ignored and named in
+// A result of an earlier sweep that reused the name is ignored and named in
 // stale: start is the sweep's start, or zero for the newest one read.
-func collect(ctx context.Context, k config.Kafka, topic, run string, start time.Time, done func(*collected) bool) (*collected, error) {
-	c := newCollected(run, start)
+func collect(ctx context.Context, k config.Kafka, topic, name string, start time.Time, done func(*collected) bool) (*collected, error) {
+	c := newCollected(name, start)
 	cl, err := resultsReader(k, topic)
 	if err != nil {
 		return c, err

@@ -1,5 +1,5 @@
-// Package workers runs one bench in several processes at once: each
-// worker's share of it (run.Share), the results topic they publish to, and
+// Package workers runs one sweep of a bench file in several processes at
+// once: each worker's share of it (run.Share), the results topic they publish to, and
 // "bench merge", which adds their results up.
 package workers
 
@@ -38,11 +38,12 @@ type Worker struct {
 	// StartAt is when the first scenario starts on every worker; each
 	// later fixed-duration scenario starts a whole slot after it.
 	StartAt time.Time
-	// Run names the sweep: the results' key and part of the topic names.
-	Run          string
+	// SweepName names the sweep (--run): the results' key and part of the
+	// topic names.
+	SweepName    string
 	ResultsTopic string
 
-	wr *workerRun // set by Start
+	ws *workerSweep // set by Start
 }
 
 // Check refuses what a sweep cannot split; errors name the flag and value.
@@ -56,7 +57,7 @@ func (w *Worker) Check(b *spec.Bench) error {
 		return nil
 	case w.StartAt.IsZero():
 		return fmt.Errorf("--workers=%d: needs --start-at, the sweep's common start", w.Workers)
-	case w.Run == "":
+	case w.SweepName == "":
 		return fmt.Errorf("--workers=%d: needs --run", w.Workers)
 	case w.ResultsTopic == "":
 		return fmt.Errorf("--workers=%d: --results.topic is empty", w.Workers)
@@ -101,8 +102,9 @@ func (w *Worker) scenarioStart(b *spec.Bench, seq int) time.Time {
 	return w.StartAt.Add(time.Duration(seq) * slot)
 }
 
-// workerRun is a Worker at work: its results client and what it publishes.
-type workerRun struct {
+// workerSweep is a Worker at work in a sweep: its results client and what
+// it publishes.
+type workerSweep struct {
 	*Worker
 	kafka  config.Kafka
 	cl     *kgo.Client
@@ -111,36 +113,36 @@ type workerRun struct {
 	logger *slog.Logger
 }
 
-func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) (*workerRun, error) {
+func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) (*workerSweep, error) {
 	cl, err := run.NewAdminClient(k)
 	if err != nil {
 		return nil, err
 	}
-	wr := &workerRun{Worker: w, kafka: k, cl: cl, adm: kadm.NewClient(cl), runs: runs,
-		logger: logger.With("worker", w.Index, "workers", w.Workers, "run", w.Run)}
-	if err := ensureResultsTopic(ctx, wr.adm, w.ResultsTopic); err != nil {
+	ws := &workerSweep{Worker: w, kafka: k, cl: cl, adm: kadm.NewClient(cl), runs: runs,
+		logger: logger.With("worker", w.Index, "workers", w.Workers, "run", w.SweepName)}
+	if err := ensureResultsTopic(ctx, ws.adm, w.ResultsTopic); err != nil {
 		cl.Close()
 		return nil, err
 	}
-	return wr, nil
+	return ws, nil
 }
 
-func (wr *workerRun) close() { wr.cl.Close() }
+func (ws *workerSweep) close() { ws.cl.Close() }
 
 // shareRate gives the probe this worker's share of the rate. The workers'
 // consumers share the scenario's one group, so each record is read once
 // over the sweep; the merge counts loss and duplicates (result.Accounting).
-func (wr *workerRun) shareRate(p *config.Probe) {
-	p.Rate = rateShareOf(p.Rate, wr.Workers, wr.Index)
+func (ws *workerSweep) shareRate(p *config.Probe) {
+	p.Rate = rateShareOf(p.Rate, ws.Workers, ws.Index)
 }
 
 // prepare makes the scenario's topic ready: worker 0 creates it, the other workers wait until it exists with every partition
 // led.
-func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error {
+func (ws *workerSweep) prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error {
 	if !p.CreateTopic.Enabled {
 		return run.PrepareTopic(ctx, adm, b, p)
 	}
-	if wr.Index == 0 {
+	if ws.Index == 0 {
 		if err := run.PrepareTopic(ctx, adm, b, p); err != nil || !p.Consumer.Enabled {
 			return err
 		}
@@ -149,7 +151,7 @@ func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Benc
 		// moment, skips another's first records.
 		if err := kclient.CommitEnds(ctx, adm, p.Topic, p.Consumer.GroupID, nil); err != nil {
 			// Each probe sets the start offsets it finds unset, too.
-			wr.logger.Warn("setting the shared group's start offsets failed", "err", err)
+			ws.logger.Warn("setting the shared group's start offsets failed", "err", err)
 		}
 		return nil
 	}
@@ -164,14 +166,14 @@ func (wr *workerRun) prepare(ctx context.Context, adm *kadm.Client, b *spec.Benc
 }
 
 // waitStart sleeps until the scenario's start and returns how late the
-// worker is (0 when on time or when the run has no fixed start).
-func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string) (time.Duration, error) {
+// worker is (0 when on time or when the sweep has no fixed start).
+func (ws *workerSweep) waitStart(ctx context.Context, start time.Time, name string) (time.Duration, error) {
 	if start.IsZero() {
 		return 0, nil
 	}
 	if late := time.Since(start); late > 0 {
 		if late > result.LateTolerance {
-			wr.logger.Warn("worker started the scenario late: its window is not the others'", "scenario", name, "late_by", late)
+			ws.logger.Warn("worker started the scenario late: its window is not the others'", "scenario", name, "late_by", late)
 		}
 		return late, nil
 	}
@@ -186,50 +188,50 @@ func (wr *workerRun) waitStart(ctx context.Context, start time.Time, name string
 }
 
 // info is the WorkerInfo of the seq-th run.
-func (wr *workerRun) info(b *spec.Bench, seq int, start time.Time, late time.Duration) *result.WorkerInfo {
-	return &result.WorkerInfo{Run: wr.Run, Index: wr.Index, Workers: wr.Workers, Seq: seq, Runs: wr.runs,
-		StartAt: start, SweepStart: wr.StartAt, LateBy: late, ParamKeys: b.ParamKeys}
+func (ws *workerSweep) info(b *spec.Bench, seq int, start time.Time, late time.Duration) *result.WorkerInfo {
+	return &result.WorkerInfo{SweepName: ws.SweepName, Index: ws.Index, Workers: ws.Workers, Seq: seq, Runs: ws.runs,
+		StartAt: start, SweepStart: ws.StartAt, LateBy: late, ParamKeys: b.ParamKeys}
 }
 
 // deletesTopic says at clean-up time whether this process deletes the
 // seq-th run's topic: worker 0 does once the other workers are done with
 // it; the others never do.
-func (wr *workerRun) deletesTopic(b *spec.Bench, seq int) bool {
-	if wr.Index != 0 {
+func (ws *workerSweep) deletesTopic(b *spec.Bench, seq int) bool {
+	if ws.Index != 0 {
 		return false
 	}
-	wr.awaitOthers(seq, b.DrainTimeout+run.StallSlack)
+	ws.awaitOthers(seq, b.DrainTimeout+run.StallSlack)
 	return true
 }
 
 // publishOrFail publishes r; a result that cannot be published fails, as
 // the merge will miss it.
-func (wr *workerRun) publishOrFail(ctx context.Context, paramKeys []string, r *result.Result) {
-	if err := wr.publish(ctx, paramKeys, *r); err != nil {
-		wr.logger.Error("publishing the result failed", "err", err)
+func (ws *workerSweep) publishOrFail(ctx context.Context, paramKeys []string, r *result.Result) {
+	if err := ws.publish(ctx, paramKeys, *r); err != nil {
+		ws.logger.Error("publishing the result failed", "err", err)
 		r.Err = strings.TrimPrefix(r.Err+"; "+err.Error(), "; ")
 	}
 }
 
-// runID is Run made fit for topic and group names (RFC 3339 times hold
-// colons, which topic names may not).
-func (w *Worker) runID() string {
+// sweepID is SweepName made fit for topic and group names (RFC 3339 times
+// hold colons, which topic names may not).
+func (w *Worker) sweepID() string {
 	return strings.Map(func(c rune) rune {
 		if c == '.' || c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
 			return c
 		}
 		return '-'
-	}, w.Run)
+	}, w.SweepName)
 }
 
 // awaitOthers waits until every other worker has published its result of
 // the seq-th run (so worker 0 deletes the topic only once all are done),
 // for at most limit.
-func (wr *workerRun) awaitOthers(seq int, limit time.Duration) {
+func (ws *workerSweep) awaitOthers(seq int, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	got, err := collect(ctx, wr.kafka, wr.ResultsTopic, wr.Run, wr.StartAt, func(c *collected) bool {
-		for i := 1; i < wr.Workers; i++ {
+	got, err := collect(ctx, ws.kafka, ws.ResultsTopic, ws.SweepName, ws.StartAt, func(c *collected) bool {
+		for i := 1; i < ws.Workers; i++ {
 			if _, ok := c.byWorker[i][seq]; !ok {
 				return false
 			}
@@ -237,14 +239,14 @@ func (wr *workerRun) awaitOthers(seq int, limit time.Duration) {
 		return true
 	})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		wr.logger.Warn("reading the other workers' results failed", "err", err)
+		ws.logger.Warn("reading the other workers' results failed", "err", err)
 	}
 	for _, s := range got.stale {
-		wr.logger.Info("ignoring a result of an earlier sweep of the same --run", "result", s)
+		ws.logger.Info("ignoring a result of an earlier sweep of the same --run", "result", s)
 	}
-	for i := 1; i < wr.Workers; i++ {
+	for i := 1; i < ws.Workers; i++ {
 		if _, ok := got.byWorker[i][seq]; !ok {
-			wr.logger.Warn("deleting the topic without a result from a worker", "missing_worker", i, "waited", limit)
+			ws.logger.Warn("deleting the topic without a result from a worker", "missing_worker", i, "waited", limit)
 		}
 	}
 }

@@ -19,19 +19,19 @@ import (
 // A worker that reaches a scenario after its common start goes on at once
 // and says how late it is; one that is early waits for the start.
 func TestWorkerWaitStart(t *testing.T) {
-	wr := &workerRun{Worker: &Worker{Workers: 2, Index: 1}, logger: slog.New(slog.DiscardHandler)}
-	late, err := wr.waitStart(context.Background(), time.Now().Add(-3*time.Second), "s")
+	ws := &workerSweep{Worker: &Worker{Workers: 2, Index: 1}, logger: slog.New(slog.DiscardHandler)}
+	late, err := ws.waitStart(context.Background(), time.Now().Add(-3*time.Second), "s")
 	if err != nil || late < 3*time.Second || !(result.WorkerInfo{LateBy: late}).Late() {
 		t.Errorf("3 s after the start: late by %s (err %v), want ≥ 3s and flagged late", late, err)
 	}
 	start := time.Now().Add(200 * time.Millisecond)
-	late, err = wr.waitStart(context.Background(), start, "s")
+	late, err = ws.waitStart(context.Background(), start, "s")
 	if err != nil || late != 0 || time.Now().Before(start) {
 		t.Errorf("before the start: returned at %s, late by %s (err %v), want at or after %s and on time", time.Now(), late, err, start)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := wr.waitStart(ctx, time.Now().Add(time.Hour), "s"); !errors.Is(err, run.ErrInterrupted) {
+	if _, err := ws.waitStart(ctx, time.Now().Add(time.Hour), "s"); !errors.Is(err, run.ErrInterrupted) {
 		t.Errorf("interrupted wait: err %v, want %v", err, run.ErrInterrupted)
 	}
 }
@@ -39,7 +39,7 @@ func TestWorkerWaitStart(t *testing.T) {
 // What a sweep cannot split is refused, naming the flag and the value.
 func TestWorkerCheck(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ok := Worker{Workers: 3, Index: 2, StartAt: start, Run: "r", ResultsTopic: DefaultResultsTopic}
+	ok := Worker{Workers: 3, Index: 2, StartAt: start, SweepName: "r", ResultsTopic: DefaultResultsTopic}
 	cases := []struct {
 		w    Worker
 		b    spec.Bench
@@ -65,8 +65,8 @@ func TestWorkerCheck(t *testing.T) {
 	if got := ok.share(&spec.Bench{NumRecords: 10}).NumRecords; got != 3 {
 		t.Errorf("worker 2 of 3 takes %d of 10 records, want 3", got)
 	}
-	if id := (&Worker{Run: "2026-01-02T03:04:05Z"}).runID(); id != "2026-01-02T03-04-05Z" {
-		t.Errorf("run id %q is not fit for a topic name", id)
+	if id := (&Worker{SweepName: "2026-01-02T03:04:05Z"}).sweepID(); id != "2026-01-02T03-04-05Z" {
+		t.Errorf("sweep id %q is not fit for a topic name", id)
 	}
 }
 
@@ -103,7 +103,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 
-	old, err := (&Worker{Workers: 2, Index: 1, StartAt: earlier, Run: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
+	old, err := (&Worker{Workers: 2, Index: 1, StartAt: earlier, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w0, err := (&Worker{Workers: 2, Index: 0, StartAt: now, Run: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
+	w0, err := (&Worker{Workers: 2, Index: 0, StartAt: now, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	if n := len(sw.c.byWorker[1]); n != 0 || len(sw.Problems()) != 1 || !strings.Contains(sw.Problems()[0].Error(), "ignored") {
 		t.Errorf("merge of the sweep started %s: %d results of worker 1, problems %v; want none and the stale one named", now, n, sw.Problems())
 	}
-	cur := &workerRun{Worker: &Worker{Workers: 2, Index: 1, StartAt: now, Run: "r", ResultsTopic: "results"}, kafka: k, cl: old.cl, runs: 1}
+	cur := &workerSweep{Worker: &Worker{Workers: 2, Index: 1, StartAt: now, SweepName: "r", ResultsTopic: "results"}, kafka: k, cl: old.cl, runs: 1}
 	if err := cur.publish(ctx, b.ParamKeys, result.Result{Scenario: "s", Params: []string{"s"}, Worker: cur.info(b, 0, now, 0)}); err != nil {
 		t.Fatal(err)
 	}

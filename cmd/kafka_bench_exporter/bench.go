@@ -34,7 +34,7 @@ const benchCommand = "bench"
 // Exit codes of the bench command.
 const (
 	exitOK       = 0
-	exitFailed   = 1 // a scenario failed or the run was interrupted
+	exitFailed   = 1 // a scenario failed or the sweep was interrupted
 	exitBadInput = 2
 )
 
@@ -58,12 +58,12 @@ type benchFlags struct {
 
 func addBenchCommand(app *kingpin.Application) *benchFlags {
 	bf := &benchFlags{}
-	cmd := app.Command(benchCommand, "Run a one-shot benchmark sweep (scenarios or a matrix) with the probe engine and print ProducerPerformance/ConsumerPerformance lines and a table.")
+	cmd := app.Command(benchCommand, "Run a one-shot benchmark sweep (every scenario of a bench file, or of the quick flags) with the probe engine and print ProducerPerformance/ConsumerPerformance lines and a table.")
 	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, drain_timeout, consume_only, hosts, rounds, baseline, find_max_rate, scenarios, matrix (probe keys, broker.<name>, broker.<id>.<name>, topic.<name>). Required unless the quick flags below are given.").StringVar(&bf.file)
-	cmd.Flag("bench.num-records", "Quick one-scenario run: records to produce.").IsSetByUser(&bf.setNum).Default("1000000").Int64Var(&bf.numRecords)
-	cmd.Flag("bench.record-size", "Quick one-scenario run: record size in bytes.").IsSetByUser(&bf.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&bf.recordSize)
-	cmd.Flag("bench.acks", "Quick one-scenario run: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)
-	cmd.Flag("bench.partitions", "Quick one-scenario run: partitions of the topic.").IsSetByUser(&bf.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&bf.partitions)
+	cmd.Flag("bench.num-records", "Quick one-scenario bench: records to produce.").IsSetByUser(&bf.setNum).Default("1000000").Int64Var(&bf.numRecords)
+	cmd.Flag("bench.record-size", "Quick one-scenario bench: record size in bytes.").IsSetByUser(&bf.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&bf.recordSize)
+	cmd.Flag("bench.acks", "Quick one-scenario bench: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)
+	cmd.Flag("bench.partitions", "Quick one-scenario bench: partitions of the topic.").IsSetByUser(&bf.setParts).Default(fmt.Sprint(config.DefaultPartitions)).Int32Var(&bf.partitions)
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
 	cmd.Flag("hosts-required", "Fail a scenario (exit 1) when a machine of the bench file's hosts cannot be scraped, instead of reporting it unreachable.").BoolVar(&bf.hostsRequired)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)

@@ -67,10 +67,10 @@ func (wf *workerFlags) worker() (*workers.Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt)
 	}
-	return &workers.Worker{Workers: wf.workers, Index: wf.index, StartAt: start, Run: wf.runName(), ResultsTopic: wf.resultsTopic}, nil
+	return &workers.Worker{Workers: wf.workers, Index: wf.index, StartAt: start, SweepName: wf.sweepName(), ResultsTopic: wf.resultsTopic}, nil
 }
 
-func (wf *workerFlags) runName() string {
+func (wf *workerFlags) sweepName() string {
 	if wf.run != "" {
 		return wf.run
 	}
@@ -78,7 +78,8 @@ func (wf *workerFlags) runName() string {
 }
 
 // runMerge is "bench merge": merge a sweep's results, from the results
-// topic or from the workers' JSON files, into one run's output.
+// topic or from the workers' JSON files, into the output of one process's
+// sweep.
 func runMerge(f *flags, stdout, stderr io.Writer) int {
 	bf, wf := f.bench, &f.bench.sweep
 	fail := func(code int, err error) int {
@@ -102,7 +103,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(exitBadInput, err)
 		}
-		if wf.runName() == "" {
+		if wf.sweepName() == "" {
 			return fail(exitBadInput, fmt.Errorf("give --run (or --start-at) to read from --results.topic=%s, or the workers' JSON files", wf.resultsTopic))
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -115,7 +116,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 				return fail(exitBadInput, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt))
 			}
 		}
-		if sweep, err = workers.CollectSweep(ctx, k, wf.resultsTopic, wf.runName(), start, wf.workers); err != nil {
+		if sweep, err = workers.CollectSweep(ctx, k, wf.resultsTopic, wf.sweepName(), start, wf.workers); err != nil {
 			return fail(exitFailed, err)
 		}
 	}

@@ -21,7 +21,7 @@ type roundFlags struct {
 }
 
 func addRoundFlags(cmd *kingpin.CmdClause, rf *roundFlags) {
-	cmd.Flag("seed", "Seed of the shuffled scenario order of each round (rounds > 1); printed at the start, so a run's order can be repeated. Default: random.").IsSetByUser(&rf.setSeed).Uint64Var(&rf.seed)
+	cmd.Flag("seed", "Seed of the shuffled scenario order of each round (rounds > 1); printed at the start, so a sweep's order can be repeated. Default: random.").IsSetByUser(&rf.setSeed).Uint64Var(&rf.seed)
 	cmd.Flag("dry-run", "Print the plan (runs in order, broker and topic configurations to change and how they are restored) and exit without changing anything.").BoolVar(&rf.dryRun)
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/cmd/kafka_bench_exporter/docgen"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 )
 
 var writeDocs = flag.Bool("write-docs", false, "write docs/reference/*.md from the code instead of comparing")
@@ -92,5 +93,5 @@ func TestReferenceMetrics(t *testing.T) {
 	for _, mf := range f {
 		mfs = append(mfs, mf)
 	}
-	checkReference(t, "metrics.md", docgen.Metrics(mfs, strings.Fields(string(contract))))
+	checkReference(t, "metrics.md", docgen.Metrics(mfs, strings.Fields(string(contract)), configwatch.ValueAllowList))
 }

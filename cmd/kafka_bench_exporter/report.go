@@ -17,7 +17,7 @@ const reportAction = "report"
 
 func addReportArgs(cmd *kingpin.CmdClause, bf *benchFlags) {
 	cmd.Arg("action", `"report": turn the saved JSON result FILE.json (from --format=json, with rounds or without) into the HTML report, on --output or stdout; --bench.file adds the bench file to it. "merge": merge a sweep's worker results (--results.topic and --run, or the workers' JSON files) into one run's lines and table. Both run nothing.`).EnumVar(&bf.action, reportAction, mergeAction)
-	cmd.Arg("FILE.json", "JSON result of an earlier bench run (with report; with merge, the first worker's).").StringVar(&bf.resultFile)
+	cmd.Arg("FILE.json", "JSON result of an earlier sweep (with report; with merge, the first worker's).").StringVar(&bf.resultFile)
 }
 
 // runReport is "bench report FILE.json": the HTML page of a saved result,

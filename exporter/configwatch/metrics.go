@@ -9,7 +9,7 @@ import (
 // ValueAllowList are the numeric broker settings exported as
 // kafka_bench_broker_config_value: those the seeds tuned or that move
 // throughput. A fixed list keeps the cardinality at brokers × len(list);
-// docs/configuration.md ("Configuration changes") lists them too.
+// docs/reference/metrics.md lists them, generated from here.
 var ValueAllowList = []string{
 	"background.threads",
 	"default.replication.factor",

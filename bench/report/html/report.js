@@ -1,5 +1,5 @@
 // The bench report: a table in the seeds' shape, each round's values and the
-// verdicts (with rounds), sweep charts, latency spectra and host charts, all
+// verdicts (with rounds), charts by parameter, latency spectra and host charts, all
 // drawn from the JSON result in #report-data.
 // It renders whatever the result holds: fields it does not know become
 // extra columns, and lists of objects (per-machine rows, rounds) tables.
@@ -138,7 +138,7 @@
     vals.sort(numeric ? function (a, b) { return Number(a) - Number(b); } : function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
   }
 
-  const sweepMetrics = [
+  const paramMetrics = [
     { title: 'produce throughput (records/s)', lines: [{ name: '', path: ['produce', 'records_per_sec'] }] },
     { title: 'produce throughput (MB/s)', lines: [{ name: '', path: ['produce', 'mb_per_sec'] }] },
     { title: 'produce latency (ms)', lines: [
@@ -155,9 +155,9 @@
   // mislead in a chart.
   const passed = results.filter(function (r) { return r.status !== 'failed'; });
 
-  // One row of charts per swept parameter: the metric against the
+  // One row of charts per varying parameter: the metric against the
   // parameter's values, one line per combination of the other parameters.
-  function sweepCharts() {
+  function paramCharts() {
     let s = null;
     keys.forEach(function (k) {
       const vals = [];
@@ -172,12 +172,12 @@
         if (!byGroup[g]) { byGroup[g] = {}; groups.push(g); }
         byGroup[g][param(r, k)] = r;
       });
-      if (!s) s = section('Sweeps');
+      if (!s) s = section('By parameter');
       s.appendChild(el('h3', k));
       const grid = el('div', null, 'grid');
       s.appendChild(grid);
       const cat = KB.category(vals);
-      sweepMetrics.forEach(function (m) {
+      paramMetrics.forEach(function (m) {
         const series = [{ label: k }];
         const cols = [vals.map(function (_, i) { return i; })];
         groups.forEach(function (g, gi) {
@@ -478,7 +478,7 @@
 
   resultsTable();
   roundsSection();
-  sweepCharts();
+  paramCharts();
   spectrumCharts();
   hostCharts();
 })();

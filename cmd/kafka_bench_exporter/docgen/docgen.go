@@ -138,8 +138,10 @@ func Config(refs []config.KeyRef) []byte {
 // Metrics is docs/reference/metrics.md: every family of a gathered
 // exposition, with its type, labels and help. Families the contract
 // (exporter/testdata/metric_names.txt) lists that appear only at an event
-// are named apart, as whether a run had the event is luck.
-func Metrics(mfs []*dto.MetricFamily, contract []string) []byte {
+// are named apart, as whether a run had the event is luck. settings are the
+// broker settings kafka_bench_broker_config_value exports
+// (configwatch.ValueAllowList).
+func Metrics(mfs []*dto.MetricFamily, contract, settings []string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Metrics\n\n"+generated+"\n", "a gathered exposition of the exporter on the embedded cluster")
 	gathered := map[string]bool{}
@@ -173,6 +175,12 @@ func Metrics(mfs []*dto.MetricFamily, contract []string) []byte {
 	if len(events) > 0 {
 		fmt.Fprintf(&b, "\nCounters of franz-go client events, from the first such event on (a healthy run may have none): %s.\n", strings.Join(events, ", "))
 	}
+	names := make([]string, len(settings))
+	for i, s := range settings {
+		names[i] = code(s)
+	}
+	fmt.Fprintf(&b, "\n## Numeric broker settings\n\n`kafka_bench_broker_config_value{broker,name}` exports these %d settings, "+
+		"so at most brokers × %d series: %s.\n", len(settings), len(settings), strings.Join(names, ", "))
 	return b.Bytes()
 }
 

@@ -73,10 +73,12 @@ func TestMetrics(t *testing.T) {
 		fam("kafka_bench_produced_records_total", "Records acknowledged.", "probe"),
 		fam("kafka_bench_client_disconnects_total", "Disconnects.", "node_id"),
 		fam("kafka_bench_b_total", "Two\nlines.", "z", "a"),
-	}, []string{"kafka_bench_produced_records_total", "kafka_bench_client_disconnects_total", "kafka_bench_client_read_errors_total"}))
+	}, []string{"kafka_bench_produced_records_total", "kafka_bench_client_disconnects_total", "kafka_bench_client_read_errors_total"},
+		[]string{"num.io.threads", "num.partitions"}))
 	for _, want := range []string{
 		"| `kafka_bench_b_total` | counter | `a`, `z` | Two lines. |\n| `kafka_bench_produced_records_total` | counter | `probe` | Records acknowledged. |\n",
 		"from the first such event on (a healthy run may have none): `kafka_bench_client_disconnects_total`, `kafka_bench_client_read_errors_total`.",
+		"## Numeric broker settings\n\n`kafka_bench_broker_config_value{broker,name}` exports these 2 settings, so at most brokers × 2 series: `num.io.threads`, `num.partitions`.\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("metrics page lacks %q:\n%s", want, got)
