@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Capacity is a probe's capacity canary (probes/capacity.go): every Interval
+// Capacity is a probe's capacity canary (probes/capacity): every Interval
 // (±CapacityJitter) it ramps the rate on a topic of its own, step by step,
 // and reports the highest step whose p99 stayed within LatencySLO. Absent
 // (nil) means off.

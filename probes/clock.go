@@ -32,6 +32,13 @@ func newClock() clock {
 // now is the probe's steady time (see clock).
 func (c clock) now() time.Time { return c.base.Add(c.mono()) }
 
+// Now is the probe's steady time (see clock): the time of its intended
+// send times and every latency of its own records.
+func (p *Probe) Now() time.Time { return p.clk.now() }
+
+// PacerClock is a pacer clock on the probe's steady time.
+func (p *Probe) PacerClock() pacer.Clock { return p.clk.pacer() }
+
 // since is how long ago the header time stamp (unix ns, of a now reading
 // of this clock) was at now.
 func since(stamp int64, now time.Time) time.Duration {

@@ -110,25 +110,3 @@ func TestPacerClockIgnoresWallClockSteps(t *testing.T) {
 		t.Errorf("sleeping until a past time: %v", err)
 	}
 }
-
-// The capacity canary's steps read the same steady clock: a wall-clock step
-// during a step moves neither its produce latencies nor its ack slots.
-func TestCapacityStepIgnoresWallClockSteps(t *testing.T) {
-	ft := &fakeTime{wall: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	clk := ft.clock()
-	pool := payload.NewPool(payload.Body{Kind: payload.RandomLetters, Size: 64})
-	start := clk.now()
-	st := newStepStats(100, start, start.Add(10*time.Second), pool, clk.now)
-	ft.advance(time.Second)
-	r := &kgo.Record{Value: pool.Get(headerOf(7, clk.now()))}
-	ft.advance(2 * time.Millisecond)
-	ft.step(time.Hour)
-	ft.advance(3 * time.Millisecond)
-	st.promise(r, nil)
-	if got := st.produce.Max(); got < 4990 || got > 5010 {
-		t.Errorf("capacity produce latency %d µs across a +1 h wall-clock step, want 5000", got)
-	}
-	if want := int(time.Second / ackSlot); st.acked != 1 || st.ackSlots[want] != 1 {
-		t.Errorf("acknowledgement not in slot %d (1 s after the step's start)", want)
-	}
-}

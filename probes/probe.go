@@ -24,10 +24,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
-// Shutdown budget: SIGTERM must end the process within 10 s.
-const (
-	flushTimeout = 5 * time.Second
-)
+// FlushTimeout bounds the flush of a stopping producer: SIGTERM must end
+// the process within 10 s.
+const FlushTimeout = 5 * time.Second
 
 // Options are what a probe needs besides its configuration.
 type Options struct {
@@ -182,7 +181,7 @@ func (p *Probe) Run(ctx context.Context) error {
 	var adminClient *kgo.Client
 	for failures := 1; ; failures++ {
 		var err error
-		if adminClient, err = p.newClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond)); err == nil {
+		if adminClient, err = p.NewClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond)); err == nil {
 			break
 		}
 		if !p.opts.RetryClients {
@@ -262,7 +261,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
 			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
-			cl, err := p.newClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
+			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
 			if err != nil {
 				return false, &buildError{ClientConsumer, err}
 			}
@@ -330,7 +329,7 @@ func (p *Probe) producingStopped() bool {
 // startProducer starts the paced producer; the returned func stops it
 // (flush with a deadline, close).
 func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
-	cl, err := p.newClient(kclient.RoleProducer, "0", kclient.ProducerOpts(p.cfg)...)
+	cl, err := p.NewClient(kclient.RoleProducer, "0", kclient.ProducerOpts(p.cfg)...)
 	if err != nil {
 		return nil, err
 	}
@@ -343,10 +342,12 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 		pr.run(produceCtx)
 	}()
 	var once sync.Once
-	return func() { once.Do(func() { pr.stop(stopPacing, done, flushTimeout) }) }, nil
+	return func() { once.Do(func() { pr.stop(stopPacing, done, FlushTimeout) }) }, nil
 }
 
-func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
+// NewClient builds a client of the probe in role (kclient.Role*) for member:
+// the probe's Kafka settings, credentials and client-metric labels.
+func (p *Probe) NewClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
 	cl, err := kclient.New(p.opts.Kafka, kclient.Options{Logger: p.logger, Registerer: p.opts.Registerer,
 		Labels: kclient.Labels{Probe: p.cfg.Name, Role: role, Member: member}, Probing: true,
 		Credentials: p.opts.Credentials}, extra...)

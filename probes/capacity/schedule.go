@@ -1,4 +1,4 @@
-package probes
+package capacity
 
 import (
 	"context"
@@ -8,15 +8,15 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// CapacityGate lets one capacity run at a time proceed on an exporter, so
+// Gate lets one capacity run at a time proceed on an exporter, so
 // that two probes' ramps never load the cluster (or the exporter's CPU)
 // together.
-type CapacityGate struct{ ch chan struct{} }
+type Gate struct{ ch chan struct{} }
 
-// NewCapacityGate returns an open gate.
-func NewCapacityGate() *CapacityGate { return &CapacityGate{ch: make(chan struct{}, 1)} }
+// NewGate returns an open gate.
+func NewGate() *Gate { return &Gate{ch: make(chan struct{}, 1)} }
 
-func (g *CapacityGate) acquire(ctx context.Context) bool {
+func (g *Gate) acquire(ctx context.Context) bool {
 	if g == nil {
 		return true
 	}
@@ -28,7 +28,7 @@ func (g *CapacityGate) acquire(ctx context.Context) bool {
 	}
 }
 
-func (g *CapacityGate) release() {
+func (g *Gate) release() {
 	if g != nil {
 		<-g.ch
 	}
@@ -38,7 +38,7 @@ func (g *CapacityGate) release() {
 // the first tenth of the interval (so a restart does not wait an interval),
 // then one interval ± CapacityJitter after each run ends, so runs of one
 // probe never overlap and several exporters drift apart.
-func (c *Capacity) Schedule(ctx context.Context) {
+func (c *Canary) Schedule(ctx context.Context) {
 	if c.m != nil {
 		defer c.m.delete()
 	}
