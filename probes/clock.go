@@ -12,7 +12,7 @@ import (
 // the wall clock but not now, so no latency of the probe's own records
 // (produce, end-to-end, lag in seconds), all differences of now readings,
 // moves with it. The intended times in record headers are now readings too;
-// only records of another process (a bench sweep's other workers) are
+// only records of another process (the other workers of a bench run) are
 // measured against the wall clock, as their clocks must agree with ours.
 type clock struct {
 	base time.Time            // wall time at the base, without a monotonic reading

@@ -45,14 +45,14 @@ func (l *latencies) Consumed(d time.Duration, _ int, own bool, _ RecordID) {
 
 // A wall-clock step of +1 h after the start moves none of the probe's own
 // latencies: produce, end-to-end and lag in seconds are differences of the
-// probe's monotonic time. Only a record of another process (a bench
-// sweep's other worker) is measured against the wall clock.
+// probe's monotonic time. Only a record of another process (another
+// worker of a bench run) is measured against the wall clock.
 func TestLatencyIgnoresWallClockSteps(t *testing.T) {
 	ft := &fakeTime{wall: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	rec := &latencies{}
 	cfg := config.NewProbe("clock")
 	cfg.Resolve()
-	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Recorder: rec, SweepRuns: []uint64{42}})
+	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec, WorkerRuns: []uint64{42}}})
 	p.clk = ft.clock()
 	p.partitions.Store(1)
 	pr := newProducer(p.runDeps(), nil, 0)

@@ -37,27 +37,14 @@ type Options struct {
 	Logger     *slog.Logger
 	// Credentials are shared by the probe's clients (see kclient.Options).
 	Credentials *kclient.Credentials
-	// NumRecords, when > 0, stops producing after that many records (bench).
-	NumRecords uint64
-	// Recorder, when set, receives every measurement as well (bench mode
-	// keeps exact HdrHistograms with it). It must be safe for concurrent use.
-	Recorder Recorder
-	// ConsumeOnly runs the consumer without the producer, from the
-	// group's committed offsets or the start of the topic (bench mode
-	// reading a pre-filled topic).
-	ConsumeOnly bool
-	// RunID, when not 0, is the producer's run id instead of a random one:
-	// the workers of a bench sweep derive theirs from the sweep's name.
-	RunID uint64
-	// SweepRuns are the run ids of the other producers of a bench sweep:
-	// the consumer treats their records as its own (end-to-end latency,
-	// Recorder), as the sweep's workers share one consumer group.
-	SweepRuns []uint64
 	// RetryClients makes Run retry, with backoff, a client that cannot be
 	// built, where it would return the error: the daemon keeps the probe
 	// exported (probe_up 0, kafka_bench_probe_client_failed_total) until
 	// it can; a one-shot bench run fails instead.
 	RetryClients bool
+	// Bench is what a one-shot bench run changes about the probe; the
+	// daemon leaves it zero.
+	Bench BenchOptions
 }
 
 // RecordID names one probe record: its producer's run, its partition and
@@ -76,7 +63,7 @@ type Recorder interface {
 	// Failed is n records given up on, for a reason of FailureReasons.
 	Failed(reason string, n int)
 	// Consumed is a record read; ownRun says it is one of this run's (or
-	// of SweepRuns), and only then is id set.
+	// of BenchOptions.WorkerRuns), and only then is id set.
 	Consumed(endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
 }
 
@@ -89,6 +76,7 @@ type Probe struct {
 	logger  *slog.Logger
 	runID   uint64
 	clk     clock
+	rec     Recorder // Bench.Recorder, behind the replica's; nil: none
 
 	admin        *kadm.Client
 	tracker      *tracker.Tracker
@@ -115,12 +103,12 @@ func New(cfg config.Probe, opts Options) *Probe {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = logger.With("probe", cfg.Name)
-	runID := opts.RunID
+	runID := opts.Bench.RunID
 	if runID == 0 {
 		runID = payload.NewRunID()
 	}
 	rep := newReplica(cfg, opts, logger)
-	opts.Recorder = rep.recorder(opts.Recorder) // the replica hears of acknowledgements
+	rec := rep.recorder(opts.Bench.Recorder) // the replica hears of acknowledgements
 	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
 	p := &Probe{
 		cfg:          cfg,
@@ -134,7 +122,8 @@ func New(cfg config.Probe, opts Options) *Probe {
 		produceTimes: newProduceTimes(),
 		positions:    newPositions(),
 		latency:      &leaderLatency{probe: cfg.Name, metrics: opts.Metrics},
-		fails:        failCounter{counters: m.failed, rec: opts.Recorder},
+		rec:          rec,
+		fails:        failCounter{counters: m.failed, rec: rec},
 		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
 		replica:      rep,
@@ -245,7 +234,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		stopConsumers()
 		wg.Wait()
 	}()
-	if p.cfg.Consumer.Enabled && !p.opts.ConsumeOnly {
+	if p.cfg.Consumer.Enabled && !p.opts.Bench.ConsumeOnly {
 		// A lasting failure (a denied group ACL) backs off, and shows in
 		// probe_up and kafka_bench_probe_client_failed_total.
 		for failures := 1; ; failures++ {
@@ -272,7 +261,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 			})
 		}
 	}
-	if !p.opts.ConsumeOnly {
+	if !p.opts.Bench.ConsumeOnly {
 		stopReplica, err := p.replica.start(ctx, p.runID) // before the first record
 		if err != nil {
 			return false, err
@@ -280,7 +269,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		defer stopReplica()
 	}
 	stopProducer := func() {}
-	if !p.opts.ConsumeOnly && !p.producingStopped() {
+	if !p.opts.Bench.ConsumeOnly && !p.producingStopped() {
 		if stopProducer, err = p.startProducer(ctx); err != nil {
 			return false, &buildError{ClientProducer, err}
 		}
@@ -333,7 +322,7 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	pr := newProducer(p.runDeps(), cl, p.opts.NumRecords)
+	pr := newProducer(p.runDeps(), cl, p.opts.Bench.NumRecords)
 	p.producer.Store(pr)
 	produceCtx, stopPacing := context.WithCancel(ctx)
 	done := make(chan struct{})

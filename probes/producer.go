@@ -72,8 +72,9 @@ type producer struct {
 	maxBehind time.Duration
 	// track: the tracker hears of every acknowledgement and failure, for
 	// loss accounting; without a consumer there is none to keep, and in a
-	// bench sweep (SweepRuns) other processes read a part of this run's
-	// records, so its gaps are no loss (the merge counts loss exactly).
+	// bench run of several workers (WorkerRuns) the others read a part of
+	// this run's records, so its gaps are no loss (the merge counts loss
+	// exactly).
 	track bool
 	// limit, when > 0, stops producing after that many records (bench).
 	limit uint64
@@ -105,7 +106,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 		pool:      NewPool(d.cfg, d.logger),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
-		track:     d.cfg.Consumer.Enabled && len(d.sweepRuns) == 0,
+		track:     d.cfg.Consumer.Enabled && len(d.workerRuns) == 0,
 		writable:  d.partitions.Load(),
 		lagTimes:  !ackless(d.cfg),
 	}

@@ -41,13 +41,13 @@ func (w *Worker) sweepRunID(seq, i int) uint64 {
 	return 1
 }
 
-// probeRuns sets the seq-th run's run ids on the probe's options: its own
+// probeRuns sets the seq-th run's run ids on the probe's bench options: its own
 // and the other workers'.
-func (wr *workerRun) probeRuns(o *probes.Options, seq int) {
+func (wr *workerRun) probeRuns(o *probes.BenchOptions, seq int) {
 	o.RunID = wr.sweepRunID(seq, wr.Index)
 	for i := range wr.Workers {
 		if i != wr.Index {
-			o.SweepRuns = append(o.SweepRuns, wr.sweepRunID(seq, i))
+			o.WorkerRuns = append(o.WorkerRuns, wr.sweepRunID(seq, i))
 		}
 	}
 }
