@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // syncBuffer collects log lines from several goroutines.
@@ -319,6 +320,9 @@ func TestCapacityHoldsBestStepForQuotaWindow(t *testing.T) {
 	if !strings.Contains(logs.String(), "shorter than the brokers' quota window") || !strings.Contains(logs.String(), "quota_window=2s") {
 		t.Errorf("the run did not warn of steps shorter than the quota window:\n%s", logs)
 	}
+	if strings.Contains(logs.String(), "held_run") {
+		t.Errorf("the run warned of an interval of 1h shorter than its run with the hold:\n%s", logs)
+	}
 	var holds []Step
 	for _, st := range res.Steps {
 		if st.Hold {
@@ -356,5 +360,99 @@ func TestStepReadsTheSteadyClock(t *testing.T) {
 	}
 	if want := int(time.Second / ackSlot); st.acked != 1 || st.ackSlots[want] != 1 {
 		t.Errorf("acknowledgement not in slot %d (1 s after the step's start)", want)
+	}
+}
+
+// A run that holds its best step for the quota window (here 2 × 1 s) lasts
+// a warm-up, two steps and the hold, 5 s: longer than an interval of 4 s,
+// which the configuration check (3 s of steps within 90 % of it) lets
+// through, as the window is read only at run time. The run's warning says
+// so, and the next run is scheduled interval ± 10 % after the held run
+// ends, never overlapping it.
+func TestCapacityScheduleAfterHeldRun(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{
+		"quota.window.num": "2", "quota.window.size.seconds": "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cfg := capacityProbe("held", config.Capacity{
+		Interval: model.Duration(4 * time.Second), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxBytesPerSecond: 200 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: "kafka-bench-held-capacity",
+	})
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("the configuration check refuses the interval: %v", err)
+	}
+	logs := &syncBuffer{}
+	reg := prometheus.NewRegistry()
+	cp := New(cfg, Options{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Metrics: NewMetrics(reg),
+		Gate: NewGate(), Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cp.Schedule(ctx)
+	}()
+	probetest.Eventually(t, 2*time.Minute, "the run after the first to be scheduled", func() (bool, string) {
+		return strings.Count(logs.String(), `msg="next capacity run"`) >= 2, logs.String()
+	})
+	metrics := gather(t, reg) // before the schedule's end deletes the series
+	cancel()
+	<-done
+
+	lines := strings.Split(logs.String(), "\n")
+	find := func(from int, msg string) int {
+		for i := from; i < len(lines); i++ {
+			if strings.Contains(lines[i], `msg="`+msg) {
+				return i
+			}
+		}
+		t.Fatalf("no %q after line %d:\n%s", msg, from, logs)
+		return -1
+	}
+	warn := lines[find(0, "capacity.step_duration is shorter than the brokers' quota window")]
+	for _, want := range []string{"capacity.interval", "interval=4s", "held_run=5s"} {
+		if !strings.Contains(warn, want) {
+			t.Errorf("the hold warning lacks %q: the interval is shorter than the held run:\n%s", want, warn)
+		}
+	}
+	first := find(0, "next capacity run")
+	finished := find(first+1, "capacity run finished")
+	next := find(first+1, "next capacity run")
+	if next < finished {
+		t.Errorf("the next run was scheduled before the first one ended:\n%s", logs)
+	}
+	// The interval's ± 10 % jitter, rounded to the second.
+	if !strings.Contains(lines[next], "in=4s") {
+		t.Errorf("the next run is not scheduled an interval after the held run:\n%s", lines[next])
+	}
+	if got := mustValue(t, metrics, "kafka_bench_capacity_runs_total", "probe", "held", "result", "ok"); got != 1 {
+		t.Errorf("runs_total{ok} = %v, want 1", got)
+	}
+}
+
+// A run due while another probe's run holds the exporter's gate waits for
+// it, and says so: its "next capacity run" time has passed.
+func TestCapacityGateWaitIsLogged(t *testing.T) {
+	gate := NewGate()
+	gate.ch <- struct{}{} // another probe's run holds it
+	logs := &syncBuffer{}
+	cp := New(capacityProbe("gated", config.Capacity{
+		Interval: model.Duration(time.Second), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxRate: 200, LatencySLO: model.Duration(time.Second),
+	}), Options{Kafka: config.Kafka{Brokers: []string{"127.0.0.1:1"}}, Gate: gate, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cp.Schedule(ctx)
+	}()
+	probetest.Eventually(t, 30*time.Second, "the run to say it waits for the gate", func() (bool, string) {
+		return strings.Contains(logs.String(), "capacity run waits for another probe's capacity run to end"), logs.String()
+	})
+	cancel()
+	<-done
+	if strings.Contains(logs.String(), "capacity run starting") {
+		t.Errorf("a run started while another held the gate:\n%s", logs)
 	}
 }

@@ -27,7 +27,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		bytes:    family.Gauge("kafka_bench_capacity_bytes_per_second", "Capacity of the last successful capacity run in record value bytes per second."),
 		p99:      family.Gauge("kafka_bench_capacity_p99_seconds", "Produce latency p99 at the capacity step of the last successful capacity run."),
 		lastRun:  family.Gauge("kafka_bench_capacity_last_run_timestamp_seconds", "Unix time the last successful capacity run ended; the schedule's start until the first one."),
-		interval: family.Gauge("kafka_bench_capacity_interval_seconds", "Configured time between capacity runs."),
+		interval: family.Gauge("kafka_bench_capacity_interval_seconds", "Configured time from the end of one capacity run to the start of the next (± 10 % jitter)."),
 		runs:     family.Counter("kafka_bench_capacity_runs_total", "Capacity runs by result: ok, aborted (reload or shutdown), error (could not ramp, or the cluster took no records during a step: the previous capacity, limit and last-run time stay).", "result"),
 		limit:    family.Gauge("kafka_bench_capacity_limit", "1 for the reason the last capacity run stopped (latency, rate, errors, ceiling), else 0.", "reason"),
 	}

@@ -85,8 +85,16 @@ func (c *Canary) readQuotaWindow(ctx context.Context, adm *kadm.Client) time.Dur
 	case !ok:
 		c.logger.Debug("the brokers report no quota window: the best step is reported without a hold")
 	case window > time.Duration(c.cfg.StepDuration):
-		c.logger.Warn("capacity.step_duration is shorter than the brokers' quota window (quota.window.num × quota.window.size.seconds), so a step can pass before Kafka throttles: the best step is held for the quota window before it is reported",
-			"step_duration", c.cfg.StepDuration, "quota_window", window)
+		msg := "capacity.step_duration is shorter than the brokers' quota window (quota.window.num × quota.window.size.seconds), so a step can pass before Kafka throttles: the best step is held for the quota window before it is reported"
+		args := []any{"step_duration", c.cfg.StepDuration, "quota_window", window}
+		// The configuration check could not count the hold: say when the
+		// run outlasts the interval, as the next run waits an interval
+		// after its end.
+		if held := c.cfg.RunLength(len(c.cfg.Steps(c.probe.RecordSize)), window); !c.cfg.IntervalExceeds(held) {
+			msg += "; a run with the hold (held_run: warm-up, steps, one hold) outlasts capacity.interval: the next run starts capacity.interval after it ends, so runs never overlap but come less often than the interval; raise capacity.interval above held_run"
+			args = append(args, "interval", c.cfg.Interval, "held_run", held)
+		}
+		c.logger.Warn(msg, args...)
 	}
 	return window
 }

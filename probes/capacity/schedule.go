@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"context"
+	"log/slog"
 	"math/rand/v2"
 	"time"
 
@@ -16,10 +17,18 @@ type Gate struct{ ch chan struct{} }
 // NewGate returns an open gate.
 func NewGate() *Gate { return &Gate{ch: make(chan struct{}, 1)} }
 
-func (g *Gate) acquire(ctx context.Context) bool {
+// acquire waits for the gate, and says so when another probe's run (a
+// long one holds its best step for the quota window) delays this one.
+func (g *Gate) acquire(ctx context.Context, logger *slog.Logger) bool {
 	if g == nil {
 		return true
 	}
+	select {
+	case g.ch <- struct{}{}:
+		return true
+	default:
+	}
+	logger.Info("capacity run waits for another probe's capacity run to end")
 	select {
 	case g.ch <- struct{}{}:
 		return true
@@ -37,7 +46,9 @@ func (g *Gate) release() {
 // Schedule runs the capacity canary until ctx ends: the first run within
 // the first tenth of the interval (so a restart does not wait an interval),
 // then one interval ± CapacityJitter after each run ends, so runs of one
-// probe never overlap and several exporters drift apart.
+// probe never overlap and several exporters drift apart. That holds for a
+// run that outlasts the interval too (one that holds its best step for the
+// quota window): the next one waits an interval after it.
 func (c *Canary) Schedule(ctx context.Context) {
 	if c.m != nil {
 		defer c.m.delete()
@@ -51,7 +62,7 @@ func (c *Canary) Schedule(ctx context.Context) {
 			return
 		case <-time.After(wait):
 		}
-		if !c.opts.Gate.acquire(ctx) {
+		if !c.opts.Gate.acquire(ctx, c.logger) {
 			return
 		}
 		c.RunOnce(ctx)
