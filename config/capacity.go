@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Capacity is a probe's capacity canary (probes/capacity.go): every Interval
+// Capacity is a probe's capacity canary (probes/capacity): every Interval
 // (±CapacityJitter) it ramps the rate on a topic of its own, step by step,
 // and reports the highest step whose p99 stayed within LatencySLO. Absent
 // (nil) means off.
@@ -87,6 +87,21 @@ func (c *Capacity) Steps(recordSize int) []float64 {
 	return steps
 }
 
+// RunLength is how long a run of n steps lasts at the least: a warm-up
+// step at start_rate, the n steps, and hold, the hold of the best step for
+// the brokers' quota window (0 without one), which is known only at run
+// time.
+func (c *Capacity) RunLength(n int, hold time.Duration) time.Duration {
+	return time.Duration(n+1)*time.Duration(c.StepDuration) + hold
+}
+
+// IntervalExceeds says whether the interval, less its jitter, exceeds a run
+// of length d: the next run starts an interval after a run ends, so a
+// longer run makes runs come less often than the interval says.
+func (c *Capacity) IntervalExceeds(d time.Duration) bool {
+	return float64(c.Interval)*(1-CapacityJitter) > float64(d)
+}
+
 func (c *Capacity) validate(s string, recordSize int) error {
 	if err := CheckRate(s, "capacity.start_rate", c.StartRate, math.SmallestNonzeroFloat64, "must be a number > 0"); err != nil {
 		return err
@@ -114,9 +129,8 @@ func (c *Capacity) validate(s string, recordSize int) error {
 	if len(steps) > MaxCapacitySteps {
 		return FieldError(s, "capacity.growth", c.Growth, fmt.Sprintf("the ramp from start_rate to the ceiling takes more than %d steps", MaxCapacitySteps))
 	}
-	// Each run starts with a warm-up step at start_rate.
-	longest := time.Duration(len(steps)+1) * time.Duration(c.StepDuration)
-	if float64(c.Interval)*(1-CapacityJitter) <= float64(longest) {
+	longest := c.RunLength(len(steps), 0)
+	if !c.IntervalExceeds(longest) {
 		return FieldError(s, "capacity.interval", c.Interval, fmt.Sprintf("must exceed the longest run (a warm-up and %d steps of %s = %s) by the 10 %% jitter, so runs never overlap", len(steps), c.StepDuration, model.Duration(longest)))
 	}
 	return nil

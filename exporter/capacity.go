@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // runCapacity schedules p's capacity canary, when it has one, until ctx
@@ -16,7 +16,7 @@ func (e *Exporter) runCapacity(ctx context.Context, k config.Kafka, p config.Pro
 		close(done)
 		return done
 	}
-	c := probes.NewCapacity(p, probes.CapacityOptions{Kafka: k, Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate})
+	c := capacity.New(p, capacity.Options{Kafka: k, Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate})
 	go func() {
 		defer close(done)
 		c.Schedule(ctx)

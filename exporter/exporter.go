@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // Exporter owns the registry and the running probes.
@@ -34,8 +35,8 @@ type Exporter struct {
 	live    *liveRing            // the landing page's sparklines
 	liveRun liveLoop
 	// capacity and capacityGate serve every probe's capacity canary.
-	capacity     *probes.CapacityMetrics
-	capacityGate *probes.CapacityGate
+	capacity     *capacity.Metrics
+	capacityGate *capacity.Gate
 	// credMetrics count credential reloads and token fetches; creds are the
 	// credentials of the kafka section credsFor, shared by its probes.
 	credMetrics *kclient.CredentialMetrics
@@ -69,8 +70,8 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(probeReg),
 
-		capacity:     probes.NewCapacityMetrics(reg),
-		capacityGate: probes.NewCapacityGate(),
+		capacity:     capacity.NewMetrics(reg),
+		capacityGate: capacity.NewGate(),
 		credMetrics:  kclient.NewCredentialMetrics(reg),
 	}
 	reg.MustRegister(

@@ -11,11 +11,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*probes.Capacity, *probetest.Logs) {
+func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*capacity.Canary, *probetest.Logs) {
 	t.Helper()
 	cfg, err := config.Parse([]byte("probes:\n" + yamlProbe))
 	if err != nil {
@@ -23,7 +23,7 @@ func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*probes.C
 	}
 	cfg.Kafka.Brokers = brokers
 	logger, logs := probetest.CaptureLogger()
-	return probes.NewCapacity(cfg.Probes[0], probes.CapacityOptions{Kafka: cfg.Kafka, Logger: logger}), logs
+	return capacity.New(cfg.Probes[0], capacity.Options{Kafka: cfg.Kafka, Logger: logger}), logs
 }
 
 // A capacity run with 3 s steps on a real broker, with a ceiling far out of
@@ -43,10 +43,10 @@ func TestCapacityRunOnRealBroker(t *testing.T) {
 	res := cp.RunOnce(context.Background())
 	t.Logf("capacity run: %s, limit %s, %.0f records/s, p99 %s, %d steps, in %s", res.Result, res.Limit,
 		res.RecordsPerSecond, res.P99, len(res.Steps), time.Since(start).Round(time.Second))
-	if res.Result != probes.CapacityOK || res.RecordsPerSecond <= 0 || res.P99 <= 0 {
+	if res.Result != capacity.ResultOK || res.RecordsPerSecond <= 0 || res.P99 <= 0 {
 		t.Fatalf("result = %+v, want ok with a capacity > 0", res)
 	}
-	if res.Limit == probes.LimitCeiling {
+	if res.Limit == capacity.LimitCeiling {
 		t.Errorf("the run reached a ceiling of 10M records/s of 1 KiB; want it stopped by a limit")
 	}
 	for _, want := range []string{"capacity step", "capacity run finished", "limit=" + res.Limit} {
@@ -85,7 +85,7 @@ func TestCapacityFollowsClientQuota(t *testing.T) {
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	clientID := probes.CapacityClientID(config.DefaultClientID, probe)
+	clientID := capacity.ClientID(config.DefaultClientID, probe)
 	setQuota := func(remove bool) {
 		t.Helper()
 		entity := kadm.ClientQuotaEntity{{Type: "client-id", Name: &clientID}}
@@ -107,13 +107,13 @@ func TestCapacityFollowsClientQuota(t *testing.T) {
 			return (len(qs) == 0) == remove, fmt.Sprint(qs)
 		})
 	}
-	run := func(what string) probes.CapacityResult {
+	run := func(what string) capacity.Result {
 		t.Helper()
 		start := time.Now()
 		res := cp.RunOnce(context.Background())
 		t.Logf("%s: %s, limit %s, %.0f bytes/s, p99 %s, %d steps, in %s", what, res.Result, res.Limit,
 			res.BytesPerSecond, res.P99, len(res.Steps), time.Since(start).Round(time.Second))
-		if res.Result != probes.CapacityOK {
+		if res.Result != capacity.ResultOK {
 			t.Fatalf("%s: result %+v, want ok\n%s", what, res, logs)
 		}
 		return res

@@ -12,7 +12,7 @@ import (
 // the wall clock but not now, so no latency of the probe's own records
 // (produce, end-to-end, lag in seconds), all differences of now readings,
 // moves with it. The intended times in record headers are now readings too;
-// only records of another process (a bench sweep's other workers) are
+// only records of another process (the other workers of a bench run) are
 // measured against the wall clock, as their clocks must agree with ours.
 type clock struct {
 	base time.Time            // wall time at the base, without a monotonic reading
@@ -31,6 +31,13 @@ func newClock() clock {
 
 // now is the probe's steady time (see clock).
 func (c clock) now() time.Time { return c.base.Add(c.mono()) }
+
+// Now is the probe's steady time (see clock): the time of its intended
+// send times and every latency of its own records.
+func (p *Probe) Now() time.Time { return p.clk.now() }
+
+// PacerClock is a pacer clock on the probe's steady time.
+func (p *Probe) PacerClock() pacer.Clock { return p.clk.pacer() }
 
 // since is how long ago the header time stamp (unix ns, of a now reading
 // of this clock) was at now.

@@ -45,14 +45,14 @@ func (l *latencies) Consumed(d time.Duration, _ int, own bool, _ RecordID) {
 
 // A wall-clock step of +1 h after the start moves none of the probe's own
 // latencies: produce, end-to-end and lag in seconds are differences of the
-// probe's monotonic time. Only a record of another process (a bench
-// sweep's other worker) is measured against the wall clock.
+// probe's monotonic time. Only a record of another process (another
+// worker of a bench run) is measured against the wall clock.
 func TestLatencyIgnoresWallClockSteps(t *testing.T) {
 	ft := &fakeTime{wall: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	rec := &latencies{}
 	cfg := config.NewProbe("clock")
 	cfg.Resolve()
-	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Recorder: rec, SweepRuns: []uint64{42}})
+	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec, WorkerRuns: []uint64{42}}})
 	p.clk = ft.clock()
 	p.partitions.Store(1)
 	pr := newProducer(p.runDeps(), nil, 0)
@@ -108,27 +108,5 @@ func TestPacerClockIgnoresWallClockSteps(t *testing.T) {
 	}
 	if err := pc.SleepUntil(context.Background(), start); err != nil {
 		t.Errorf("sleeping until a past time: %v", err)
-	}
-}
-
-// The capacity canary's steps read the same steady clock: a wall-clock step
-// during a step moves neither its produce latencies nor its ack slots.
-func TestCapacityStepIgnoresWallClockSteps(t *testing.T) {
-	ft := &fakeTime{wall: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	clk := ft.clock()
-	pool := payload.NewPool(payload.Body{Kind: payload.RandomLetters, Size: 64})
-	start := clk.now()
-	st := newStepStats(100, start, start.Add(10*time.Second), pool, clk.now)
-	ft.advance(time.Second)
-	r := &kgo.Record{Value: pool.Get(headerOf(7, clk.now()))}
-	ft.advance(2 * time.Millisecond)
-	ft.step(time.Hour)
-	ft.advance(3 * time.Millisecond)
-	st.promise(r, nil)
-	if got := st.produce.Max(); got < 4990 || got > 5010 {
-		t.Errorf("capacity produce latency %d µs across a +1 h wall-clock step, want 5000", got)
-	}
-	if want := int(time.Second / ackSlot); st.acked != 1 || st.ackSlots[want] != 1 {
-		t.Errorf("acknowledgement not in slot %d (1 s after the step's start)", want)
 	}
 }

@@ -103,7 +103,7 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 			}
 			return
 		}
-		own := h.RunID == c.runID || slices.Contains(c.sweepRuns, h.RunID)
+		own := h.RunID == c.runID || slices.Contains(c.workerRuns, h.RunID)
 		var e2e time.Duration
 		switch {
 		case h.RunID == c.runID:

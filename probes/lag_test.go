@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
@@ -216,4 +217,26 @@ func fakeTopic(t *testing.T, n int32) (*kfake.Cluster, *kgo.Client) {
 	}
 	t.Cleanup(cl.Close)
 	return c, cl
+}
+
+func gather(t *testing.T, reg *prometheus.Registry) scrape.Families {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := scrape.Families{}
+	for _, mf := range mfs {
+		f[mf.GetName()] = mf
+	}
+	return f
+}
+
+func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) float64 {
+	t.Helper()
+	v, ok := f.Value(name, labels...)
+	if !ok {
+		t.Fatalf("%s%v missing", name, labels)
+	}
+	return v
 }

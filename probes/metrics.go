@@ -3,16 +3,16 @@ package probes
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
 )
 
-// LatencyBuckets are the classic buckets of every latency histogram: 0.5 ms
-// to 30 s, so a Prometheus without native histograms still gets quantiles.
-var LatencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+// LatencyBuckets are the classic buckets of every latency histogram
+// (family.LatencyBuckets).
+var LatencyBuckets = family.LatencyBuckets
 
 // Failure reasons of kafka_bench_produce_failed_total: a fixed set, so the
 // label's cardinality is bounded whatever the broker answers.
@@ -61,70 +61,41 @@ type Metrics struct {
 	replication     *replicationMetrics // replica_metrics.go
 }
 
-// Every probe family is declared with one of histogram, counter and gauge:
-// the probe label first, then labels.
-func histogram(name, help string, labels ...string) *prometheus.HistogramVec {
-	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:                            name,
-		Help:                            help,
-		Buckets:                         LatencyBuckets,
-		NativeHistogramBucketFactor:     1.1,
-		NativeHistogramMaxBucketNumber:  100,
-		NativeHistogramMinResetDuration: time.Hour,
-	}, append([]string{"probe"}, labels...))
-}
-
-func counter(name, help string, labels ...string) *prometheus.CounterVec {
-	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, append([]string{"probe"}, labels...))
-}
-
-func gauge(name, help string, labels ...string) *prometheus.GaugeVec {
-	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, append([]string{"probe"}, labels...))
-}
-
 // NewMetrics creates and registers the probe metrics on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
-		info: gauge("kafka_bench_probe_info", "Settings of a probe, as labels; always 1.", "topic", "acks", "compression",
+		info: family.Gauge("kafka_bench_probe_info", "Settings of a probe, as labels; always 1.", "topic", "acks", "compression",
 			"record_size_bytes", "batch_size_bytes", "linger_ms", "partitions", "replication_factor", "group"),
-		targetRate:      gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
-		up:              gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window (2 × lag_interval, or 3 rounds at low rates), else 0."),
-		produced:        counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
-		producedBytes:   counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
-		produceFailed:   counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason: "+strings.Join(FailureReasons, ", ")+".", "reason"),
-		produceLatency:  histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
-		sendDelay:       histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
-		consumed:        counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
-		consumedBytes:   counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
-		e2eLatency:      histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
-		commitLatency:   histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
-		commitFailed:    counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
-		lost:            counter("kafka_bench_records_lost_total", "Probe records acknowledged by Kafka that the consumer read past and did not receive within the loss grace period after their acknowledgement."),
-		duplicated:      counter("kafka_bench_records_duplicated_total", "Probe records received more than once."),
-		outOfOrder:      counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
-		foreign:         counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
-		lagRecords:      gauge("kafka_bench_consumer_lag_records", "End offsets minus the probe consumer's own position (the next offset it will read), summed over partitions; 0 when caught up."),
-		lagSeconds:      gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up; absent with acks=0."),
-		groupLagRecords: gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
-		groupLagSeconds: gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
-		clientFailed:    counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff, 1 s doubling to 30 s (probe_up is 0 meanwhile), by client ("+strings.Join(clientNames, ", ")+") and reason ("+strings.Join(clientFailureReasons, ", ")+").", "client", "reason"),
+		targetRate:      family.Gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
+		up:              family.Gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window (2 × lag_interval, or 3 rounds at low rates), else 0."),
+		produced:        family.Counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
+		producedBytes:   family.Counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
+		produceFailed:   family.Counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason: "+strings.Join(FailureReasons, ", ")+".", "reason"),
+		produceLatency:  family.Histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
+		sendDelay:       family.Histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
+		consumed:        family.Counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
+		consumedBytes:   family.Counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
+		e2eLatency:      family.Histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
+		commitLatency:   family.Histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
+		commitFailed:    family.Counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
+		lost:            family.Counter("kafka_bench_records_lost_total", "Probe records acknowledged by Kafka that the consumer read past and did not receive within the loss grace period after their acknowledgement."),
+		duplicated:      family.Counter("kafka_bench_records_duplicated_total", "Probe records received more than once."),
+		outOfOrder:      family.Counter("kafka_bench_records_out_of_order_total", "Probe records received after a later record of the same partition."),
+		foreign:         family.Counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
+		lagRecords:      family.Gauge("kafka_bench_consumer_lag_records", "End offsets minus the probe consumer's own position (the next offset it will read), summed over partitions; 0 when caught up."),
+		lagSeconds:      family.Gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up; absent with acks=0."),
+		groupLagRecords: family.Gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
+		groupLagSeconds: family.Gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
+		clientFailed:    family.Counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff, 1 s doubling to 30 s (probe_up is 0 meanwhile), by client ("+strings.Join(clientNames, ", ")+") and reason ("+strings.Join(clientFailureReasons, ", ")+").", "client", "reason"),
 	}
-	for _, f := range m.families() {
-		reg.MustRegister(f)
-	}
+	family.Register(reg, m.families()...)
 	m.replication = newReplicationMetrics(reg)
 	return m
 }
 
-// family is a metric vector: registered once, a probe's series deleted.
-type family interface {
-	prometheus.Collector
-	DeletePartialMatch(prometheus.Labels) int
-}
-
 // families lists every probe family.
-func (m *Metrics) families() []family {
-	return []family{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
+func (m *Metrics) families() []family.Vec {
+	return []family.Vec{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
 		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
 		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds, m.clientFailed}
 }
@@ -207,9 +178,6 @@ func consumerGroup(p config.Probe) string {
 
 // deleteProbe removes every series of a stopped probe.
 func (m *Metrics) deleteProbe(name string) {
-	l := prometheus.Labels{"probe": name}
-	for _, f := range m.families() {
-		f.DeletePartialMatch(l)
-	}
+	family.DeleteProbe(name, m.families()...)
 	m.replication.deleteProbe(name)
 }

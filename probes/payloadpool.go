@@ -7,12 +7,12 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
-// newPool makes the producer's record pool from the payload settings.
+// NewPool makes the producer's record pool from the payload settings.
 // Validation read the payload file once already; it is read again here, so
 // a producer started later sends what the file holds then. A file that has
 // become unreadable or empty since falls back to random letters of the
 // validated record size, with a warning.
-func newPool(cfg config.Probe, logger *slog.Logger) *payload.Pool {
+func NewPool(cfg config.Probe, logger *slog.Logger) *payload.Pool {
 	pl := cfg.Payload
 	if pl.Kind != config.PayloadFile {
 		return payload.NewPool(payload.Body{Kind: pl.Kind, Size: cfg.RecordSize})

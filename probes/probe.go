@@ -24,10 +24,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
-// Shutdown budget: SIGTERM must end the process within 10 s.
-const (
-	flushTimeout = 5 * time.Second
-)
+// FlushTimeout bounds the flush of a stopping producer: SIGTERM must end
+// the process within 10 s.
+const FlushTimeout = 5 * time.Second
 
 // Options are what a probe needs besides its configuration.
 type Options struct {
@@ -38,27 +37,14 @@ type Options struct {
 	Logger     *slog.Logger
 	// Credentials are shared by the probe's clients (see kclient.Options).
 	Credentials *kclient.Credentials
-	// NumRecords, when > 0, stops producing after that many records (bench).
-	NumRecords uint64
-	// Recorder, when set, receives every measurement as well (bench mode
-	// keeps exact HdrHistograms with it). It must be safe for concurrent use.
-	Recorder Recorder
-	// ConsumeOnly runs the consumer without the producer, from the
-	// group's committed offsets or the start of the topic (bench mode
-	// reading a pre-filled topic).
-	ConsumeOnly bool
-	// RunID, when not 0, is the producer's run id instead of a random one:
-	// the workers of a bench sweep derive theirs from the sweep's name.
-	RunID uint64
-	// SweepRuns are the run ids of the other producers of a bench sweep:
-	// the consumer treats their records as its own (end-to-end latency,
-	// Recorder), as the sweep's workers share one consumer group.
-	SweepRuns []uint64
 	// RetryClients makes Run retry, with backoff, a client that cannot be
 	// built, where it would return the error: the daemon keeps the probe
 	// exported (probe_up 0, kafka_bench_probe_client_failed_total) until
 	// it can; a one-shot bench run fails instead.
 	RetryClients bool
+	// Bench is what a one-shot bench run changes about the probe; the
+	// daemon leaves it zero.
+	Bench BenchOptions
 }
 
 // RecordID names one probe record: its producer's run, its partition and
@@ -77,7 +63,7 @@ type Recorder interface {
 	// Failed is n records given up on, for a reason of FailureReasons.
 	Failed(reason string, n int)
 	// Consumed is a record read; ownRun says it is one of this run's (or
-	// of SweepRuns), and only then is id set.
+	// of BenchOptions.WorkerRuns), and only then is id set.
 	Consumed(endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
 }
 
@@ -90,6 +76,7 @@ type Probe struct {
 	logger  *slog.Logger
 	runID   uint64
 	clk     clock
+	rec     Recorder // Bench.Recorder, behind the replica's; nil: none
 
 	admin        *kadm.Client
 	tracker      *tracker.Tracker
@@ -116,12 +103,12 @@ func New(cfg config.Probe, opts Options) *Probe {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = logger.With("probe", cfg.Name)
-	runID := opts.RunID
+	runID := opts.Bench.RunID
 	if runID == 0 {
 		runID = payload.NewRunID()
 	}
 	rep := newReplica(cfg, opts, logger)
-	opts.Recorder = rep.recorder(opts.Recorder) // the replica hears of acknowledgements
+	rec := rep.recorder(opts.Bench.Recorder) // the replica hears of acknowledgements
 	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
 	p := &Probe{
 		cfg:          cfg,
@@ -135,7 +122,8 @@ func New(cfg config.Probe, opts Options) *Probe {
 		produceTimes: newProduceTimes(),
 		positions:    newPositions(),
 		latency:      &leaderLatency{probe: cfg.Name, metrics: opts.Metrics},
-		fails:        failCounter{counters: m.failed, rec: opts.Recorder},
+		rec:          rec,
+		fails:        failCounter{counters: m.failed, rec: rec},
 		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
 		replica:      rep,
@@ -182,7 +170,7 @@ func (p *Probe) Run(ctx context.Context) error {
 	var adminClient *kgo.Client
 	for failures := 1; ; failures++ {
 		var err error
-		if adminClient, err = p.newClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond)); err == nil {
+		if adminClient, err = p.NewClient(kclient.RoleAdmin, "0", kgo.MetadataMinAge(250*time.Millisecond)); err == nil {
 			break
 		}
 		if !p.opts.RetryClients {
@@ -246,7 +234,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		stopConsumers()
 		wg.Wait()
 	}()
-	if p.cfg.Consumer.Enabled && !p.opts.ConsumeOnly {
+	if p.cfg.Consumer.Enabled && !p.opts.Bench.ConsumeOnly {
 		// A lasting failure (a denied group ACL) backs off, and shows in
 		// probe_up and kafka_bench_probe_client_failed_total.
 		for failures := 1; ; failures++ {
@@ -262,7 +250,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
 			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
-			cl, err := p.newClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
+			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
 			if err != nil {
 				return false, &buildError{ClientConsumer, err}
 			}
@@ -273,7 +261,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 			})
 		}
 	}
-	if !p.opts.ConsumeOnly {
+	if !p.opts.Bench.ConsumeOnly {
 		stopReplica, err := p.replica.start(ctx, p.runID) // before the first record
 		if err != nil {
 			return false, err
@@ -281,7 +269,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		defer stopReplica()
 	}
 	stopProducer := func() {}
-	if !p.opts.ConsumeOnly && !p.producingStopped() {
+	if !p.opts.Bench.ConsumeOnly && !p.producingStopped() {
 		if stopProducer, err = p.startProducer(ctx); err != nil {
 			return false, &buildError{ClientProducer, err}
 		}
@@ -330,11 +318,11 @@ func (p *Probe) producingStopped() bool {
 // startProducer starts the paced producer; the returned func stops it
 // (flush with a deadline, close).
 func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
-	cl, err := p.newClient(kclient.RoleProducer, "0", kclient.ProducerOpts(p.cfg)...)
+	cl, err := p.NewClient(kclient.RoleProducer, "0", kclient.ProducerOpts(p.cfg)...)
 	if err != nil {
 		return nil, err
 	}
-	pr := newProducer(p.runDeps(), cl, p.opts.NumRecords)
+	pr := newProducer(p.runDeps(), cl, p.opts.Bench.NumRecords)
 	p.producer.Store(pr)
 	produceCtx, stopPacing := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -343,10 +331,12 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 		pr.run(produceCtx)
 	}()
 	var once sync.Once
-	return func() { once.Do(func() { pr.stop(stopPacing, done, flushTimeout) }) }, nil
+	return func() { once.Do(func() { pr.stop(stopPacing, done, FlushTimeout) }) }, nil
 }
 
-func (p *Probe) newClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
+// NewClient builds a client of the probe in role (kclient.Role*) for member:
+// the probe's Kafka settings, credentials and client-metric labels.
+func (p *Probe) NewClient(role, member string, extra ...kgo.Opt) (*kgo.Client, error) {
 	cl, err := kclient.New(p.opts.Kafka, kclient.Options{Logger: p.logger, Registerer: p.opts.Registerer,
 		Labels: kclient.Labels{Probe: p.cfg.Name, Role: role, Member: member}, Probing: true,
 		Credentials: p.opts.Credentials}, extra...)

@@ -16,16 +16,16 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
-// maxBatch bounds how many due records one pacer wake-up hands out, so a
+// MaxBatch bounds how many due records one pacer wake-up hands out, so a
 // catch-up burst still checks for cancellation regularly.
-const maxBatch = 512
+const MaxBatch = 512
 
 // recordOverhead bounds the bytes a record adds to its value inside a record
 // batch (length, attributes, timestamp and offset deltas, key and value
 // lengths, header count: varints).
 const recordOverhead = 21
 
-// roundSize is how many records share one intended time: round_interval
+// RoundSize is how many records share one intended time: round_interval
 // worth at the probe's rate, at least one, and at most one batch.size per
 // partition, so that a round fits one produce request and never queues
 // behind itself. Every wake-up of the producer, every produce request and
@@ -34,7 +34,7 @@ const recordOverhead = 21
 // probe interval) instead of one wake-up per record is what keeps an
 // always-on probe cheap. No record is handed over before its intended time,
 // and every latency is measured from it, so latency keeps its meaning.
-func roundSize(cfg config.Probe, partitions int32) uint64 {
+func RoundSize(cfg config.Probe, partitions int32) uint64 {
 	rate := cfg.Rate
 	if rate <= 0 || math.IsInf(rate, 1) || math.IsNaN(rate) {
 		return 1
@@ -44,7 +44,7 @@ func roundSize(cfg config.Probe, partitions int32) uint64 {
 	// round that overfills a batch by one record would leave a batch of
 	// one behind and double the produce requests.
 	perBatch := max((cfg.Producer.BatchSize-config.BatchOverhead)/(cfg.RecordSize+recordOverhead), 1)
-	n = min(n, float64(int64(max(partitions, 1))*int64(perBatch)), maxBatch)
+	n = min(n, float64(int64(max(partitions, 1))*int64(perBatch)), MaxBatch)
 	return uint64(max(n, 1))
 }
 
@@ -53,7 +53,7 @@ func roundPeriod(cfg config.Probe, partitions int32) time.Duration {
 	if cfg.Rate <= 0 {
 		return 0
 	}
-	return time.Duration(float64(roundSize(cfg, partitions)) / cfg.Rate * float64(time.Second))
+	return time.Duration(float64(RoundSize(cfg, partitions)) / cfg.Rate * float64(time.Second))
 }
 
 // producer paces probe records by intended send time and measures produce
@@ -72,8 +72,9 @@ type producer struct {
 	maxBehind time.Duration
 	// track: the tracker hears of every acknowledgement and failure, for
 	// loss accounting; without a consumer there is none to keep, and in a
-	// bench sweep (SweepRuns) other processes read a part of this run's
-	// records, so its gaps are no loss (the merge counts loss exactly).
+	// bench run of several workers (WorkerRuns) the others read a part of
+	// this run's records, so its gaps are no loss (the merge counts loss
+	// exactly).
 	track bool
 	// limit, when > 0, stops producing after that many records (bench).
 	limit uint64
@@ -102,10 +103,10 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 	pr := &producer{
 		runDeps:   d,
 		client:    client,
-		pool:      newPool(d.cfg, d.logger),
+		pool:      NewPool(d.cfg, d.logger),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
-		track:     d.cfg.Consumer.Enabled && len(d.sweepRuns) == 0,
+		track:     d.cfg.Consumer.Enabled && len(d.workerRuns) == 0,
 		writable:  d.partitions.Load(),
 		lagTimes:  !ackless(d.cfg),
 	}
@@ -152,7 +153,7 @@ func (pr *producer) followGrowth(want int32) {
 // run produces until ctx is cancelled or the record limit is reached.
 func (pr *producer) run(ctx context.Context) {
 	clock := pr.clk.pacer()
-	pc := pacer.New(clock, clock.Now(), pr.cfg.Rate, roundSize(pr.cfg, pr.partitions.Load()))
+	pc := pacer.New(clock, clock.Now(), pr.cfg.Rate, RoundSize(pr.cfg, pr.partitions.Load()))
 	unlimited := pr.cfg.Rate <= 0
 	for ctx.Err() == nil {
 		if !unlimited {
@@ -163,7 +164,7 @@ func (pr *producer) run(ctx context.Context) {
 				}
 			}
 		}
-		first, n, err := pc.Wait(ctx, maxBatch)
+		first, n, err := pc.Wait(ctx, MaxBatch)
 		if err != nil {
 			return
 		}

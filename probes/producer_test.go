@@ -62,7 +62,7 @@ func TestRoundSize(t *testing.T) {
 		parts int32
 		want  uint64
 	}{
-		{probe(0, 200*ms, 1024), 3, 1},        // unlimited: the pacer hands out maxBatch itself
+		{probe(0, 200*ms, 1024), 3, 1},        // unlimited: the pacer hands out MaxBatch itself
 		{probe(1, 200*ms, 1024), 3, 1},        // below one record per round: a round per record
 		{probe(30, 200*ms, 128), 3, 6},        // 200 ms of records
 		{probe(30, 100*ms, 128), 3, 3},        //
@@ -71,11 +71,11 @@ func TestRoundSize(t *testing.T) {
 		{probe(1000, 200*ms, 1024), 3, 45},    // one batch.size (15 records of 1 KiB) per partition
 		{probe(1000, 200*ms, 1024), 1, 15},    //
 		{probe(50, 200*ms, 100000), 3, 3},     // a record larger than batch.size: one per partition
-		{probe(1e6, 200*ms, 36), 3, maxBatch}, // capped at maxBatch
+		{probe(1e6, 200*ms, 36), 3, MaxBatch}, // capped at MaxBatch
 	}
 	for _, c := range cases {
-		if got := roundSize(c.p, c.parts); got != c.want {
-			t.Errorf("roundSize(rate %v, round_interval %v, record_size %d, %d partitions) = %d, want %d",
+		if got := RoundSize(c.p, c.parts); got != c.want {
+			t.Errorf("RoundSize(rate %v, round_interval %v, record_size %d, %d partitions) = %d, want %d",
 				c.p.Rate, c.p.RoundInterval, c.p.RecordSize, c.parts, got, c.want)
 		}
 	}

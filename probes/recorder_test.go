@@ -43,7 +43,7 @@ probes:
   - name: refused
     rate: 100
     lag_interval: 500ms
-`, c.ListenAddrs(), probes.Options{Logger: probetest.Logger(), Recorder: rec})
+`, c.ListenAddrs(), probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{Recorder: rec}})
 	probetest.Eventually(t, 30*time.Second, "the recorder and the metric agree on the failures", func() (bool, string) {
 		metric := probetest.Value(t, x.Gather(t), "kafka_bench_produce_failed_total", "probe", "refused", "reason", probes.ReasonAuth)
 		heard := rec.get(probes.ReasonAuth)

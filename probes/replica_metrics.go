@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
 )
 
 // ReplicationLatencyBuckets reach further than LatencyBuckets: a replicator
@@ -47,21 +49,17 @@ func newReplicationMetrics(reg prometheus.Registerer) *replicationMetrics {
 		lagRecords: gauge("kafka_bench_replication_lag_records", "Probe records acknowledged by the source cluster and not yet read from the replica cluster."),
 		lagSeconds: gauge("kafka_bench_replication_lag_seconds", "Time since the source cluster acknowledged the oldest probe record not yet read from the replica cluster; 0 when caught up."),
 	}
-	for _, c := range m.collectors() {
-		reg.MustRegister(c)
-	}
+	family.Register(reg, m.collectors()...)
 	return m
 }
 
-func (m *replicationMetrics) collectors() []family {
-	return []family{m.latency, m.consumed, m.lost, m.duplicated, m.outOfOrder, m.lagRecords, m.lagSeconds}
+func (m *replicationMetrics) collectors() []family.Vec {
+	return []family.Vec{m.latency, m.consumed, m.lost, m.duplicated, m.outOfOrder, m.lagRecords, m.lagSeconds}
 }
 
 // deleteProbe removes a stopped probe's series.
 func (m *replicationMetrics) deleteProbe(name string) {
-	for _, c := range m.collectors() {
-		c.DeletePartialMatch(prometheus.Labels{"probe": name})
-	}
+	family.DeleteProbe(name, m.collectors()...)
 }
 
 // linkMetrics are one probe's children, created at zero so the first scrape

@@ -17,7 +17,7 @@ type runDeps struct {
 	cfg        config.Probe
 	runID      uint64
 	clk        clock    // the probe's steady time: every in-process latency
-	sweepRuns  []uint64 // Options.SweepRuns
+	workerRuns []uint64 // BenchOptions.WorkerRuns
 	tracker    *tracker.Tracker
 	partitions *atomic.Int32 // grows when partitions are added
 	m          *probeMetrics
@@ -34,8 +34,8 @@ type runDeps struct {
 }
 
 func (p *Probe) runDeps() runDeps {
-	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, sweepRuns: p.opts.SweepRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
-		fails: p.fails, latency: p.latency, live: p.live, rec: p.opts.Recorder, errs: p.errs, logger: p.logger,
+	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
+		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
 		produceTimes: p.produceTimes, positions: p.positions, held: &p.held}
 }
 

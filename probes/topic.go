@@ -47,6 +47,17 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 	}
 }
 
+// EnsureTopic makes the probe's topic ready through adm, as Run does at its
+// start, for a caller that runs its own clients on it (the capacity
+// canary), and returns its partition count.
+func (p *Probe) EnsureTopic(ctx context.Context, adm *kadm.Client) (partitions int32, err error) {
+	p.admin = adm
+	if err := p.ensureTopic(ctx); err != nil {
+		return 0, err
+	}
+	return p.partitions.Load(), nil
+}
+
 func (p *Probe) ensureTopicOnce(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // ConsumerHeader is ConsumerPerformance's header line.
@@ -44,7 +44,7 @@ func ProducerLine(p *result.ProduceResult) string {
 }
 
 // CapacityLine sums up a find_max_rate ramp that ran to a limit.
-func CapacityLine(c *probes.CapacityResult) string {
+func CapacityLine(c *capacity.Result) string {
 	return fmt.Sprintf("max rate within the latency SLO: %.0f records/sec (%.2f MB/sec), %.3f ms p99 there, limited by %s after %d steps.",
 		c.RecordsPerSecond, c.BytesPerSecond/result.MiB, result.Millis(c.P99), c.Limit, len(c.Steps))
 }
@@ -104,7 +104,7 @@ func header(paramKeys []string, capacity bool) []string {
 // capacityCells are a result's capacityColumns.
 func capacityCells(r result.Result) []string {
 	c := r.Capacity
-	if c == nil || c.Result != probes.CapacityOK {
+	if c == nil || c.Result != capacity.ResultOK {
 		return make([]string, len(capacityColumns))
 	}
 	return []string{f0(c.RecordsPerSecond), f2(c.BytesPerSecond / result.MiB), msf(c.P99), c.Limit}

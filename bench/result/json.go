@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // JSONResults is results in the JSON schema, each scenario's parameters
@@ -58,7 +58,7 @@ func JSONResults(paramKeys []string, results []Result) []JSONResult {
 }
 
 // CapacityJSON is a capacity search's outcome in the JSON schema.
-func CapacityJSON(c *probes.CapacityResult) *JSONCapacity {
+func CapacityJSON(c *capacity.Result) *JSONCapacity {
 	j := &JSONCapacity{Result: c.Result, Limit: c.Limit, RecordsPerSec: Round(c.RecordsPerSecond, 3),
 		MBPerSec: Round(c.BytesPerSecond/MiB, 3), P99MS: Round(Millis(c.P99), 3), Steps: []JSONCapacityStep{}}
 	for _, st := range c.Steps {

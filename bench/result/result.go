@@ -6,8 +6,9 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // Result is one scenario's outcome.
@@ -24,7 +25,7 @@ type Result struct {
 	// Consume is nil when the scenario has no consumer.
 	Consume *ConsumeResult
 	// Capacity is the ramp's outcome with find_max_rate, else nil.
-	Capacity *probes.CapacityResult
+	Capacity *capacity.Result
 	Host     HostStats
 	// Hosts are the machines measured, the bench's own first.
 	Hosts []HostRow

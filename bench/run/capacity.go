@@ -8,7 +8,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // findMaxRate runs the scenario's capacity ramp once, on the scenario's own
@@ -18,13 +18,13 @@ func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe,
 	c.Topic = p.Topic
 	p.Capacity = &c
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
-	cr := probes.NewCapacity(p, probes.CapacityOptions{Kafka: b.Kafka, Logger: r.Logger}).RunOnce(ctx)
+	cr := capacity.New(p, capacity.Options{Kafka: b.Kafka, Logger: r.Logger}).RunOnce(ctx)
 	res.Hosts = host.Stop(context.Background())
 	res.Host, res.Capacity = hostwatch.OwnStats(res.Hosts[0]), &cr
 	switch cr.Result {
-	case probes.CapacityAborted:
+	case capacity.ResultAborted:
 		res.Err = ErrInterrupted.Error()
-	case probes.CapacityError:
+	case capacity.ResultError:
 		res.Err = cr.Err.Error()
 	}
 	if herr := r.unreachable(res.Hosts, logger); herr != nil && res.Err == "" {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
 // find_max_rate runs each scenario's capacity ramp once; the table gets the
@@ -31,7 +31,7 @@ matrix:
 	if len(rows) != 2 {
 		t.Fatalf("table has %d rows, want 2:\n%s", len(rows), table.String())
 	}
-	limits := map[string]bool{probes.LimitLatency: true, probes.LimitRate: true, probes.LimitErrors: true, probes.LimitCeiling: true}
+	limits := map[string]bool{capacity.LimitLatency: true, capacity.LimitRate: true, capacity.LimitErrors: true, capacity.LimitCeiling: true}
 	for i, row := range rows {
 		rate, err := strconv.ParseFloat(row["max rate at SLO (records/s)"], 64)
 		if err != nil || rate < 100 || rate > 400 || row["status"] != "ok" || !limits[row["limit"]] || row["p99 at max (ms)"] == "-" {
@@ -55,7 +55,7 @@ matrix:
 		t.Fatal(err)
 	}
 	for i, p := range parsed {
-		if p.Capacity.Result != probes.CapacityOK || len(p.Capacity.Steps) == 0 {
+		if p.Capacity.Result != capacity.ResultOK || len(p.Capacity.Steps) == 0 {
 			t.Errorf("JSON result %d: capacity %+v, want ok with its steps", i, p.Capacity)
 		}
 	}

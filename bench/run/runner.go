@@ -234,15 +234,13 @@ func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Sce
 		rec = NewRecorder(b.WarmupRecords, false, 0)
 	}
 	opts := probes.Options{
-		Kafka:       b.Kafka,
-		Metrics:     r.Metrics,
-		Registerer:  r.Registerer,
-		Logger:      r.Logger,
-		NumRecords:  limit,
-		Recorder:    rec,
-		ConsumeOnly: b.ConsumeOnly,
+		Kafka:      b.Kafka,
+		Metrics:    r.Metrics,
+		Registerer: r.Registerer,
+		Logger:     r.Logger,
+		Bench:      probes.BenchOptions{NumRecords: limit, Recorder: rec, ConsumeOnly: b.ConsumeOnly},
 	}
-	r.Share.ProbeRuns(&opts, seq)
+	r.Share.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
 	start := time.Now()

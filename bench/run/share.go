@@ -33,7 +33,7 @@ type Share interface {
 	// WaitStart waits for the run's start and says how late this process is.
 	WaitStart(ctx context.Context, start time.Time, name string) (time.Duration, error)
 	// ProbeRuns sets the run ids of the seq-th run's records.
-	ProbeRuns(o *probes.Options, seq int)
+	ProbeRuns(o *probes.BenchOptions, seq int)
 	// Drain is how the seq-th run's consumers end; nil: each reads its
 	// own producer's records back.
 	Drain(seq int, p config.Probe) GroupDrain
@@ -88,7 +88,7 @@ func (Alone) Prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *co
 func (Alone) WaitStart(context.Context, time.Time, string) (time.Duration, error) { return 0, nil }
 
 // ProbeRuns leaves the run ids random.
-func (Alone) ProbeRuns(*probes.Options, int) {}
+func (Alone) ProbeRuns(*probes.BenchOptions, int) {}
 
 // Drain is nil: the consumer reads its own producer's records back.
 func (Alone) Drain(int, config.Probe) GroupDrain { return nil }

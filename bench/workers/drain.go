@@ -41,13 +41,13 @@ func (w *Worker) sweepRunID(seq, i int) uint64 {
 	return 1
 }
 
-// probeRuns sets the seq-th run's run ids on the probe's options: its own
+// probeRuns sets the seq-th run's run ids on the probe's bench options: its own
 // and the other workers'.
-func (ws *workerSweep) probeRuns(o *probes.Options, seq int) {
+func (ws *workerSweep) probeRuns(o *probes.BenchOptions, seq int) {
 	o.RunID = ws.sweepRunID(seq, ws.Index)
 	for i := range ws.Workers {
 		if i != ws.Index {
-			o.SweepRuns = append(o.SweepRuns, ws.sweepRunID(seq, i))
+			o.WorkerRuns = append(o.WorkerRuns, ws.sweepRunID(seq, i))
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (w *Worker) WaitStart(ctx context.Context, start time.Time, name string) (t
 }
 
 // ProbeRuns sets the run ids every worker derives from --run.
-func (w *Worker) ProbeRuns(o *probes.Options, seq int) { w.ws.probeRuns(o, seq) }
+func (w *Worker) ProbeRuns(o *probes.BenchOptions, seq int) { w.ws.probeRuns(o, seq) }
 
 // Drain is the shared group's drain; nil without a consumer.
 func (w *Worker) Drain(seq int, p config.Probe) run.GroupDrain {

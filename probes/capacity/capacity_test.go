@@ -1,4 +1,4 @@
-package probes
+package capacity
 
 import (
 	"bytes"
@@ -20,6 +20,8 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // syncBuffer collects log lines from several goroutines.
@@ -89,11 +91,11 @@ func TestCapacityRamp(t *testing.T) {
 	brokers := kfakeBrokers(t)
 	reg := prometheus.NewRegistry()
 	logs := &syncBuffer{}
-	cp := NewCapacity(capacityProbe("ramp", config.Capacity{
+	cp := New(capacityProbe("ramp", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), EndToEndSLO: model.Duration(5 * time.Second),
 		Topic: "kafka-bench-ramp-capacity",
-	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg),
+	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 
 	if f := gather(t, reg); mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
@@ -102,7 +104,7 @@ func TestCapacityRamp(t *testing.T) {
 		t.Error("a capacity is exported before any run")
 	}
 	res := cp.RunOnce(context.Background())
-	if res.Result != CapacityOK || len(res.Steps) == 0 {
+	if res.Result != ResultOK || len(res.Steps) == 0 {
 		t.Fatalf("result = %+v, want ok", res)
 	}
 	ladder := []float64{100, 200, 400}
@@ -141,7 +143,7 @@ func TestCapacityRamp(t *testing.T) {
 	if got := mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok"); got != 1 {
 		t.Errorf("runs_total{ok} = %v, want 1", got)
 	}
-	for _, l := range CapacityLimits {
+	for _, l := range Limits {
 		want := map[bool]float64{true: 1}[l == res.Limit]
 		if got := mustValue(t, f, "kafka_bench_capacity_limit", "probe", "ramp", "reason", l); got != want {
 			t.Errorf("limit{%s} = %v, want %v", l, got, want)
@@ -160,12 +162,12 @@ func TestCapacityRunAbortsOnCancel(t *testing.T) {
 	brokers := kfakeBrokers(t)
 	reg := prometheus.NewRegistry()
 	const topic = "kafka-bench-abort-capacity"
-	cp := NewCapacity(capacityProbe("abort", config.Capacity{
+	cp := New(capacityProbe("abort", config.Capacity{
 		Interval: model.Duration(3 * time.Hour), StepDuration: model.Duration(time.Hour), StartRate: 1000, Growth: 2,
 		MaxRate: 2000, LatencySLO: model.Duration(time.Second), Topic: topic,
-	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg)})
+	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg)})
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan CapacityResult, 1)
+	done := make(chan Result, 1)
 	go func() { done <- cp.RunOnce(ctx) }()
 
 	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
@@ -190,7 +192,7 @@ func TestCapacityRunAbortsOnCancel(t *testing.T) {
 	cancel()
 	select {
 	case res := <-done:
-		if res.Result != CapacityAborted {
+		if res.Result != ResultAborted {
 			t.Errorf("result = %+v, want aborted", res)
 		}
 	case <-time.After(30 * time.Second):
@@ -234,13 +236,13 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	logs := &syncBuffer{}
 	const topic = "kafka-bench-outage-capacity"
-	cp := NewCapacity(capacityProbe("outage", config.Capacity{
+	cp := New(capacityProbe("outage", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: topic,
-	}), CapacityOptions{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewCapacityMetrics(reg),
+	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	first := cp.RunOnce(context.Background())
-	if first.Result != CapacityOK {
+	if first.Result != ResultOK {
 		t.Fatalf("first run %+v, want ok", first)
 	}
 	before := gather(t, reg)
@@ -258,7 +260,7 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 		return n
 	}
 	base := records()
-	done := make(chan CapacityResult, 1)
+	done := make(chan Result, 1)
 	go func() { done <- cp.RunOnce(context.Background()) }()
 	// The outage starts once the warm-up step is over and the first judged
 	// step is under way (the warm-up step sends 100 records).
@@ -268,13 +270,13 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 		}
 	}
 	outage.Store(true)
-	var res CapacityResult
+	var res Result
 	select {
 	case res = <-done:
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the run did not end")
 	}
-	if res.Result != CapacityError || res.Err == nil || !strings.Contains(res.Err.Error(), "cluster unavailable") {
+	if res.Result != ResultError || res.Err == nil || !strings.Contains(res.Err.Error(), "cluster unavailable") {
 		t.Errorf("run during an outage: %+v, want result error (cluster unavailable)", res)
 	}
 	after := gather(t, reg)
@@ -283,7 +285,7 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 			t.Errorf("%s changed from %v to %v by a run during an outage", name, b, a)
 		}
 	}
-	for _, l := range CapacityLimits {
+	for _, l := range Limits {
 		if b, a := mustValue(t, before, "kafka_bench_capacity_limit", "probe", "outage", "reason", l), mustValue(t, after, "kafka_bench_capacity_limit", "probe", "outage", "reason", l); a != b {
 			t.Errorf("limit{%s} changed from %v to %v by a run during an outage", l, b, a)
 		}
@@ -307,18 +309,21 @@ func TestCapacityHoldsBestStepForQuotaWindow(t *testing.T) {
 	}
 	defer c.Close()
 	logs := &syncBuffer{}
-	cp := NewCapacity(capacityProbe("hold", config.Capacity{
+	cp := New(capacityProbe("hold", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 200 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: "kafka-bench-hold-capacity",
-	}), CapacityOptions{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	}), Options{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	res := cp.RunOnce(context.Background())
-	if res.Result != CapacityOK {
+	if res.Result != ResultOK {
 		t.Fatalf("result %+v, want ok", res)
 	}
 	if !strings.Contains(logs.String(), "shorter than the brokers' quota window") || !strings.Contains(logs.String(), "quota_window=2s") {
 		t.Errorf("the run did not warn of steps shorter than the quota window:\n%s", logs)
 	}
-	var holds []CapacityStep
+	if strings.Contains(logs.String(), "held_run") {
+		t.Errorf("the run warned of an interval of 1h shorter than its run with the hold:\n%s", logs)
+	}
+	var holds []Step
 	for _, st := range res.Steps {
 		if st.Hold {
 			holds = append(holds, st)
@@ -333,5 +338,121 @@ func TestCapacityHoldsBestStepForQuotaWindow(t *testing.T) {
 		if len(holds) == 0 || holds[len(holds)-1].Limit != "" || holds[len(holds)-1].Target != res.RecordsPerSecond {
 			t.Errorf("capacity %v reported without a passing hold of its step: steps %+v", res.RecordsPerSecond, res.Steps)
 		}
+	}
+}
+
+// A step reads the clock it is given, the probe's steady time (see
+// probes.Probe.Now), and never the wall clock: its produce latencies and
+// ack slots are differences of that clock's readings.
+func TestStepReadsTheSteadyClock(t *testing.T) {
+	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) // far from the wall clock
+	var mono time.Duration
+	now := func() time.Time { return base.Add(mono) }
+	pool := payload.NewPool(payload.Body{Kind: payload.RandomLetters, Size: 64})
+	start := now()
+	st := newStepStats(100, start, start.Add(10*time.Second), pool, now)
+	mono += time.Second
+	r := &kgo.Record{Value: pool.Get(payload.Header{RunID: 7, Intended: now().UnixNano()})}
+	mono += 5 * time.Millisecond
+	st.promise(r, nil)
+	if got := st.produce.Max(); got < 4990 || got > 5010 {
+		t.Errorf("capacity produce latency %d µs, want 5000 by the steady clock", got)
+	}
+	if want := int(time.Second / ackSlot); st.acked != 1 || st.ackSlots[want] != 1 {
+		t.Errorf("acknowledgement not in slot %d (1 s after the step's start)", want)
+	}
+}
+
+// A run that holds its best step for the quota window (here 2 × 1 s) lasts
+// a warm-up, two steps and the hold, 5 s: longer than an interval of 4 s,
+// which the configuration check (3 s of steps within 90 % of it) lets
+// through, as the window is read only at run time. The run's warning says
+// so, and the next run is scheduled interval ± 10 % after the held run
+// ends, never overlapping it.
+func TestCapacityScheduleAfterHeldRun(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{
+		"quota.window.num": "2", "quota.window.size.seconds": "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cfg := capacityProbe("held", config.Capacity{
+		Interval: model.Duration(4 * time.Second), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxBytesPerSecond: 200 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: "kafka-bench-held-capacity",
+	})
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("the configuration check refuses the interval: %v", err)
+	}
+	logs := &syncBuffer{}
+	reg := prometheus.NewRegistry()
+	cp := New(cfg, Options{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Metrics: NewMetrics(reg),
+		Gate: NewGate(), Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cp.Schedule(ctx)
+	}()
+	probetest.Eventually(t, 2*time.Minute, "the run after the first to be scheduled", func() (bool, string) {
+		return strings.Count(logs.String(), `msg="next capacity run"`) >= 2, logs.String()
+	})
+	metrics := gather(t, reg) // before the schedule's end deletes the series
+	cancel()
+	<-done
+
+	lines := strings.Split(logs.String(), "\n")
+	find := func(from int, msg string) int {
+		for i := from; i < len(lines); i++ {
+			if strings.Contains(lines[i], `msg="`+msg) {
+				return i
+			}
+		}
+		t.Fatalf("no %q after line %d:\n%s", msg, from, logs)
+		return -1
+	}
+	warn := lines[find(0, "capacity.step_duration is shorter than the brokers' quota window")]
+	for _, want := range []string{"capacity.interval", "interval=4s", "held_run=5s"} {
+		if !strings.Contains(warn, want) {
+			t.Errorf("the hold warning lacks %q: the interval is shorter than the held run:\n%s", want, warn)
+		}
+	}
+	first := find(0, "next capacity run")
+	finished := find(first+1, "capacity run finished")
+	next := find(first+1, "next capacity run")
+	if next < finished {
+		t.Errorf("the next run was scheduled before the first one ended:\n%s", logs)
+	}
+	// The interval's ± 10 % jitter, rounded to the second.
+	if !strings.Contains(lines[next], "in=4s") {
+		t.Errorf("the next run is not scheduled an interval after the held run:\n%s", lines[next])
+	}
+	if got := mustValue(t, metrics, "kafka_bench_capacity_runs_total", "probe", "held", "result", "ok"); got != 1 {
+		t.Errorf("runs_total{ok} = %v, want 1", got)
+	}
+}
+
+// A run due while another probe's run holds the exporter's gate waits for
+// it, and says so: its "next capacity run" time has passed.
+func TestCapacityGateWaitIsLogged(t *testing.T) {
+	gate := NewGate()
+	gate.ch <- struct{}{} // another probe's run holds it
+	logs := &syncBuffer{}
+	cp := New(capacityProbe("gated", config.Capacity{
+		Interval: model.Duration(time.Second), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
+		MaxRate: 200, LatencySLO: model.Duration(time.Second),
+	}), Options{Kafka: config.Kafka{Brokers: []string{"127.0.0.1:1"}}, Gate: gate, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cp.Schedule(ctx)
+	}()
+	probetest.Eventually(t, 30*time.Second, "the run to say it waits for the gate", func() (bool, string) {
+		return strings.Contains(logs.String(), "capacity run waits for another probe's capacity run to end"), logs.String()
+	})
+	cancel()
+	<-done
+	if strings.Contains(logs.String(), "capacity run starting") {
+		t.Errorf("a run started while another held the gate:\n%s", logs)
 	}
 }

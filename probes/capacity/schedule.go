@@ -1,25 +1,34 @@
-package probes
+package capacity
 
 import (
 	"context"
+	"log/slog"
 	"math/rand/v2"
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// CapacityGate lets one capacity run at a time proceed on an exporter, so
+// Gate lets one capacity run at a time proceed on an exporter, so
 // that two probes' ramps never load the cluster (or the exporter's CPU)
 // together.
-type CapacityGate struct{ ch chan struct{} }
+type Gate struct{ ch chan struct{} }
 
-// NewCapacityGate returns an open gate.
-func NewCapacityGate() *CapacityGate { return &CapacityGate{ch: make(chan struct{}, 1)} }
+// NewGate returns an open gate.
+func NewGate() *Gate { return &Gate{ch: make(chan struct{}, 1)} }
 
-func (g *CapacityGate) acquire(ctx context.Context) bool {
+// acquire waits for the gate, and says so when another probe's run (a
+// long one holds its best step for the quota window) delays this one.
+func (g *Gate) acquire(ctx context.Context, logger *slog.Logger) bool {
 	if g == nil {
 		return true
 	}
+	select {
+	case g.ch <- struct{}{}:
+		return true
+	default:
+	}
+	logger.Info("capacity run waits for another probe's capacity run to end")
 	select {
 	case g.ch <- struct{}{}:
 		return true
@@ -28,7 +37,7 @@ func (g *CapacityGate) acquire(ctx context.Context) bool {
 	}
 }
 
-func (g *CapacityGate) release() {
+func (g *Gate) release() {
 	if g != nil {
 		<-g.ch
 	}
@@ -37,8 +46,10 @@ func (g *CapacityGate) release() {
 // Schedule runs the capacity canary until ctx ends: the first run within
 // the first tenth of the interval (so a restart does not wait an interval),
 // then one interval ± CapacityJitter after each run ends, so runs of one
-// probe never overlap and several exporters drift apart.
-func (c *Capacity) Schedule(ctx context.Context) {
+// probe never overlap and several exporters drift apart. That holds for a
+// run that outlasts the interval too (one that holds its best step for the
+// quota window): the next one waits an interval after it.
+func (c *Canary) Schedule(ctx context.Context) {
 	if c.m != nil {
 		defer c.m.delete()
 	}
@@ -51,7 +62,7 @@ func (c *Capacity) Schedule(ctx context.Context) {
 			return
 		case <-time.After(wait):
 		}
-		if !c.opts.Gate.acquire(ctx) {
+		if !c.opts.Gate.acquire(ctx, c.logger) {
 			return
 		}
 		c.RunOnce(ctx)

@@ -1,4 +1,4 @@
-package probes
+package capacity
 
 import (
 	"context"
@@ -121,10 +121,10 @@ func (st *stepStats) achieved(median time.Duration) float64 {
 // judge decides the step: produce (or read) errors first, then latency —
 // records still unacknowledged (flushed false) or unread (read false) when
 // the wait ended are late by definition — then the achieved rate.
-func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) CapacityStep {
+func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) Step {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	s := CapacityStep{Target: st.target, Errors: st.errors,
+	s := Step{Target: st.target, Errors: st.errors,
 		P99: time.Duration(st.produce.ValueAtQuantile(99)) * time.Microsecond}
 	s.Achieved = st.achieved(time.Duration(st.produce.ValueAtQuantile(50)) * time.Microsecond)
 	e2eOn := cfg.EndToEndSLO > 0
@@ -138,7 +138,7 @@ func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) CapacityStep
 		s.Limit = LimitLatency
 	case e2eOn && (!read || s.EndToEndP99 > time.Duration(cfg.EndToEndSLO)):
 		s.Limit = LimitLatency
-	case s.Achieved < capacityMinAchieved*st.target:
+	case s.Achieved < minAchieved*st.target:
 		s.Limit = LimitRate
 	}
 	return s

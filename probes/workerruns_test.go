@@ -44,10 +44,10 @@ func (r *runs) String() string {
 	return fmt.Sprintf("produced %v, consumed own %v, other %d", r.produced, r.own, r.other)
 }
 
-// Two probes of a bench sweep share a topic and a group: each produces
-// under the run id it was given, and each consumer counts the records of
-// both runs as the sweep's own, never as another run's.
-func TestSweepRunsCountAsOwn(t *testing.T) {
+// Two workers' probes of a bench run share a topic and a group: each
+// produces under the run id it was given, and each consumer counts the
+// records of both workers' runs as its own, never as another run's.
+func TestWorkerRunsCountAsOwn(t *testing.T) {
 	c, err := kfake.NewCluster(kfake.NumBrokers(1))
 	if err != nil {
 		t.Fatal(err)
@@ -55,20 +55,20 @@ func TestSweepRunsCountAsOwn(t *testing.T) {
 	t.Cleanup(c.Close)
 	const cfg = `
 probes:
-  - name: sweep
-    topic: sweep
+  - name: workers
+    topic: workers
     rate: 200
     lag_interval: 500ms
     create_topic: {partitions: 2}
-    consumer: {group.id: sweep-group}
+    consumer: {group.id: workers-group}
 `
 	ids := []uint64{0x51, 0x52}
 	recs := []*runs{}
 	for i, id := range ids {
 		rec := &runs{produced: map[uint64]int{}, own: map[uint64]int{}}
 		recs = append(recs, rec)
-		probetest.StartWith(t, cfg, c.ListenAddrs(), probes.Options{Logger: probetest.Logger(), Recorder: rec,
-			RunID: id, SweepRuns: []uint64{ids[1-i]}})
+		probetest.StartWith(t, cfg, c.ListenAddrs(), probes.Options{Logger: probetest.Logger(),
+			Bench: probes.BenchOptions{Recorder: rec, RunID: id, WorkerRuns: []uint64{ids[1-i]}}})
 	}
 	probetest.Eventually(t, 30*time.Second, "both consumers read both runs' records as their own", func() (bool, string) {
 		ok := true
