@@ -100,7 +100,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.liveRun.start(ctx, e.live)
-	e.warnKafka(e.cfg, cfg.Kafka)
+	e.warnSections(e.cfg, cfg)
 	e.applyHost(cfg.Host)
 	want := map[string]config.Probe{}
 	for _, p := range cfg.Probes {
