@@ -36,11 +36,10 @@ type Exporter struct {
 	// capacity and capacityGate serve every probe's capacity canary.
 	capacity     *probes.CapacityMetrics
 	capacityGate *probes.CapacityGate
-	// credMetrics count credential reloads and token fetches; creds are the
-	// credentials of the kafka section credsFor, shared by its probes.
-	credMetrics *kclient.CredentialMetrics
-	creds       *kclient.Credentials
-	credsFor    config.Kafka
+	// creds are the credentials of every kafka section, shared by all the
+	// clients of the process: probes, replica readers, capacity canaries
+	// and the configuration watcher.
+	creds *kclient.CredentialPool
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -60,18 +59,19 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 	// The ring reads the probe metrics alone, not the Go, process and host
 	// collectors: a registry of its own that they are registered on as well.
 	probeReg := prometheus.NewRegistry()
+	creds := kclient.NewCredentialPool(kclient.NewCredentialMetrics(reg), logger)
 	e := &Exporter{
 		reg:     reg,
 		logger:  logger,
 		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
 		reload:  newReloadState(reg),
-		watch:   configwatch.New(reg, logger, configwatch.Options{}),
+		watch:   configwatch.New(reg, logger, configwatch.Options{Credentials: creds}),
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(probeReg),
 
 		capacity:     probes.NewCapacityMetrics(reg),
 		capacityGate: probes.NewCapacityGate(),
-		credMetrics:  kclient.NewCredentialMetrics(reg),
+		creds:        creds,
 	}
 	reg.MustRegister(
 		versioncollector.NewCollector("kafka_bench"),
@@ -123,6 +123,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 		}
 	}
 	e.watch.Apply(ctx, configwatch.TargetFor(cfg)) // does not wait for a poll
+	e.creds.Retain(kafkaSections(cfg)...)
 	e.cfg = cfg
 	e.reload.applied()
 }
@@ -148,7 +149,7 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 			Metrics:     e.metrics,
 			Registerer:  e.reg,
 			Logger:      e.logger,
-			Credentials: e.credentials(k),
+			Credentials: e.creds,
 			// The daemon keeps a probe whose client fails exported, down.
 			RetryClients: true,
 		}),
@@ -167,19 +168,13 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 	}()
 }
 
-// credentials are those of k, shared with the probes already running on k;
-// nil (each client loads its own) if they do not load.
-func (e *Exporter) credentials(k config.Kafka) *kclient.Credentials {
-	if e.creds != nil && reflect.DeepEqual(k, e.credsFor) {
-		return e.creds
+// kafkaSections are the kafka settings of cfg's sections.
+func kafkaSections(cfg *config.Config) []config.Kafka {
+	var ks []config.Kafka
+	for _, s := range cfg.Sections() {
+		ks = append(ks, s.Kafka)
 	}
-	c, err := kclient.NewCredentials(k, e.credMetrics, e.logger)
-	if err != nil {
-		e.logger.Error("loading the Kafka credentials", "err", err)
-		return nil
-	}
-	e.creds, e.credsFor = c, k
-	return c
+	return ks
 }
 
 // Stop stops every probe and waits for them (flush, commit, leave group).

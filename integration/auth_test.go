@@ -103,20 +103,39 @@ probes:
 		if testing.Verbose() {
 			w = io.MultiWriter(logs, os.Stderr)
 		}
-		x := exportertest.StartLogged(t, "kafka:\n"+tlsSection+fmt.Sprintf(`  sasl:
-    mechanism: OAUTHBEARER
-    oauth: {token_endpoint: %q, client_id: %s, client_secret_file: %s, scope: kafka}
-`, idp.TokenURL, idpClientID, secretFile)+probe("oauth"), c.SecureBootstrap(), slog.New(slog.NewTextHandler(w, nil)))
+		sasl := fmt.Sprintf("{mechanism: OAUTHBEARER, oauth: {token_endpoint: %q, client_id: %s, client_secret_file: %s, scope: kafka}}",
+			idp.TokenURL, idpClientID, secretFile)
+		// The probe's replica block reads the probe's own topic on the same
+		// cluster with the same identity: its clients, like the
+		// configuration watcher's, are clients of the same section.
+		replica := fmt.Sprintf("    replica: {kafka: {brokers: [%s], tls: {enabled: true, ca_file: %s, cert_file: %s, key_file: %s}, sasl: %s}, topic_policy: identity}\n",
+			strings.Join(c.SecureBootstrap(), ", "), c.Certs().CAFile, certFile, keyFile, sasl)
+		x := exportertest.StartLogged(t, "kafka:\n"+tlsSection+"  sasl: "+sasl+"\nconfig_poll_interval: 2s\n"+probe("oauth")+replica,
+			c.SecureBootstrap(), slog.New(slog.NewTextHandler(w, nil)))
 		x.WaitReady(t, 60*time.Second)
 		start := time.Now()
 		// More than two token lifetimes, and the tokens really were
-		// refreshed (fetched again, not one token for the whole run).
+		// refreshed (fetched again, not one token for the whole run);
+		// the configuration watcher and the replica reader ran meanwhile.
 		probetest.Eventually(t, 120*time.Second, "the probe outlives two tokens", func() (bool, string) {
 			f := x.Scrape(t)
 			fetched, _ := f.Value("kafka_bench_oauth_token_fetches_total")
-			return time.Since(start) > 2*tokenLifetime+2*time.Second && fetched >= 3,
-				fmt.Sprintf("%.0fs, %v tokens fetched (issued %d)", time.Since(start).Seconds(), fetched, idp.issued.Load())
+			read := value(t, f, "kafka_bench_replication_consumed_records_total", "oauth")
+			return time.Since(start) > 2*tokenLifetime+2*time.Second && fetched >= 3 && read > 0,
+				fmt.Sprintf("%.0fs, %v tokens fetched (issued %d), %v records read from the replica", time.Since(start).Seconds(), fetched, idp.issued.Load(), read)
 		})
+		// One token source for every client of the section (the probe's,
+		// the replica reader's, the configuration watcher's): every token
+		// the endpoint issued is one the shared source fetched when the
+		// last was due for refresh, not one per client.
+		probetest.Eventually(t, 30*time.Second, "every token issued was fetched by the one shared source", func() (bool, string) {
+			fetched, _ := x.Scrape(t).Value("kafka_bench_oauth_token_fetches_total")
+			issued := idp.issued.Load()
+			return float64(issued) == fetched, fmt.Sprintf("token endpoint issued %d tokens, the shared source fetched %v", issued, fetched)
+		})
+		if polled, _ := x.Scrape(t).Value("kafka_bench_config_poll_success"); polled != 1 {
+			t.Errorf("kafka_bench_config_poll_success = %v: the configuration watcher did not authenticate", polled)
+		}
 		f := x.Scrape(t)
 		assertCounters(t, f, "oauth", clean)
 		assertCounters(t, f, "oauth", map[string]float64{"kafka_bench_produce_failed_total": 0})

@@ -60,6 +60,8 @@ type CapacityOptions struct {
 	Logger  *slog.Logger
 	// Gate keeps runs of several probes from overlapping; nil = no gate.
 	Gate *CapacityGate
+	// Credentials are shared with the probe's clients (see Options).
+	Credentials *kclient.CredentialPool
 }
 
 // CapacityStep is one step of a run.
@@ -275,7 +277,7 @@ type capacityRun struct {
 // the clients at once, which also unblocks a Produce waiting for buffer
 // space: a run stops within a second, without flushing.
 func (c *Capacity) start(ctx context.Context) (*capacityRun, error) {
-	p := New(c.probe, Options{Kafka: c.opts.Kafka, Metrics: c.scratch, Logger: c.opts.Logger})
+	p := New(c.probe, Options{Kafka: c.opts.Kafka, Metrics: c.scratch, Logger: c.opts.Logger, Credentials: c.opts.Credentials})
 	adminCl, err := p.newClient(kclient.RoleAdmin, "0")
 	if err != nil {
 		return nil, err

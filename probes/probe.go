@@ -36,8 +36,10 @@ type Options struct {
 	// Registerer receives the kprom client metrics; nil disables them.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
-	// Credentials are shared by the probe's clients (see kclient.Options).
-	Credentials *kclient.Credentials
+	// Credentials are shared by the probe's clients, its replica reader's
+	// and the process's other clients of the same section (see
+	// kclient.Options).
+	Credentials *kclient.CredentialPool
 	// NumRecords, when > 0, stops producing after that many records (bench).
 	NumRecords uint64
 	// Recorder, when set, receives every measurement as well (bench mode

@@ -70,6 +70,10 @@ type Runner struct {
 	// Share is this process's part of the bench: nil is Alone, the whole
 	// bench; package workers makes it one worker of several.
 	Share Share
+	// Credentials are shared by every Kafka client of the bench (admin,
+	// probes, capacity ramps, the results topic's): one OAuth token for
+	// all. Nil: Run makes a pool of its own.
+	Credentials *kclient.CredentialPool
 }
 
 // Run runs every scenario, once per round, and returns their results. It
@@ -101,7 +105,10 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.RunID == "" {
 		r.RunID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
-	cl, err := NewAdminClient(b.Kafka)
+	if r.Credentials == nil {
+		r.Credentials = kclient.NewCredentialPool(nil, r.Logger)
+	}
+	cl, err := NewAdminClient(b.Kafka, r.Credentials)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +130,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		hosts = append(hosts, hostwatch.NewSource(h, http.DefaultClient))
 	}
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	if err := r.Share.Start(ctx, b.Kafka, len(runs), r.Logger); err != nil {
+	if err := r.Share.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger); err != nil {
 		return nil, err
 	}
 	defer r.Share.Close()
@@ -241,6 +248,7 @@ func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Sce
 		NumRecords:  limit,
 		Recorder:    rec,
 		ConsumeOnly: b.ConsumeOnly,
+		Credentials: r.Credentials,
 	}
 	r.Share.ProbeRuns(&opts, seq)
 	probe := probes.New(p, opts)

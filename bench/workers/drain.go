@@ -88,7 +88,7 @@ func (s *groupDrain) Announce(ctx context.Context, acked int64) error {
 		return err
 	}
 	var err error
-	s.readers, err = resultsReader(s.wr.kafka, s.wr.ResultsTopic)
+	s.readers, err = resultsReader(s.wr.creds, s.wr.kafka, s.wr.ResultsTopic)
 	return err
 }
 

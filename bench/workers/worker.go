@@ -105,18 +105,19 @@ func (w *Worker) scenarioStart(b *spec.Bench, seq int) time.Time {
 type workerRun struct {
 	*Worker
 	kafka  config.Kafka
+	creds  *kclient.CredentialPool
 	cl     *kgo.Client
 	adm    *kadm.Client
 	runs   int
 	logger *slog.Logger
 }
 
-func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) (*workerRun, error) {
-	cl, err := run.NewAdminClient(k)
+func (w *Worker) start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (*workerRun, error) {
+	cl, err := run.NewAdminClient(k, creds)
 	if err != nil {
 		return nil, err
 	}
-	wr := &workerRun{Worker: w, kafka: k, cl: cl, adm: kadm.NewClient(cl), runs: runs,
+	wr := &workerRun{Worker: w, kafka: k, creds: creds, cl: cl, adm: kadm.NewClient(cl), runs: runs,
 		logger: logger.With("worker", w.Index, "workers", w.Workers, "run", w.Run)}
 	if err := ensureResultsTopic(ctx, wr.adm, w.ResultsTopic); err != nil {
 		cl.Close()
@@ -228,7 +229,7 @@ func (w *Worker) runID() string {
 func (wr *workerRun) awaitOthers(seq int, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	got, err := collect(ctx, wr.kafka, wr.ResultsTopic, wr.Run, wr.StartAt, func(c *collected) bool {
+	got, err := collect(ctx, wr.creds, wr.kafka, wr.ResultsTopic, wr.Run, wr.StartAt, func(c *collected) bool {
 		for i := 1; i < wr.Workers; i++ {
 			if _, ok := c.byWorker[i][seq]; !ok {
 				return false
