@@ -15,9 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -136,6 +142,31 @@ probes:
 		if polled, _ := x.Scrape(t).Value("kafka_bench_config_poll_success"); polled != 1 {
 			t.Errorf("kafka_bench_config_poll_success = %v: the configuration watcher did not authenticate", polled)
 		}
+		// A bench run of the same section meanwhile: its admin, producer
+		// and consumer clients share one token source of their own.
+		benchReg := prometheus.NewRegistry()
+		b, err := spec.Parse([]byte("kafka:\n" + tlsSection + "  sasl: " + sasl + `
+num_records: 300
+defaults: {record_size: 100, create_topic: {partitions: 1, replication_factor: 1}}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.NewTextHandler(w, nil)),
+			Credentials: kclient.NewCredentialPool(kclient.NewCredentialMetrics(benchReg), nil)}
+		benchCtx, cancelBench := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancelBench()
+		results, err := r.Run(benchCtx, b)
+		if err != nil || len(results) != 1 || results[0].Err != "" || results[0].Produce == nil || results[0].Produce.Records != 300 {
+			t.Fatalf("bench over OAUTHBEARER: %v %+v", err, results)
+		}
+		probetest.Eventually(t, 30*time.Second, "every token issued was fetched by the exporter's or the bench's shared source", func() (bool, string) {
+			fetched, _ := x.Scrape(t).Value("kafka_bench_oauth_token_fetches_total")
+			benchFetched := counterValue(t, benchReg, "kafka_bench_oauth_token_fetches_total")
+			issued := idp.issued.Load()
+			return benchFetched >= 1 && float64(issued) == fetched+benchFetched,
+				fmt.Sprintf("token endpoint issued %d tokens, the exporter's source fetched %v, the bench's %v", issued, fetched, benchFetched)
+		})
 		f := x.Scrape(t)
 		assertCounters(t, f, "oauth", clean)
 		assertCounters(t, f, "oauth", map[string]float64{"kafka_bench_produce_failed_total": 0})
@@ -273,4 +304,20 @@ func writeBytes(t *testing.T, path string, b []byte) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// counterValue is the value of the unlabelled counter name in reg.
+func counterValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) == 1 {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no counter %s", name)
+	return 0
 }
