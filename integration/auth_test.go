@@ -19,6 +19,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
@@ -142,8 +143,9 @@ probes:
 		if polled, _ := x.Scrape(t).Value("kafka_bench_config_poll_success"); polled != 1 {
 			t.Errorf("kafka_bench_config_poll_success = %v: the configuration watcher did not authenticate", polled)
 		}
-		// A bench run of the same section meanwhile: its admin, producer
-		// and consumer clients share one token source of their own.
+		// A bench run of the same section meanwhile, as a worker of a sweep
+		// (one worker, started now): its admin, producer, consumer and
+		// results-topic clients share one token source of their own.
 		benchReg := prometheus.NewRegistry()
 		b, err := spec.Parse([]byte("kafka:\n" + tlsSection + "  sasl: " + sasl + `
 num_records: 300
@@ -153,7 +155,8 @@ defaults: {record_size: 100, create_topic: {partitions: 1, replication_factor: 1
 			t.Fatal(err)
 		}
 		r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.NewTextHandler(w, nil)),
-			Credentials: kclient.NewCredentialPool(kclient.NewCredentialMetrics(benchReg), nil)}
+			Credentials: kclient.NewCredentialPool(kclient.NewCredentialMetrics(benchReg), nil),
+			Share:       &workers.Worker{Workers: 1, StartAt: time.Now(), Run: "oauth", ResultsTopic: workers.DefaultResultsTopic}}
 		benchCtx, cancelBench := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancelBench()
 		results, err := r.Run(benchCtx, b)
