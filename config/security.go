@@ -131,18 +131,9 @@ func (k *Kafka) checkEmbedded() error {
 	return nil
 }
 
-// Warnings are the risky but valid settings, logged as WARN at start.
-func (k *Kafka) Warnings() []string {
-	var w []string
-	if k.TLS.Enabled && k.TLS.InsecureSkipVerify {
-		w = append(w, "kafka.tls.insecure_skip_verify is true: broker certificates are NOT verified, "+
-			"so anyone on the network path can impersonate the brokers (and read SASL credentials); use it for tests only")
-	}
-	if k.SASL.Mechanism == SASLPlain && !k.TLS.Enabled {
-		w = append(w, "kafka.sasl.mechanism PLAIN without kafka.tls.enabled sends the password in clear text")
-	}
-	return w
-}
+// Warnings are the risky but valid settings of the kafka block (see
+// Section.Warnings).
+func (k *Kafka) Warnings() []string { return Section{Key: "kafka", Kafka: *k}.Warnings() }
 
 func (t *TLS) validate(dir string) error {
 	t.loaded = nil

@@ -16,7 +16,8 @@ func (e *Exporter) runCapacity(ctx context.Context, k config.Kafka, p config.Pro
 		close(done)
 		return done
 	}
-	c := capacity.New(p, capacity.Options{Kafka: k, Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate})
+	c := capacity.New(p, capacity.Options{Kafka: k, Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate,
+		Credentials: e.creds})
 	go func() {
 		defer close(done)
 		c.Schedule(ctx)

@@ -37,11 +37,10 @@ type Exporter struct {
 	// capacity and capacityGate serve every probe's capacity canary.
 	capacity     *capacity.Metrics
 	capacityGate *capacity.Gate
-	// credMetrics count credential reloads and token fetches; creds are the
-	// credentials of the kafka section credsFor, shared by its probes.
-	credMetrics *kclient.CredentialMetrics
-	creds       *kclient.Credentials
-	credsFor    config.Kafka
+	// creds are the credentials of every kafka section, shared by all the
+	// clients of the process: probes, replica readers, capacity canaries
+	// and the configuration watcher.
+	creds *kclient.CredentialPool
 
 	mu      sync.Mutex
 	cfg     *config.Config
@@ -61,18 +60,19 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 	// The ring reads the probe metrics alone, not the Go, process and host
 	// collectors: a registry of its own that they are registered on as well.
 	probeReg := prometheus.NewRegistry()
+	creds := kclient.NewCredentialPool(kclient.NewCredentialMetrics(reg), logger)
 	e := &Exporter{
 		reg:     reg,
 		logger:  logger,
 		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
 		reload:  newReloadState(reg),
-		watch:   configwatch.New(reg, logger, configwatch.Options{}),
+		watch:   configwatch.New(reg, logger, configwatch.Options{Credentials: creds}),
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(probeReg),
 
 		capacity:     capacity.NewMetrics(reg),
 		capacityGate: capacity.NewGate(),
-		credMetrics:  kclient.NewCredentialMetrics(reg),
+		creds:        creds,
 	}
 	reg.MustRegister(
 		versioncollector.NewCollector("kafka_bench"),
@@ -101,7 +101,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.liveRun.start(ctx, e.live)
-	e.warnKafka(e.cfg, cfg.Kafka)
+	e.warnSections(e.cfg, cfg)
 	e.applyHost(cfg.Host)
 	want := map[string]config.Probe{}
 	for _, p := range cfg.Probes {
@@ -124,6 +124,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 		}
 	}
 	e.watch.Apply(ctx, configwatch.TargetFor(cfg)) // does not wait for a poll
+	e.creds.Retain(kafkaSections(cfg)...)
 	e.cfg = cfg
 	e.reload.applied()
 }
@@ -149,7 +150,7 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 			Metrics:     e.metrics,
 			Registerer:  e.reg,
 			Logger:      e.logger,
-			Credentials: e.credentials(k),
+			Credentials: e.creds,
 			// The daemon keeps a probe whose client fails exported, down.
 			RetryClients: true,
 		}),
@@ -168,19 +169,13 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 	}()
 }
 
-// credentials are those of k, shared with the probes already running on k;
-// nil (each client loads its own) if they do not load.
-func (e *Exporter) credentials(k config.Kafka) *kclient.Credentials {
-	if e.creds != nil && reflect.DeepEqual(k, e.credsFor) {
-		return e.creds
+// kafkaSections are the kafka settings of cfg's sections.
+func kafkaSections(cfg *config.Config) []config.Kafka {
+	var ks []config.Kafka
+	for _, s := range cfg.Sections() {
+		ks = append(ks, s.Kafka)
 	}
-	c, err := kclient.NewCredentials(k, e.credMetrics, e.logger)
-	if err != nil {
-		e.logger.Error("loading the Kafka credentials", "err", err)
-		return nil
-	}
-	e.creds, e.credsFor = c, k
-	return c
+	return ks
 }
 
 // Stop stops every probe and waits for them (flush, commit, leave group).

@@ -3,6 +3,7 @@ package exporter
 import (
 	"context"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -63,12 +64,24 @@ func (e *Exporter) Reload(ctx context.Context, load func() (*config.Config, erro
 	return nil
 }
 
-// warnKafka logs the risky settings of a new or changed kafka section.
-func (e *Exporter) warnKafka(old *config.Config, k config.Kafka) {
-	if old != nil && reflect.DeepEqual(old.Kafka, k) {
-		return
+// warnSections logs the risky settings of each new or changed kafka
+// section of cfg (the kafka block, each probe's replica block), a replica
+// block's with its probe's name.
+func (e *Exporter) warnSections(old, cfg *config.Config) {
+	var before []config.Section
+	if old != nil {
+		before = old.Sections()
 	}
-	for _, w := range k.Warnings() {
-		e.logger.Warn(w)
+	for _, s := range cfg.Sections() {
+		if slices.ContainsFunc(before, func(o config.Section) bool { return reflect.DeepEqual(o, s) }) {
+			continue
+		}
+		logger := e.logger
+		if s.Probe != "" {
+			logger = logger.With("probe", s.Probe)
+		}
+		for _, w := range s.Warnings() {
+			logger.Warn(w)
+		}
 	}
 }

@@ -15,9 +15,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -103,19 +110,65 @@ probes:
 		if testing.Verbose() {
 			w = io.MultiWriter(logs, os.Stderr)
 		}
-		x := exportertest.StartLogged(t, "kafka:\n"+tlsSection+fmt.Sprintf(`  sasl:
-    mechanism: OAUTHBEARER
-    oauth: {token_endpoint: %q, client_id: %s, client_secret_file: %s, scope: kafka}
-`, idp.TokenURL, idpClientID, secretFile)+probe("oauth"), c.SecureBootstrap(), slog.New(slog.NewTextHandler(w, nil)))
+		sasl := fmt.Sprintf("{mechanism: OAUTHBEARER, oauth: {token_endpoint: %q, client_id: %s, client_secret_file: %s, scope: kafka}}",
+			idp.TokenURL, idpClientID, secretFile)
+		// The probe's replica block reads the probe's own topic on the same
+		// cluster with the same identity: its clients, like the
+		// configuration watcher's, are clients of the same section.
+		replica := fmt.Sprintf("    replica: {kafka: {brokers: [%s], tls: {enabled: true, ca_file: %s, cert_file: %s, key_file: %s}, sasl: %s}, topic_policy: identity}\n",
+			strings.Join(c.SecureBootstrap(), ", "), c.Certs().CAFile, certFile, keyFile, sasl)
+		x := exportertest.StartLogged(t, "kafka:\n"+tlsSection+"  sasl: "+sasl+"\nconfig_poll_interval: 2s\n"+probe("oauth")+replica,
+			c.SecureBootstrap(), slog.New(slog.NewTextHandler(w, nil)))
 		x.WaitReady(t, 60*time.Second)
 		start := time.Now()
 		// More than two token lifetimes, and the tokens really were
-		// refreshed (fetched again, not one token for the whole run).
+		// refreshed (fetched again, not one token for the whole run);
+		// the configuration watcher and the replica reader ran meanwhile.
 		probetest.Eventually(t, 120*time.Second, "the probe outlives two tokens", func() (bool, string) {
 			f := x.Scrape(t)
 			fetched, _ := f.Value("kafka_bench_oauth_token_fetches_total")
-			return time.Since(start) > 2*tokenLifetime+2*time.Second && fetched >= 3,
-				fmt.Sprintf("%.0fs, %v tokens fetched (issued %d)", time.Since(start).Seconds(), fetched, idp.issued.Load())
+			read := value(t, f, "kafka_bench_replication_consumed_records_total", "oauth")
+			return time.Since(start) > 2*tokenLifetime+2*time.Second && fetched >= 3 && read > 0,
+				fmt.Sprintf("%.0fs, %v tokens fetched (issued %d), %v records read from the replica", time.Since(start).Seconds(), fetched, idp.issued.Load(), read)
+		})
+		// One token source for every client of the section (the probe's,
+		// the replica reader's, the configuration watcher's): every token
+		// the endpoint issued is one the shared source fetched when the
+		// last was due for refresh, not one per client.
+		probetest.Eventually(t, 30*time.Second, "every token issued was fetched by the one shared source", func() (bool, string) {
+			fetched, _ := x.Scrape(t).Value("kafka_bench_oauth_token_fetches_total")
+			issued := idp.issued.Load()
+			return float64(issued) == fetched, fmt.Sprintf("token endpoint issued %d tokens, the shared source fetched %v", issued, fetched)
+		})
+		if polled, _ := x.Scrape(t).Value("kafka_bench_config_poll_success"); polled != 1 {
+			t.Errorf("kafka_bench_config_poll_success = %v: the configuration watcher did not authenticate", polled)
+		}
+		// A bench run of the same section meanwhile, as a worker of a sweep
+		// (one worker, started now): its admin, producer, consumer and
+		// results-topic clients share one token source of their own.
+		benchReg := prometheus.NewRegistry()
+		b, err := spec.Parse([]byte("kafka:\n" + tlsSection + "  sasl: " + sasl + `
+num_records: 300
+defaults: {record_size: 100, create_topic: {partitions: 1, replication_factor: 1}}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.NewTextHandler(w, nil)),
+			Credentials: kclient.NewCredentialPool(kclient.NewCredentialMetrics(benchReg), nil),
+			Share:       &workers.Worker{Workers: 1, StartAt: time.Now(), SweepName: "oauth", ResultsTopic: workers.DefaultResultsTopic}}
+		benchCtx, cancelBench := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancelBench()
+		results, err := r.Run(benchCtx, b)
+		if err != nil || len(results) != 1 || results[0].Err != "" || results[0].Produce == nil || results[0].Produce.Records != 300 {
+			t.Fatalf("bench over OAUTHBEARER: %v %+v", err, results)
+		}
+		probetest.Eventually(t, 30*time.Second, "every token issued was fetched by the exporter's or the bench's shared source", func() (bool, string) {
+			fetched, _ := x.Scrape(t).Value("kafka_bench_oauth_token_fetches_total")
+			benchFetched := counterValue(t, benchReg, "kafka_bench_oauth_token_fetches_total")
+			issued := idp.issued.Load()
+			return benchFetched >= 1 && float64(issued) == fetched+benchFetched,
+				fmt.Sprintf("token endpoint issued %d tokens, the exporter's source fetched %v, the bench's %v", issued, fetched, benchFetched)
 		})
 		f := x.Scrape(t)
 		assertCounters(t, f, "oauth", clean)
@@ -254,4 +307,20 @@ func writeBytes(t *testing.T, path string, b []byte) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// counterValue is the value of the unlabelled counter name in reg.
+func counterValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) == 1 {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no counter %s", name)
+	return 0
 }

@@ -27,8 +27,7 @@ const (
 const metadataMinAge = 250 * time.Millisecond
 
 // Options say what a client reports and how it recovers, beyond reaching
-// the cluster; the zero value is a plain client (bench's admin, the
-// configuration watcher).
+// the cluster; the zero value is a plain client of its own.
 type Options struct {
 	// Logger receives franz-go's own log lines, labelled with the probe
 	// and the role; nil drops them.
@@ -37,10 +36,12 @@ type Options struct {
 	// nil leaves them out.
 	Registerer prometheus.Registerer
 	Labels     Labels
-	// Credentials are the TLS material and SASL secrets shared by the
-	// clients of a kafka section, reloaded when their files change; nil
-	// gives the client its own (not counted in metrics).
-	Credentials *Credentials
+	// Credentials hold the TLS material and SASL secrets of every kafka
+	// section, shared by all clients built with the same pool (one OAuth
+	// token per section) and reloaded when their files change; nil gives
+	// the client credentials of its own (not counted in metrics), for a
+	// one-off client that shares a section with no other.
+	Credentials *CredentialPool
 	// Probing makes the client reconnect quickly and refresh metadata soon
 	// after a leader moved: a probe must see what the cluster does at once.
 	Probing bool
@@ -103,12 +104,15 @@ func clientOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
 // id, TLS (kafka.tls) and SASL (kafka.sasl).
 func connOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
 	opts := []kgo.Opt{kgo.SeedBrokers(k.Brokers...), kgo.ClientID(k.ClientID)}
-	creds := o.Credentials
-	if creds == nil {
-		var err error
-		if creds, err = NewCredentials(k, nil, o.Logger); err != nil {
-			return nil, err
-		}
+	var creds *Credentials
+	var err error
+	if o.Credentials == nil {
+		creds, err = NewCredentials(k, nil, o.Logger)
+	} else {
+		creds, err = o.Credentials.For(k)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return append(opts, creds.opts()...), nil
 }

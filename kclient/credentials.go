@@ -28,8 +28,8 @@ const dialTimeout = 10 * time.Second
 // Credentials are the TLS material and SASL secrets of one kafka section,
 // shared by all the clients built from it: files are re-read when they
 // change (see watched) and an OAuth token is fetched once for all clients
-// and kept until shortly before it expires. Build one per kafka section
-// with NewCredentials and pass it in Options.
+// and kept until shortly before it expires. A CredentialPool keeps one per
+// kafka section for every client built with it.
 type Credentials struct {
 	tls    *tlsMaterial
 	mech   sasl.Mechanism

@@ -35,8 +35,10 @@ type Options struct {
 	// Registerer receives the kprom client metrics; nil disables them.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
-	// Credentials are shared by the probe's clients (see kclient.Options).
-	Credentials *kclient.Credentials
+	// Credentials are shared by the probe's clients, its replica reader's
+	// and the process's other clients of the same section (see
+	// kclient.Options).
+	Credentials *kclient.CredentialPool
 	// RetryClients makes Run retry, with backoff, a client that cannot be
 	// built, where it would return the error: the daemon keeps the probe
 	// exported (probe_up 0, kafka_bench_probe_client_failed_total) until

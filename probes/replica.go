@@ -127,7 +127,8 @@ func (r *replica) start(ctx context.Context, runID uint64) (stop func(), err err
 		logged:     map[string]bool{},
 	}
 	admin, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger,
-		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "admin"}, Probing: true})
+		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "admin"}, Probing: true,
+		Credentials: r.opts.Credentials})
 	if err != nil {
 		return nil, fmt.Errorf("probe %q: %s admin client: %w", r.cfg.Name, kclient.RoleReplica, err)
 	}
@@ -156,7 +157,8 @@ func (r *replica) start(ctx context.Context, runID uint64) (stop func(), err err
 // are the producer's send times, at or after the run's start.
 func (r *replica) startReader(ctx context.Context, run *replicaRun) (stop func(), err error) {
 	cl, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger, Registerer: r.opts.Registerer,
-		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "0"}, Probing: true},
+		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "0"}, Probing: true,
+		Credentials: r.opts.Credentials},
 		kclient.ReplicaOpts(r.cfg, r.topic, run.anchor.Add(-time.Second))...)
 	if err != nil {
 		return nil, fmt.Errorf("probe %q: %s client: %w", r.cfg.Name, kclient.RoleReplica, err)

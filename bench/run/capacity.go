@@ -18,7 +18,7 @@ func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe,
 	c.Topic = p.Topic
 	p.Capacity = &c
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
-	cr := capacity.New(p, capacity.Options{Kafka: b.Kafka, Logger: r.Logger}).RunOnce(ctx)
+	cr := capacity.New(p, capacity.Options{Kafka: b.Kafka, Logger: r.Logger, Credentials: r.Credentials}).RunOnce(ctx)
 	res.Hosts = host.Stop(context.Background())
 	res.Host, res.Capacity = hostwatch.OwnStats(res.Hosts[0]), &cr
 	switch cr.Result {

@@ -40,7 +40,7 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	}
 	var cc *brokercfg.Changer
 	if brokercfg.HasSettings(b) {
-		cl, err := NewAdminClient(b.Kafka)
+		cl, err := NewAdminClient(b.Kafka, nil) // the plan's one client
 		if err != nil {
 			return err
 		}
@@ -55,9 +55,10 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	return brokercfg.WritePlan(ctx, w, cc, b.Scenarios)
 }
 
-// NewAdminClient connects as the probes do (TLS, SASL).
-func NewAdminClient(k config.Kafka) (*kgo.Client, error) {
-	cl, err := kclient.New(k, kclient.Options{})
+// NewAdminClient connects as the probes do (TLS, SASL), with the
+// credentials of creds.
+func NewAdminClient(k config.Kafka, creds *kclient.CredentialPool) (*kgo.Client, error) {
+	cl, err := kclient.New(k, kclient.Options{Credentials: creds})
 	if err != nil {
 		return nil, fmt.Errorf("admin client: %w", err)
 	}

@@ -118,6 +118,22 @@ hosts:
 		t.Fatal(err)
 	}
 	outputs["html with the bench file"] = page.String()
+	// The same report of a bench file that authenticates with Kerberos
+	// and a password, and one with the OAuth client secret's file.
+	for name, sasl := range map[string]string{
+		"html with a Kerberos bench file": "{mechanism: GSSAPI, username: u, password: " + password + ", kerberos: {config_file: /etc/krb5.conf}}",
+		"html with an OAuth bench file":   "{mechanism: OAUTHBEARER, oauth: {token_endpoint: \"https://idp.example/token\", client_id: u, client_secret_file: /run/secrets/oauth}}",
+	} {
+		text := strings.Replace(file, "{mechanism: PLAIN, username: u, password: "+password+"}", sasl, 1)
+		if text == file {
+			t.Fatal("the bench file has no SASL block to replace")
+		}
+		var page bytes.Buffer
+		if err := report.WriteHTML(&page, b.ParamKeys, results, &result.FileText{Name: "bench.yml", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		outputs[name] = page.String()
+	}
 	record, err := json.Marshal(result.JSONResults(b.ParamKeys, results)[0]) // what publish sends
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +145,8 @@ hosts:
 		}
 	}
 	for what, want := range map[string]string{"markdown": "u:<secret>@", "json": `u:\u003csecret\u003e@`, "log": "u:<secret>@",
-		"html with the bench file": "password: &lt;secret&gt;"} {
+		"html with the bench file": "password: &lt;secret&gt;", "html with a Kerberos bench file": "password: &lt;secret&gt;",
+		"html with an OAuth bench file": "client_secret_file: /run/secrets/oauth"} {
 		if !strings.Contains(outputs[what], want) {
 			t.Errorf("%s lacks %q:\n%s", what, want, outputs[what])
 		}

@@ -70,6 +70,10 @@ type Runner struct {
 	// Share is this process's part of the bench: nil is Alone, the whole
 	// bench; package workers makes it one worker of several.
 	Share Share
+	// Credentials are shared by every Kafka client of the bench (admin,
+	// probes, capacity ramps, the results topic's): one OAuth token for
+	// all. Nil: Run makes a pool of its own.
+	Credentials *kclient.CredentialPool
 }
 
 // Run runs every scenario, once per round, and returns their results. It
@@ -101,7 +105,10 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.SweepID == "" {
 		r.SweepID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
-	cl, err := NewAdminClient(b.Kafka)
+	if r.Credentials == nil {
+		r.Credentials = kclient.NewCredentialPool(nil, r.Logger)
+	}
+	cl, err := NewAdminClient(b.Kafka, r.Credentials)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +130,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		hosts = append(hosts, hostwatch.NewSource(h, http.DefaultClient))
 	}
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	if err := r.Share.Start(ctx, b.Kafka, len(runs), r.Logger); err != nil {
+	if err := r.Share.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger); err != nil {
 		return nil, err
 	}
 	defer r.Share.Close()
@@ -234,11 +241,12 @@ func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Sce
 		rec = NewRecorder(b.WarmupRecords, false, 0)
 	}
 	opts := probes.Options{
-		Kafka:      b.Kafka,
-		Metrics:    r.Metrics,
-		Registerer: r.Registerer,
-		Logger:     r.Logger,
-		Bench:      probes.BenchOptions{NumRecords: limit, Recorder: rec, ConsumeOnly: b.ConsumeOnly},
+		Kafka:       b.Kafka,
+		Metrics:     r.Metrics,
+		Registerer:  r.Registerer,
+		Logger:      r.Logger,
+		Credentials: r.Credentials,
+		Bench:       probes.BenchOptions{NumRecords: limit, Recorder: rec, ConsumeOnly: b.ConsumeOnly},
 	}
 	r.Share.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)

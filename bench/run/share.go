@@ -10,6 +10,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -22,7 +23,8 @@ type Share interface {
 	// one from the clock).
 	Begin(b *spec.Bench) (*spec.Bench, string, error)
 	// Start readies a sweep of runs runs (scenarios × rounds); Close ends it.
-	Start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) error
+	// Its clients take their credentials from creds.
+	Start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error
 	Close()
 	// Scenario takes the seq-th run's probe (this process's share of its
 	// rate) and returns when the run starts (zero: at once) and who ran it
@@ -69,7 +71,9 @@ var _ Share = Alone{}
 func (Alone) Begin(b *spec.Bench) (*spec.Bench, string, error) { return b, "", nil }
 
 // Start has nothing to ready: no other process takes part.
-func (Alone) Start(context.Context, config.Kafka, int, *slog.Logger) error { return nil }
+func (Alone) Start(context.Context, config.Kafka, *kclient.CredentialPool, int, *slog.Logger) error {
+	return nil
+}
 
 // Close has nothing to end.
 func (Alone) Close() {}

@@ -88,7 +88,7 @@ func (s *groupDrain) Announce(ctx context.Context, acked int64) error {
 		return err
 	}
 	var err error
-	s.readers, err = resultsReader(s.ws.kafka, s.ws.ResultsTopic)
+	s.readers, err = resultsReader(s.ws.creds, s.ws.kafka, s.ws.ResultsTopic)
 	return err
 }
 

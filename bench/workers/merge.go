@@ -17,6 +17,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // Sweep is what the workers of one sweep published, ready to merge.
@@ -30,7 +31,8 @@ type Sweep struct {
 // --start-at, or zero for the newest sweep of that name: results of another
 // sweep that reused the name are ignored and named in Problems.
 func CollectSweep(ctx context.Context, k config.Kafka, topic, name string, start time.Time, workers int) (*Sweep, error) {
-	adm, err := run.NewAdminClient(k)
+	creds := kclient.NewCredentialPool(nil, nil) // the admin's and the reader's
+	adm, err := run.NewAdminClient(k, creds)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +41,7 @@ func CollectSweep(ctx context.Context, k config.Kafka, topic, name string, start
 	if err != nil {
 		return nil, err
 	}
-	c, err := collect(ctx, k, topic, name, start, func(c *collected) bool { return c.complete(workers) })
+	c, err := collect(ctx, creds, k, topic, name, start, func(c *collected) bool { return c.complete(workers) })
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}

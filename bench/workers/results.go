@@ -144,17 +144,17 @@ func (c *collected) add(jr result.JSONResult) {
 }
 
 // resultsReader is a client reading the results topic from its start.
-func resultsReader(k config.Kafka, topic string) (*kgo.Client, error) {
-	return kclient.New(k, kclient.Options{}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+func resultsReader(creds *kclient.CredentialPool, k config.Kafka, topic string) (*kgo.Client, error) {
+	return kclient.New(k, kclient.Options{Credentials: creds}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 }
 
 // collect reads the results of the sweep named name from the start of the results topic until
 // done holds or ctx ends (then it returns what it has with ctx's error).
 // A result of an earlier sweep that reused the name is ignored and named in
 // stale: start is the sweep's start, or zero for the newest one read.
-func collect(ctx context.Context, k config.Kafka, topic, name string, start time.Time, done func(*collected) bool) (*collected, error) {
+func collect(ctx context.Context, creds *kclient.CredentialPool, k config.Kafka, topic, name string, start time.Time, done func(*collected) bool) (*collected, error) {
 	c := newCollected(name, start)
-	cl, err := resultsReader(k, topic)
+	cl, err := resultsReader(creds, k, topic)
 	if err != nil {
 		return c, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -27,8 +28,8 @@ func (w *Worker) Begin(b *spec.Bench) (*spec.Bench, string, error) {
 }
 
 // Start connects the results client and makes sure the results topic exists.
-func (w *Worker) Start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) error {
-	ws, err := w.start(ctx, k, runs, logger)
+func (w *Worker) Start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error {
+	ws, err := w.start(ctx, k, creds, runs, logger)
 	w.ws = ws
 	return err
 }

@@ -107,18 +107,19 @@ func (w *Worker) scenarioStart(b *spec.Bench, seq int) time.Time {
 type workerSweep struct {
 	*Worker
 	kafka  config.Kafka
+	creds  *kclient.CredentialPool
 	cl     *kgo.Client
 	adm    *kadm.Client
 	runs   int
 	logger *slog.Logger
 }
 
-func (w *Worker) start(ctx context.Context, k config.Kafka, runs int, logger *slog.Logger) (*workerSweep, error) {
-	cl, err := run.NewAdminClient(k)
+func (w *Worker) start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (*workerSweep, error) {
+	cl, err := run.NewAdminClient(k, creds)
 	if err != nil {
 		return nil, err
 	}
-	ws := &workerSweep{Worker: w, kafka: k, cl: cl, adm: kadm.NewClient(cl), runs: runs,
+	ws := &workerSweep{Worker: w, kafka: k, creds: creds, cl: cl, adm: kadm.NewClient(cl), runs: runs,
 		logger: logger.With("worker", w.Index, "workers", w.Workers, "run", w.SweepName)}
 	if err := ensureResultsTopic(ctx, ws.adm, w.ResultsTopic); err != nil {
 		cl.Close()
@@ -230,7 +231,7 @@ func (w *Worker) sweepID() string {
 func (ws *workerSweep) awaitOthers(seq int, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	got, err := collect(ctx, ws.kafka, ws.ResultsTopic, ws.SweepName, ws.StartAt, func(c *collected) bool {
+	got, err := collect(ctx, ws.creds, ws.kafka, ws.ResultsTopic, ws.SweepName, ws.StartAt, func(c *collected) bool {
 		for i := 1; i < ws.Workers; i++ {
 			if _, ok := c.byWorker[i][seq]; !ok {
 				return false

@@ -103,7 +103,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 
-	old, err := (&Worker{Workers: 2, Index: 1, StartAt: earlier, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
+	old, err := (&Worker{Workers: 2, Index: 1, StartAt: earlier, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, nil, 1, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w0, err := (&Worker{Workers: 2, Index: 0, StartAt: now, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, 1, logger)
+	w0, err := (&Worker{Workers: 2, Index: 0, StartAt: now, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, nil, 1, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

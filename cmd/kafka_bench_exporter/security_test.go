@@ -1,10 +1,17 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // --config.check prints the effective configuration with the password
@@ -37,5 +44,127 @@ func TestConfigCheckRedactsSecrets(t *testing.T) {
 				t.Errorf("inline password not shown as <secret>:\n%s", stdout)
 			}
 		})
+	}
+}
+
+// The secrets of every kafka section, each set to a marker (a replica
+// block's SASL password, the kafka block's OAuth client secret, a Kerberos
+// password), appear in no output: --config.check, the daemon's log at
+// start, at a refused reload and at a reload, its HTTP pages, and bench
+// --dry-run. The brokers refuse connections: what the probes log when
+// they fail is an output too.
+func TestNoSecretOfAnyKafkaSectionInAnyOutput(t *testing.T) {
+	markers := map[string]string{"replica password": "replica-pw-7q1z", "OAuth client secret": "oauth-secret-7q1z", "Kerberos password": "krb-pw-7q1z"}
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	secretFile := write("client-secret", markers["OAuth client secret"]+"\n")
+	krb5 := write("krb5.conf", "[libdefaults]\n  default_realm = EXAMPLE.TEST\n[realms]\n  EXAMPLE.TEST = {\n    kdc = "+testenv.FreeAddr(t)+"\n  }\n")
+	broker := testenv.FreeAddr(t)
+	kafka := fmt.Sprintf(`kafka:
+  brokers: [%s]
+  sasl:
+    mechanism: OAUTHBEARER
+    oauth: {token_endpoint: "http://%s/token", client_id: bench, client_secret_file: %s}
+`, broker, testenv.FreeAddr(t), secretFile)
+	daemon := func(rate int, replicaSASL string) string {
+		return kafka + fmt.Sprintf(`host: {enabled: false}
+probes:
+  - name: far
+    rate: %d
+    record_size: 100
+    replica: {kafka: {brokers: [%s], sasl: %s}}
+  - name: krb
+    rate: %d
+    record_size: 100
+    replica:
+      kafka:
+        brokers: [%s]
+        sasl: {mechanism: GSSAPI, username: bench, password: %s, kerberos: {config_file: %s}}
+`, rate, broker, replicaSASL, rate, broker, markers["Kerberos password"], krb5)
+	}
+	replicaPlain := "{mechanism: PLAIN, username: u, password: " + markers["replica password"] + "}"
+	cfgFile := write("exporter.yml", daemon(10, replicaPlain))
+	outputs := map[string]string{}
+
+	code, stdout, stderr := runCaptured(t, "--config.check", "--config.file", cfgFile)
+	if code != 0 || !strings.Contains(stdout, "password: <secret>") {
+		t.Fatalf("--config.check: exit %d\n%s%s", code, stdout, stderr)
+	}
+	outputs["--config.check"] = stdout + stderr
+
+	addr := testenv.FreeAddr(t)
+	url := "http://" + addr
+	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile)
+	get := func(path string) (int, string) {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	probetest.Eventually(t, 30*time.Second, "the exporter serving, both probes failing to reach their brokers", func() (bool, string) {
+		code, _ := get("/-/healthy")
+		logs := p.logs.String()
+		return code == http.StatusOK && strings.Contains(logs, "probe topic not ready; retrying\" probe=far") &&
+			strings.Contains(logs, "probe topic not ready; retrying\" probe=krb"), fmt.Sprintf("/-/healthy %d", code)
+	})
+	for _, path := range []string{"/", "/live.json", "/metrics", "/changes"} {
+		_, outputs[path] = get(path)
+	}
+	reload := func(text string, want int) {
+		t.Helper()
+		write("exporter.yml", text)
+		resp, err := http.Post(url+"/-/reload", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		outputs[fmt.Sprintf("reload answer %d (%d)", want, len(outputs))] = string(b)
+		if resp.StatusCode != want {
+			t.Fatalf("reload: %d %s, want %d", resp.StatusCode, b, want)
+		}
+	}
+	// Refused: a misspelt key next to the replica's password, then a
+	// Kerberos password with an unknown mechanism next to it.
+	reload(daemon(10, "{mechanism: PLAIN, username: u, passwrd: "+markers["replica password"]+"}"), http.StatusBadRequest)
+	reload(daemon(10, "{mechanism: PLAN, username: u, password: "+markers["replica password"]+"}"), http.StatusBadRequest)
+	reload(daemon(20, replicaPlain), http.StatusOK)
+	probetest.Eventually(t, 30*time.Second, "the reload applied", func() (bool, string) {
+		return strings.Contains(p.logs.String(), "configuration reloaded"), "no reload logged"
+	})
+	p.stop(t)
+	outputs["daemon log"] = p.logs.String()
+	for _, want := range []string{
+		`replica.kafka.sasl.passwrd = <secret>: unknown key`, `replica.kafka.sasl.mechanism = \"PLAN\"`,
+		`msg="replica.kafka.sasl.mechanism PLAIN without replica.kafka.tls.enabled sends the password in clear text" probe=far`,
+	} {
+		if !strings.Contains(outputs["daemon log"], want) {
+			t.Errorf("the daemon log lacks %s", want)
+		}
+	}
+
+	bench := write("bench.yml", kafka+"num_records: 10\nmatrix:\n  producer.linger.ms: [0, 5]\n")
+	code, stdout, stderr = runCLI(t, "bench", "--bench.file", bench, "--dry-run")
+	if code != 0 {
+		t.Fatalf("bench --dry-run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	outputs["bench --dry-run"] = stdout + stderr
+
+	for what, out := range outputs {
+		for name, m := range markers {
+			if strings.Contains(out, m) {
+				t.Errorf("%s shows the %s:\n%s", what, name, out)
+			}
+		}
 	}
 }

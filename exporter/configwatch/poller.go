@@ -61,6 +61,9 @@ type Target struct {
 type Options struct {
 	// RingSize is how many changes /changes keeps; 0 is DefaultRingSize.
 	RingSize int
+	// Credentials are shared with the process's other clients of the
+	// cluster (one OAuth token for all); nil gives the watcher its own.
+	Credentials *kclient.CredentialPool
 }
 
 // Watcher polls the cluster configuration while a target is applied.
@@ -168,7 +171,7 @@ func (w *Watcher) stopLocked() {
 
 func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 	defer w.wg.Done()
-	cl, err := kclient.New(t.Kafka, kclient.Options{})
+	cl, err := kclient.New(t.Kafka, kclient.Options{Credentials: w.opts.Credentials})
 	if err != nil {
 		w.logger.Error("configuration polling disabled: cannot create a Kafka client", "err", err)
 		return

@@ -59,6 +59,8 @@ type Options struct {
 	Logger  *slog.Logger
 	// Gate keeps runs of several probes from overlapping; nil = no gate.
 	Gate *Gate
+	// Credentials are shared with the probe's clients (see probes.Options).
+	Credentials *kclient.CredentialPool
 }
 
 // Step is one step of a run.
