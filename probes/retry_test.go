@@ -17,7 +17,6 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -121,15 +120,7 @@ probes:
 		<-done
 	}()
 	value := func(name string, labels ...string) float64 {
-		mfs, err := reg.Gather()
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := scrape.Families{}
-		for _, mf := range mfs {
-			f[mf.GetName()] = mf
-		}
-		return probetest.Value(t, f, name, labels...)
+		return probetest.Value(t, probetest.Gather(t, reg), name, labels...)
 	}
 	probetest.Eventually(t, 30*time.Second, "two failed attempts to build the admin client", func() (bool, string) {
 		n := value("kafka_bench_probe_client_failed_total", "probe", "tls", "client", "admin", "reason", "config")

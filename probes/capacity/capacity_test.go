@@ -1,11 +1,9 @@
 package capacity
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,28 +17,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
-
-// syncBuffer collects log lines from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func capacityProbe(name string, c config.Capacity) config.Probe {
 	p := config.NewProbe(name)
@@ -61,28 +40,6 @@ func kfakeBrokers(t *testing.T) []string {
 	return c.ListenAddrs()
 }
 
-func gather(t *testing.T, reg *prometheus.Registry) scrape.Families {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := scrape.Families{}
-	for _, mf := range mfs {
-		f[mf.GetName()] = mf
-	}
-	return f
-}
-
-func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) float64 {
-	t.Helper()
-	v, ok := f.Value(name, labels...)
-	if !ok {
-		t.Fatalf("%s%v missing", name, labels)
-	}
-	return v
-}
-
 // On kfake a ramp climbs 100, 200, 400 records/s (the byte ceiling) and
 // stops at the ceiling or at the first failing step; the result lands in
 // the metrics and the log. (On an idle machine every step passes; on a
@@ -90,7 +47,7 @@ func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) f
 func TestCapacityRamp(t *testing.T) {
 	brokers := kfakeBrokers(t)
 	reg := prometheus.NewRegistry()
-	logs := &syncBuffer{}
+	logs := &probetest.Logs{}
 	cp := New(capacityProbe("ramp", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), EndToEndSLO: model.Duration(5 * time.Second),
@@ -98,7 +55,7 @@ func TestCapacityRamp(t *testing.T) {
 	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 
-	if f := gather(t, reg); mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
+	if f := probetest.Gather(t, reg); probetest.Value(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
 		t.Error("runs_total starts above 0")
 	} else if _, ok := f.Value("kafka_bench_capacity_records_per_second", "probe", "ramp"); ok {
 		t.Error("a capacity is exported before any run")
@@ -127,25 +84,25 @@ func TestCapacityRamp(t *testing.T) {
 	if res.RecordsPerSecond != want || (res.Limit == LimitCeiling) != (len(res.Steps) == 3 && res.Steps[last].Limit == "") {
 		t.Errorf("result %+v: capacity %v, want %v", res, res.RecordsPerSecond, want)
 	}
-	f := gather(t, reg)
+	f := probetest.Gather(t, reg)
 	for name, want := range map[string]float64{
 		"kafka_bench_capacity_records_per_second": want,
 		"kafka_bench_capacity_bytes_per_second":   want * 200,
 		"kafka_bench_capacity_interval_seconds":   3600,
 	} {
-		if got := mustValue(t, f, name, "probe", "ramp"); got != want {
+		if got := probetest.Value(t, f, name, "probe", "ramp"); got != want {
 			t.Errorf("%s = %v, want %v", name, got, want)
 		}
 	}
-	if got := mustValue(t, f, "kafka_bench_capacity_p99_seconds", "probe", "ramp"); got != res.P99.Seconds() {
+	if got := probetest.Value(t, f, "kafka_bench_capacity_p99_seconds", "probe", "ramp"); got != res.P99.Seconds() {
 		t.Errorf("p99 gauge = %v, want %v", got, res.P99.Seconds())
 	}
-	if got := mustValue(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok"); got != 1 {
+	if got := probetest.Value(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok"); got != 1 {
 		t.Errorf("runs_total{ok} = %v, want 1", got)
 	}
 	for _, l := range Limits {
 		want := map[bool]float64{true: 1}[l == res.Limit]
-		if got := mustValue(t, f, "kafka_bench_capacity_limit", "probe", "ramp", "reason", l); got != want {
+		if got := probetest.Value(t, f, "kafka_bench_capacity_limit", "probe", "ramp", "reason", l); got != want {
 			t.Errorf("limit{%s} = %v, want %v", l, got, want)
 		}
 	}
@@ -198,7 +155,7 @@ func TestCapacityRunAbortsOnCancel(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the run did not stop after its context was cancelled")
 	}
-	if got := mustValue(t, gather(t, reg), "kafka_bench_capacity_runs_total", "probe", "abort", "result", "aborted"); got != 1 {
+	if got := probetest.Value(t, probetest.Gather(t, reg), "kafka_bench_capacity_runs_total", "probe", "abort", "result", "aborted"); got != 1 {
 		t.Errorf("runs_total{aborted} = %v, want 1", got)
 	}
 }
@@ -234,7 +191,7 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 	})
 	brokers := c.ListenAddrs()
 	reg := prometheus.NewRegistry()
-	logs := &syncBuffer{}
+	logs := &probetest.Logs{}
 	const topic = "kafka-bench-outage-capacity"
 	cp := New(capacityProbe("outage", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
@@ -245,7 +202,7 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 	if first.Result != ResultOK {
 		t.Fatalf("first run %+v, want ok", first)
 	}
-	before := gather(t, reg)
+	before := probetest.Gather(t, reg)
 
 	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
 	if err != nil {
@@ -279,18 +236,18 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 	if res.Result != ResultError || res.Err == nil || !strings.Contains(res.Err.Error(), "cluster unavailable") {
 		t.Errorf("run during an outage: %+v, want result error (cluster unavailable)", res)
 	}
-	after := gather(t, reg)
+	after := probetest.Gather(t, reg)
 	for _, name := range []string{"kafka_bench_capacity_records_per_second", "kafka_bench_capacity_bytes_per_second", "kafka_bench_capacity_last_run_timestamp_seconds"} {
-		if b, a := mustValue(t, before, name, "probe", "outage"), mustValue(t, after, name, "probe", "outage"); a != b {
+		if b, a := probetest.Value(t, before, name, "probe", "outage"), probetest.Value(t, after, name, "probe", "outage"); a != b {
 			t.Errorf("%s changed from %v to %v by a run during an outage", name, b, a)
 		}
 	}
 	for _, l := range Limits {
-		if b, a := mustValue(t, before, "kafka_bench_capacity_limit", "probe", "outage", "reason", l), mustValue(t, after, "kafka_bench_capacity_limit", "probe", "outage", "reason", l); a != b {
+		if b, a := probetest.Value(t, before, "kafka_bench_capacity_limit", "probe", "outage", "reason", l), probetest.Value(t, after, "kafka_bench_capacity_limit", "probe", "outage", "reason", l); a != b {
 			t.Errorf("limit{%s} changed from %v to %v by a run during an outage", l, b, a)
 		}
 	}
-	if got := mustValue(t, after, "kafka_bench_capacity_runs_total", "probe", "outage", "result", "error"); got != 1 {
+	if got := probetest.Value(t, after, "kafka_bench_capacity_runs_total", "probe", "outage", "result", "error"); got != 1 {
 		t.Errorf("runs_total{error} = %v, want 1", got)
 	}
 	if !strings.Contains(logs.String(), "capacity run failed") {
@@ -308,7 +265,7 @@ func TestCapacityHoldsBestStepForQuotaWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	logs := &syncBuffer{}
+	logs := &probetest.Logs{}
 	cp := New(capacityProbe("hold", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 200 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: "kafka-bench-hold-capacity",
@@ -383,7 +340,7 @@ func TestCapacityScheduleAfterHeldRun(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("the configuration check refuses the interval: %v", err)
 	}
-	logs := &syncBuffer{}
+	logs := &probetest.Logs{}
 	reg := prometheus.NewRegistry()
 	cp := New(cfg, Options{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Metrics: NewMetrics(reg),
 		Gate: NewGate(), Logger: slog.New(slog.NewTextHandler(logs, nil))})
@@ -396,7 +353,7 @@ func TestCapacityScheduleAfterHeldRun(t *testing.T) {
 	probetest.Eventually(t, 2*time.Minute, "the run after the first to be scheduled", func() (bool, string) {
 		return strings.Count(logs.String(), `msg="next capacity run"`) >= 2, logs.String()
 	})
-	metrics := gather(t, reg) // before the schedule's end deletes the series
+	metrics := probetest.Gather(t, reg) // before the schedule's end deletes the series
 	cancel()
 	<-done
 
@@ -426,7 +383,7 @@ func TestCapacityScheduleAfterHeldRun(t *testing.T) {
 	if !strings.Contains(lines[next], "in=4s") {
 		t.Errorf("the next run is not scheduled an interval after the held run:\n%s", lines[next])
 	}
-	if got := mustValue(t, metrics, "kafka_bench_capacity_runs_total", "probe", "held", "result", "ok"); got != 1 {
+	if got := probetest.Value(t, metrics, "kafka_bench_capacity_runs_total", "probe", "held", "result", "ok"); got != 1 {
 		t.Errorf("runs_total{ok} = %v, want 1", got)
 	}
 }
@@ -436,7 +393,7 @@ func TestCapacityScheduleAfterHeldRun(t *testing.T) {
 func TestCapacityGateWaitIsLogged(t *testing.T) {
 	gate := NewGate()
 	gate.ch <- struct{}{} // another probe's run holds it
-	logs := &syncBuffer{}
+	logs := &probetest.Logs{}
 	cp := New(capacityProbe("gated", config.Capacity{
 		Interval: model.Duration(time.Second), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxRate: 200, LatencySLO: model.Duration(time.Second),

@@ -124,7 +124,13 @@ func (r *Run) WaitReady(t testing.TB, name string, timeout time.Duration) {
 // Gather reads the registry as a scrape would.
 func (r *Run) Gather(t testing.TB) scrape.Families {
 	t.Helper()
-	mfs, err := r.Registry.Gather()
+	return Gather(t, r.Registry)
+}
+
+// Gather reads g as a scrape would.
+func Gather(t testing.TB, g prometheus.Gatherer) scrape.Families {
+	t.Helper()
+	mfs, err := g.Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
