@@ -72,21 +72,24 @@ probes:
 		lagRecords = "kafka_bench_replication_lag_records"
 		lagSeconds = "kafka_bench_replication_lag_seconds"
 	)
-	recreations := func() int { return strings.Count(logs.String(), "the replica topic was recreated") }
+	const recreatedLine = "the replica topic was recreated; restarting the replica reader"
+	recreations := func() int { return strings.Count(logs.String(), recreatedLine) }
 	state := func(f scrape.Families) string {
 		return fmt.Sprintf("copied %d, read %v, lost %v, duplicated %v, out of order %v, lag %v records %.1fs",
 			cp.count(), v(f, consumed), v(f, lost), v(f, duplicated), v(f, outOfOrder), v(f, lagRecords), v(f, lagSeconds))
 	}
-	// caughtUpSince: every record acknowledged before since was read or
-	// counted lost (the oldest unread one is younger), and the lag is what
-	// the reader's fetch wait explains.
-	caughtUpSince := func(what string, since time.Time) scrape.Families {
+	// caughtUpSince: the reader read records after since (more than read
+	// by then), every record acknowledged before since was read or counted
+	// lost (the oldest unread one is younger; the gauge may be a lag
+	// interval old), and the lag is what the reader's fetch wait explains.
+	caughtUpSince := func(what string, since time.Time, read float64) scrape.Families {
 		t.Helper()
 		var f scrape.Families
 		probetest.Eventually(t, time.Minute, what, func() (bool, string) {
 			f = run.Gather(t)
 			age := v(f, lagSeconds)
-			return age+1 < time.Since(since).Seconds() && age <= (fetchWait+2*time.Second).Seconds(), state(f)
+			return v(f, consumed) > read && age+(lagInterval+time.Second).Seconds() < time.Since(since).Seconds() &&
+				age <= (fetchWait+2*time.Second).Seconds(), state(f)
 		})
 		return f
 	}
@@ -125,7 +128,7 @@ probes:
 		f := run.Gather(t)
 		return v(f, consumed) >= 3*rate, state(f)
 	})
-	f := caughtUpSince("the steady link caught up", start)
+	f := caughtUpSince("the steady link caught up", start, 0)
 	if v(f, lost) != 0 || v(f, duplicated) != 0 || v(f, outOfOrder) != 0 {
 		t.Fatalf("steady copying: %s", state(f))
 	}
@@ -142,8 +145,8 @@ probes:
 		return recreations() >= 1, fmt.Sprintf("%d recreation lines", recreations())
 	})
 	noticed := time.Since(resumed)
-	f = caughtUpSince("the link caught up in the new topic", resumed)
-	t.Logf("recreated: logged %.1fs and caught up %.1fs after the topic was recreated: %s",
+	f = caughtUpSince("the link caught up in the new topic", resumed, readBefore)
+	t.Logf("recreated: logged %.1fs and caught up %.1fs after copying resumed: %s",
 		noticed.Seconds(), time.Since(resumed).Seconds(), state(f))
 	if n := v(f, consumed) - readBefore; n <= 0 {
 		t.Errorf("no record read from the recreated topic: the reader did not restart (%s)", state(f))
@@ -181,13 +184,22 @@ probes:
 		return v(f, lost)-lostBefore >= unread, state(f)
 	})
 	lostAfter := time.Since(resumed)
-	f = caughtUpSince("the link caught up after the burst", resumed)
+	f = caughtUpSince("the link caught up after the burst", resumed, readBefore+read)
 	t.Logf("burst: %v lost %.1fs after copying resumed: %s", unread, lostAfter.Seconds(), state(f))
 	if got := v(f, lost) - lostBefore; got != unread {
 		t.Errorf("lost %v records, want the %v copied into the deleted topic and not read (%s)", got, unread, state(f))
 	}
 	if v(f, duplicated) != 0 || v(f, outOfOrder) != 0 {
 		t.Errorf("recreated after a burst: %s; want no duplicate or reordering", state(f))
+	}
+	var lossLines []string
+	for l := range strings.SplitSeq(logs.String(), "\n") {
+		if strings.Contains(l, "counted lost") {
+			lossLines = append(lossLines, l)
+		}
+	}
+	if unread > 0 && (len(lossLines) != 1 || !strings.Contains(lossLines[0], "the replica topic was recreated")) {
+		t.Errorf("want one loss line saying the replica topic was recreated; got %q", lossLines)
 	}
 
 	// 4. Records the reader read, copied again: duplicates, not loss.
