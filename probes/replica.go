@@ -225,6 +225,7 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 	t := time.NewTicker(time.Duration(r.cfg.LagInterval))
 	defer t.Stop()
 	var topicID [16]byte
+	var recreatedAt time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -243,7 +244,7 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 		case topicID == [16]byte{}:
 			topicID = td.ID
 		case td.ID != topicID:
-			topicID = td.ID
+			topicID, recreatedAt = td.ID, now
 			r.logger.Warn("the replica topic was recreated; restarting the replica reader", "replica_topic", r.topic)
 			stopReader()
 			if next, err := r.startReader(ctx, run); err == nil {
@@ -255,7 +256,10 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 		}
 		if lost := run.tracker.Expire(now); lost > 0 {
 			r.m.lost.Add(float64(lost))
-			r.logLoss(run, lost, missing)
+			// Records gone with a recreated topic are declared lost
+			// about a grace period after the recreation.
+			recreated := !recreatedAt.IsZero() && now.Sub(recreatedAt) <= 2*time.Duration(r.rcfg.LossGracePeriod)
+			r.logLoss(run, lost, missing, recreated)
 		}
 		n, oldest := run.tracker.Unread()
 		r.m.lagRecords.Set(float64(n))
@@ -269,11 +273,13 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 
 // logLoss logs, once per reason and run, why records were lost across the
 // link: the counter says how many, the log line what to look at.
-func (r *replica) logLoss(run *replicaRun, lost uint64, topicMissing bool) {
+func (r *replica) logLoss(run *replicaRun, lost uint64, topicMissing, recreated bool) {
 	reason := "records missing on the replica topic between records that were read"
 	switch {
 	case topicMissing:
 		reason = "the replica topic does not exist on the target cluster: is the replicator running and does its topic filter include the probe topic?"
+	case recreated:
+		reason = "the replica topic was recreated: records copied into the old topic and not read are gone unless the replicator copies them again"
 	case !run.read.Load():
 		reason = "no record of this run was read from the replica topic: is the replicator running?"
 	}
