@@ -8,13 +8,14 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // find_max_rate runs each scenario's capacity ramp once; the table gets the
 // highest rate within the SLO, the p99 there and the limit, and the topics
 // are deleted afterwards.
 func TestFindMaxRateOnFakeCluster(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	b, results, _ := runBench(t, brokers, `
 find_max_rate: true
 defaults:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // TestConfigSettingsExpansion: broker and topic keys in defaults, scenarios
@@ -105,7 +106,7 @@ func TestSchedule(t *testing.T) {
 // TestRoundsOnFakeCluster: every scenario runs once per round, each round
 // on a topic of its own, and the summary has a verdict per metric.
 func TestRoundsOnFakeCluster(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	b, results, progress := runBench(t, brokers, `
 num_records: 300
 rate: 1000

@@ -22,6 +22,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // password is the secret the redaction tests hide; it must appear nowhere.
@@ -166,7 +167,7 @@ func TestNoSecretInErrors(t *testing.T) {
 // TestNoSecretInPlan: --dry-run prints each setting a scenario makes, but not
 // the value of one named like a secret.
 func TestNoSecretInPlan(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	b, err := spec.Parse([]byte("num_records: 10\ndefaults: {topic.x.sasl.jaas.config: hunter2, topic.cleanup.policy: compact}\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,13 +11,13 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 func testLogger() *slog.Logger {
@@ -25,16 +25,6 @@ func testLogger() *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	return slog.New(slog.DiscardHandler)
-}
-
-func fakeCluster(t *testing.T) []string {
-	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c.ListenAddrs()
 }
 
 // runBench parses a bench file, points it at brokers and runs it.
@@ -67,7 +57,7 @@ func runBench(t *testing.T, brokers []string, file string) (*spec.Bench, []resul
 // Markdown table back: four rows, each with every record produced and
 // consumed, and no topic left behind.
 func TestMatrixOnFakeCluster(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	const n = 2000
 	b, results, _ := runBench(t, brokers, `
 num_records: 2000
@@ -115,7 +105,7 @@ matrix:
 // TestConsumeOnly pre-fills a named topic, reads it back consume-only (as
 // ConsumerPerformance does), then asks for more records than it holds.
 func TestConsumeOnly(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	_, fill, _ := runBench(t, brokers, `
 num_records: 1500
 defaults: {topic: prefilled, record_size: 200, consumer: {enabled: false}}
@@ -161,7 +151,7 @@ defaults: {topic: prefilled}
 // TestDurationOnFakeCluster runs by time at a set rate: whatever was
 // produced must all be consumed, and the progress lines must be printed.
 func TestDurationOnFakeCluster(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	_, results, progressOut := runBench(t, brokers, `
 duration: 700ms
 rate: 2000

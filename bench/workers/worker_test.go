@@ -13,7 +13,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // A worker that reaches a scenario after its common start goes on at once
@@ -93,7 +93,7 @@ func TestWorkerScenarioStart(t *testing.T) {
 // (it would delete the topic while they still drain), and the merge
 // ignores it; both say so.
 func TestStaleResultsOfReusedRun(t *testing.T) {
-	brokers := fakeCluster(t)
+	brokers := probetest.Kfake(t, 3)
 	k := config.Kafka{Brokers: brokers}
 	k.SetDefaults()
 	k.Brokers = brokers
@@ -148,15 +148,4 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	if jr, ok := sw.c.byWorker[1][0]; !ok || !jr.Worker.SweepStart.Equal(now) || len(sw.Problems()) != 1 {
 		t.Errorf("merge of --run alone: worker 1's result %+v (found %v), problems %v; want the newest sweep's and the earlier named", jr.Worker, ok, sw.Problems())
 	}
-}
-
-// fakeCluster is a three-broker kfake cluster for the results topic.
-func fakeCluster(t *testing.T) []string {
-	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c.ListenAddrs()
 }

@@ -29,23 +29,12 @@ func capacityProbe(name string, c config.Capacity) config.Probe {
 	return p
 }
 
-// kfakeBrokers starts a one-broker kfake for t.
-func kfakeBrokers(t *testing.T) []string {
-	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c.ListenAddrs()
-}
-
 // On kfake a ramp climbs 100, 200, 400 records/s (the byte ceiling) and
 // stops at the ceiling or at the first failing step; the result lands in
 // the metrics and the log. (On an idle machine every step passes; on a
 // loaded one a 1 s step can fail on its rate, which is then the limit.)
 func TestCapacityRamp(t *testing.T) {
-	brokers := kfakeBrokers(t)
+	brokers := probetest.Kfake(t, 1)
 	reg := prometheus.NewRegistry()
 	logs := &probetest.Logs{}
 	cp := New(capacityProbe("ramp", config.Capacity{
@@ -116,7 +105,7 @@ func TestCapacityRamp(t *testing.T) {
 // Cancelling the context (reload, SIGTERM) ends a run in the middle of a
 // step that would last an hour: it is aborted, not flushed to the end.
 func TestCapacityRunAbortsOnCancel(t *testing.T) {
-	brokers := kfakeBrokers(t)
+	brokers := probetest.Kfake(t, 1)
 	reg := prometheus.NewRegistry()
 	const topic = "kafka-bench-abort-capacity"
 	cp := New(capacityProbe("abort", config.Capacity{

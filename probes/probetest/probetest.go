@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -170,4 +171,16 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (b
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// Kfake starts an in-process kfake cluster of n brokers for t and returns
+// its addresses; it stops with the test.
+func Kfake(t testing.TB, n int) []string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c.ListenAddrs()
 }
