@@ -138,11 +138,15 @@ func TestBenchWorkersRealBroker(t *testing.T) {
 	if reads-m.Consume.Duplicates != records {
 		t.Errorf("the workers' consumers read %d records with %d duplicates; the topic holds %d", reads, m.Consume.Duplicates, records)
 	}
-	// The sweep's latencies lie within the spread of the single run's.
-	lo, hi := ref.Percentiles[0].MS, ref.Percentiles[len(ref.Percentiles)-1].MS
+	// The sweep's latencies are of the single run's order: within half its
+	// lowest and twice its highest percentile. Two runs on a shared machine
+	// differ by more than any tighter band (a merged p50 of 9.8 ms against
+	// the single run's 10.2 ms has been seen); that the merge is exact is
+	// held by bench/result's TestMergeEqualsAllValues and by the merge of the files below.
+	lo, hi := ref.Percentiles[0].MS/2, ref.Percentiles[len(ref.Percentiles)-1].MS*2
 	got := m.Produce.LatencyMS
-	if got.P50 < lo || got.P50 > ref.P99 || got.P99 < lo || got.P99 > hi {
-		t.Errorf("merged p50 %.3f ms, p99 %.3f ms; the single run spans %.3f ... %.3f ms (p99 %.3f)", got.P50, got.P99, lo, hi, ref.P99)
+	if got.P50 < lo || got.P50 > hi || got.P99 < lo || got.P99 > hi {
+		t.Errorf("merged p50 %.3f ms, p99 %.3f ms; want both within %.3f ... %.3f ms (half the single run's lowest percentile, twice its highest; its p99 %.3f)", got.P50, got.P99, lo, hi, ref.P99)
 	}
 	files := []string{"bench", "merge", "--format", "json", "--output", merged}
 	for i := range 3 {
