@@ -131,10 +131,6 @@ func (k *Kafka) checkEmbedded() error {
 	return nil
 }
 
-// Warnings are the risky but valid settings of the kafka block (see
-// Section.Warnings).
-func (k *Kafka) Warnings() []string { return Section{Key: "kafka", Kafka: *k}.Warnings() }
-
 func (t *TLS) validate(dir string) error {
 	t.loaded = nil
 	if !t.Enabled {

@@ -65,8 +65,8 @@ kafka:
 		if strings.Contains(printed, "PRIVATE KEY") || strings.Contains(printed, "BEGIN") {
 			t.Errorf("%s: key material is printed:\n%s", source, printed)
 		}
-		if len(cfg.Kafka.Warnings()) != 0 {
-			t.Errorf("%s: warnings %q", source, cfg.Kafka.Warnings())
+		if w := (Section{Key: "kafka", Kafka: cfg.Kafka}).Warnings(); len(w) != 0 {
+			t.Errorf("%s: warnings %q", source, w)
 		}
 	}
 	if tc, err := (TLS{}).ClientConfig(); tc != nil || err != nil {
@@ -114,11 +114,11 @@ func TestSecurityWarnings(t *testing.T) {
 	if err := k.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if w := k.Warnings(); len(w) != 1 || !strings.Contains(w[0], "insecure_skip_verify") {
+	if w := (Section{Key: "kafka", Kafka: k}).Warnings(); len(w) != 1 || !strings.Contains(w[0], "insecure_skip_verify") {
 		t.Errorf("warnings = %q", w)
 	}
 	k.TLS = TLS{}
-	if w := k.Warnings(); len(w) != 1 || !strings.Contains(w[0], "clear text") {
+	if w := (Section{Key: "kafka", Kafka: k}).Warnings(); len(w) != 1 || !strings.Contains(w[0], "clear text") {
 		t.Errorf("PLAIN without TLS: warnings = %q", w)
 	}
 }

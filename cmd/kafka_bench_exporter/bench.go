@@ -117,6 +117,10 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 			"(benchmarking the in-process fake cluster measures nothing; --bench.embedded does it anyway, for tests)\n", program, benchCommand)
 		return exitBadInput
 	}
+	// The bench file's kafka block is warned about as the daemon's is.
+	for _, w := range (config.Section{Key: "kafka", Kafka: b.Kafka}).Warnings() {
+		logger.Warn(w)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -92,5 +93,29 @@ func TestDefaultCommandUnchanged(t *testing.T) {
 	code, _, stderr := runCLI(t, "--config.check", "--probe.acks", "2")
 	if code != 1 || !strings.Contains(stderr, `producer.acks = "2"`) {
 		t.Errorf("invalid --probe.acks: exit %d stderr %q, want 1 and the config error", code, stderr)
+	}
+}
+
+// TestBenchWarnsAboutItsKafkaSection: the bench file's kafka block gets the
+// daemon's warnings about risky settings, and never its password.
+func TestBenchWarnsAboutItsKafkaSection(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bench.yml")
+	if err := os.WriteFile(file, []byte(`kafka:
+  brokers: [127.0.0.1:1]
+  sasl: {mechanism: PLAIN, username: u, password: bench-hunter2}
+num_records: 10
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(binary(t), "bench", "--bench.file", file, "--dry-run").CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench --dry-run: %v\n%s", err, out)
+	}
+	if want := `level=WARN source=bench.go`; !strings.Contains(string(out), want) ||
+		!strings.Contains(string(out), "kafka.sasl.mechanism PLAIN without kafka.tls.enabled sends the password in clear text") {
+		t.Errorf("the bench log lacks the PLAIN-without-TLS warning:\n%s", out)
+	}
+	if strings.Contains(string(out), "bench-hunter2") {
+		t.Errorf("the bench output shows the password:\n%s", out)
 	}
 }
