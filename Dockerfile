@@ -13,7 +13,7 @@
 # from the build arguments; without them they read "unknown".
 # The builder's Go version is go.mod's `go` line (a test keeps them equal).
 
-FROM --platform=$BUILDPLATFORM golang:1.26.8 AS builder
+FROM --platform=$BUILDPLATFORM golang:1.27.3 AS builder
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

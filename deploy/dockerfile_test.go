@@ -109,6 +109,38 @@ func goVersion(t *testing.T) string {
 	return string(m[1])
 }
 
+// TestOneGoToolchain ties every place that names the Go toolchain to go.mod's
+// go line: the other modules' go lines, the README's run command, and the
+// scripts' GOTOOLCHAIN (scripts/go-env.sh reads the go line itself). A
+// toolchain older than the go line never builds this code.
+func TestOneGoToolchain(t *testing.T) {
+	want := goVersion(t)
+	for _, mod := range []string{"deploy/release/go.mod", "deploy/validate/go.mod"} {
+		m := regexp.MustCompile(`(?m)^go\s+(\S+)\s*$`).FindSubmatch(readFile(t, repoPath(t, mod)))
+		if m == nil || string(m[1]) != want {
+			t.Errorf("%s: go line %q, want %s (go.mod's)", mod, m, want)
+		}
+	}
+	readme := string(readFile(t, repoPath(t, "README.md")))
+	if !strings.Contains(readme, "GOTOOLCHAIN=go"+want+" go run ./cmd/kafka_bench_exporter") {
+		t.Errorf("README.md: the run command does not export GOTOOLCHAIN=go%s", want)
+	}
+	cmd := exec.Command("bash", "-c", `. scripts/go-env.sh && echo "$GOTOOLCHAIN"`)
+	cmd.Dir = root(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/go-env.sh: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "go"+want {
+		t.Errorf("scripts/go-env.sh exports GOTOOLCHAIN=%s, want go%s", got, want)
+	}
+	for _, script := range []string{"scripts/test.sh", "scripts/build.sh", "scripts/release.sh", "scripts/go-tool.sh"} {
+		if !strings.Contains(string(readFile(t, repoPath(t, script))), "go-env.sh") {
+			t.Errorf("%s does not source scripts/go-env.sh: it would build with the machine's own Go", script)
+		}
+	}
+}
+
 func TestDockerfile(t *testing.T) {
 	stages := parseDockerfile(t, string(readFile(t, repoPath(t, "Dockerfile"))))
 	if len(stages) < 2 {

@@ -3,6 +3,7 @@
 # and RSS meanwhile (the embedded brokers run in the same process, so they are
 # included). Usage: scripts/bench-embedded.sh [seconds] [rate ...]
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true

@@ -7,6 +7,7 @@
 # comparison, the source's own end-to-end p99, over a window of steady state.
 # Usage: scripts/bench-replication.sh [seconds] [rate ...]   (default: 60 s at 200 records/s)
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true

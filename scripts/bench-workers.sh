@@ -10,6 +10,7 @@
 #   OUT=<dir for logs and report.md>
 # Needs go, java 17+ and mvn (scripts/kafka.sh fetches the Kafka jars once).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 for tool in go java mvn; do
   command -v "$tool" >/dev/null 2>&1 ||

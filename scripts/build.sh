@@ -17,6 +17,7 @@
 #   BUILD_DATE  now, or SOURCE_DATE_EPOCH when set (format 20060102-15:04:05, UTC)
 # GOOS and GOARCH cross-compile as usual. Extra `go build` flags: GOFLAGS.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 
 out=${1:-kafka_bench_exporter}
 case "$out" in

@@ -20,6 +20,7 @@
 #                        and ROUND set; PEER_URL is its metrics URL; PEER_RECORDS
 #                        the counter (summed over series) of the records it produced.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 secs=${SECONDS_PER_ROW:-120}
 warmup=${WARMUP:-20}

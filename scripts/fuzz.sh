@@ -5,6 +5,7 @@
 # A failing input is written to the package's testdata/fuzz/<Target>/ by Go:
 # commit it with the fix, so it stays a regression test.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 targets=(

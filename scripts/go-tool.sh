@@ -7,6 +7,7 @@
 #
 # DIR/NAME exists afterwards; an existing one is kept.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 dir=$1 name=$2 pkg=$3 ldflags=${4:-}
 
 [ -x "$dir/$name" ] && exit 0

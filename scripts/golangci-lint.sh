@@ -6,12 +6,13 @@
 #   scripts/golangci-lint.sh path       ensure it is built, print its path
 #   scripts/golangci-lint.sh ARGS...    run it
 #
-# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint
+# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/$GOTOOLCHAIN/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 
 GOLANGCI_LINT_VERSION=v2.15.0
 
-CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
+CACHE_ROOT="$GO_TOOLS_CACHE"
 LINT_DIR="$CACHE_ROOT/golangci-lint-$GOLANGCI_LINT_VERSION"
 LINT="$LINT_DIR/golangci-lint"
 

@@ -6,8 +6,9 @@
 #   scripts/helm.sh path       ensure it is built, print its path
 #   scripts/helm.sh ARGS...    run it
 #
-# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/helm-$HELM_VERSION-k8s1.$K8S_MINOR/helm
+# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/$GOTOOLCHAIN/helm-$HELM_VERSION-k8s1.$K8S_MINOR/helm
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 
 HELM_VERSION=v3.22.0
 # The Kubernetes version of its k8s.io modules (v0.37), which `helm template`
@@ -15,7 +16,7 @@ HELM_VERSION=v3.22.0
 # assumes 1.20.
 K8S_MINOR=37
 
-CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
+CACHE_ROOT="$GO_TOOLS_CACHE"
 HELM_DIR="$CACHE_ROOT/helm-$HELM_VERSION-k8s1.$K8S_MINOR"
 HELM="$HELM_DIR/helm"
 

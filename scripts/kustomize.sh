@@ -7,12 +7,13 @@
 #   scripts/kustomize.sh path       ensure it is built, print its path
 #   scripts/kustomize.sh ARGS...    run it (build DIR, ...)
 #
-# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/kustomize-$KUSTOMIZE_VERSION/kustomize
+# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/$GOTOOLCHAIN/kustomize-$KUSTOMIZE_VERSION/kustomize
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 
 KUSTOMIZE_VERSION=v5.5.0
 
-CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
+CACHE_ROOT="$GO_TOOLS_CACHE"
 KUSTOMIZE_DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION"
 KUSTOMIZE="$KUSTOMIZE_DIR/kustomize"
 

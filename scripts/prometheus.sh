@@ -8,14 +8,15 @@
 #   scripts/prometheus.sh promtool-path   ensure both are built, print promtool's path
 #   scripts/prometheus.sh ARGS...         run prometheus
 #
-# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/prometheus-$PROM_VERSION/{prometheus,promtool}
+# Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/$GOTOOLCHAIN/prometheus-$PROM_VERSION/{prometheus,promtool}
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 
 # The Go module's v0.3XX.Y is Prometheus v3.XX.Y.
 PROM_MODULE_VERSION=v0.316.0
 PROM_VERSION=3.16.0
 
-CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
+CACHE_ROOT="$GO_TOOLS_CACHE"
 PROM_DIR="$CACHE_ROOT/prometheus-v$PROM_VERSION"
 
 # Stamped as Prometheus's own release build does, so /api/v1/status/buildinfo

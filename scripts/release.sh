@@ -22,6 +22,7 @@
 #   CA_CERTIFICATES   the image's CA bundle (default: Debian's ca-certificates,
 #                     /etc/ssl/certs/ca-certificates.crt)
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 
 die() {
@@ -29,9 +30,8 @@ die() {
 	exit 1
 }
 
-cache=${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}
 CYCLONEDX_VERSION=v1.10.0
-cyclonedx_dir=$cache/cyclonedx-gomod-$CYCLONEDX_VERSION
+cyclonedx_dir=$GO_TOOLS_CACHE/cyclonedx-gomod-$CYCLONEDX_VERSION
 tools() {
 	scripts/go-tool.sh "$cyclonedx_dir" cyclonedx-gomod "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$CYCLONEDX_VERSION"
 	GOFLAGS=-buildvcs=false GOWORK=off go build -C deploy/release -trimpath -o "$1" .

@@ -4,6 +4,7 @@
 # nothing lost, achieved/target >= 0.999. The suite (scripts/test.sh) runs the
 # same test for 2 minutes. Usage: scripts/soak.sh [duration, default 10m]
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 scripts/kafka.sh lib >/dev/null
 KAFKA_BENCH_SOAK=${1:-10m} KAFKA_BENCH_INTEGRATION=1 \

@@ -8,6 +8,7 @@
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
 # a failure.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 

@@ -1,6 +1,6 @@
 module github.com/kafka-bench/kafka_bench_exporter/deploy/validate
 
-go 1.26.8
+go 1.27.3
 
 require (
 	github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring v0.95.2
