@@ -90,12 +90,13 @@ func (f *File) Validate() error {
 		return config.FieldError("", "duration", f.Duration, "must be > 0")
 	case f.WarmupRecords < 0:
 		return config.FieldError("", "warmup_records", f.WarmupRecords, "must be >= 0")
-	case f.Rate < 0:
-		return config.FieldError("", "rate", f.Rate, "must be >= 0 (0 = as fast as possible)")
 	case f.DrainTimeout <= 0:
 		return config.FieldError("", "drain_timeout", f.DrainTimeout, "must be > 0")
 	case f.Rounds < 1 || f.Rounds > MaxRounds:
 		return config.FieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", MaxRounds))
+	}
+	if err := config.CheckRate("", "rate", f.Rate, 0, "must be >= 0 (0 = as fast as possible)"); err != nil {
+		return err
 	}
 	for _, b := range f.Kafka.Brokers {
 		if b == "" {

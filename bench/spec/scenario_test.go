@@ -45,6 +45,7 @@ var invalidFiles = map[string]string{
 	"invalid-payload-kind.yml":                  "defaults: payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
 	"invalid-matrix-payload-kind.yml":           "scenario \"payload.kind=zeros\": payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
 	"invalid-negative-rate.yml":                 "rate = -1: must be >= 0 (0 = as fast as possible)",
+	"invalid-rate-below-min.yml":                "rate = 1e-320: must be 0 or >= 1e-09 records/s: slower, the time between two records does not fit a duration",
 	"invalid-negative-warmup.yml":               "warmup_records = -10: must be >= 0",
 	"invalid-no-bound.yml":                      "num_records = 0: set num_records or duration (exactly one)",
 	"invalid-not-mapping.yml":                   "the bench file must be a mapping of keys such as kafka, defaults, num_records, scenarios and matrix",
