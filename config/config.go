@@ -470,19 +470,23 @@ func (c *Consumer) validate(s string) error {
 }
 
 // FieldError is the one shape of every configuration error:
-// `<scope>: <key> = <value>: <problem>`.
+// `<scope>: <key> = <value>: <problem>`. Every string it shows, the value
+// and the problem (which may quote another error), goes through the one
+// redaction rule (RedactValue, RedactText), so that no caller can leak a
+// secret or a URL's credentials into an error, a log line or a reload
+// answer.
 func FieldError(scope, key string, value any, problem string) error {
 	prefix := ""
 	if scope != "" {
 		prefix = scope + ": "
 	}
-	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(value), problem)
+	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), RedactText(problem))
 }
 
-func formatValue(v any) string {
+func formatValue(key string, v any) string {
 	switch x := v.(type) {
 	case string:
-		return fmt.Sprintf("%q", x)
+		return fmt.Sprintf("%q", RedactValue(key, x))
 	case model.Duration:
 		return x.String()
 	case Secret:
@@ -491,6 +495,6 @@ func formatValue(v any) string {
 		}
 		return redacted
 	default:
-		return fmt.Sprint(x)
+		return RedactText(fmt.Sprint(x))
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -36,15 +37,13 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 // ssl.keystore.password or sasl.jaas.config) holds a secret by its name:
 // its last dot-separated part names one, as in every configuration Kafka
 // types PASSWORD. Keys that name where a secret is (*_file, *_env) or how
-// to reach a service (*url, *endpoint) do not: a URL's credentials are
-// redacted anyway (RedactURL).
+// to reach a service (URLKey) do not: a URL's credentials are redacted
+// anyway (RedactURL).
 func SensitiveKey(key string) bool {
 	k := strings.ToLower(key)
 	last := k[strings.LastIndex(k, ".")+1:]
-	for _, s := range []string{"_file", "_env", "url", "uri", "endpoint"} {
-		if strings.HasSuffix(last, s) {
-			return false
-		}
+	if strings.HasSuffix(last, "_file") || strings.HasSuffix(last, "_env") || URLKey(key) {
+		return false
 	}
 	for _, w := range sensitiveWords {
 		if strings.Contains(last, w) {
@@ -57,16 +56,37 @@ func SensitiveKey(key string) bool {
 		strings.HasSuffix(k, "certificate.chain") || last == "certificates"
 }
 
+// URLKey reports whether a configuration key holds a URL by its name: its
+// last dot-separated part ends in url, uri or endpoint (hosts[].url,
+// kafka.sasl.oauth.token_endpoint, Kafka's sasl.oauthbearer.token.endpoint.url).
+// RedactValue shows its value through RedactURL.
+func URLKey(key string) bool {
+	k := strings.ToLower(key)
+	last := k[strings.LastIndex(k, ".")+1:]
+	for _, s := range []string{"url", "uri", "endpoint"} {
+		if strings.HasSuffix(last, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // sensitiveWords mark a key as a secret when its last part holds one.
 var sensitiveWords = []string{"password", "passwd", "secret", "token", "credential", "apikey", "api_key"}
 
-// RedactValue is value, or <secret> when key names a secret (SensitiveKey);
-// it is for showing configuration values that are plain strings.
+// RedactValue is how every output shows a string value of a configuration
+// key: <secret> when the key names a secret (SensitiveKey); a URL with its
+// credentials hidden (RedactURL) when it names a URL (URLKey); else the
+// value with the credentials of any URL in it hidden (RedactText). Errors
+// (FieldError), logs and reports show configuration values through it.
 func RedactValue(key, value string) string {
-	if value != "" && SensitiveKey(key) {
+	switch {
+	case value != "" && SensitiveKey(key):
 		return redacted
+	case URLKey(key):
+		return RedactURL(value)
 	}
-	return value
+	return RedactText(value)
 }
 
 // ShownValue is the value FieldError shows for key: a Secret (<secret>)
@@ -81,17 +101,26 @@ func ShownValue(key, value string, sensitive bool) any {
 // RedactURL hides the credentials of one URL: the password of its userinfo
 // (user:<secret>@), a user without a password (<secret>@) and the values of
 // query parameters named like secrets. It works on the text, so that a URL
-// that does not parse (shown in its validation error) is redacted too; the
-// userinfo ends at the last '@', as Go's parser reads it.
+// that does not parse (shown in its validation error) is redacted too: the
+// userinfo ends at the last '@', as Go's parser reads it, with or without a
+// scheme, and the whole query of a URL that does not parse is hidden, since
+// where its parameters end cannot be trusted.
 func RedactURL(raw string) string {
 	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return redactQuery(raw)
+	if ok {
+		scheme += "://"
+	} else {
+		scheme, rest = "", raw
 	}
 	if at := strings.LastIndex(rest, "@"); at >= 0 {
 		rest = redactUserinfo(rest[:at]) + rest[at:]
 	}
-	return redactQuery(scheme + "://" + rest)
+	if _, err := url.Parse(raw); err != nil {
+		if q := strings.IndexByte(rest, '?'); q >= 0 {
+			rest = rest[:q+1] + redacted
+		}
+	}
+	return redactQuery(scheme + rest)
 }
 
 func redactUserinfo(userinfo string) string {
@@ -109,7 +138,7 @@ var (
 	// userinfo runs to the last '@' before the path, a space or a quote.
 	urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#\s"'<>` + "`" + `]*)@`)
 	// queryParam is a query parameter whose name suggests a credential.
-	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)[^&#\s"'<>\\]*`)
+	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)(?:<secret>|[^&#\s"'<>\\]*)`)
 )
 
 // RedactText hides the credentials of every URL in a text, such as an error

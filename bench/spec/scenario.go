@@ -163,13 +163,21 @@ func DisplayName(name string) string {
 	return name
 }
 
-// Load reads and expands a bench file.
+// Load reads and expands a bench file to run it: unlike Parse, it also
+// validates the kafka block (tls and sasl, reading the files they name,
+// relative to the working directory as the bench file's other paths are),
+// so that a bad one is a one-line error now and not at the first
+// connection. Parse alone (a report made from the file) needs none of the
+// cluster's files.
 func Load(path string) (*Bench, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	b, err := Parse(data)
+	if err == nil {
+		err = b.Kafka.Validate()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
