@@ -37,6 +37,7 @@ var invalidFiles = map[string]string{
 	"invalid-linger-negative.yml":                    "probe \"p1\": producer.linger.ms = -1: must be >= 0",
 	"invalid-linger-not-integer.yml":                 "probe \"p1\": producer.linger.ms = \"five\": must be an integer",
 	"invalid-max-poll-records-zero.yml":              "probe \"p1\": consumer.max.poll.records = 0: must be >= 1",
+	"invalid-multi-document.yml":                     "invalid YAML: line 3: a second document (---): a configuration file is one YAML document",
 	"invalid-missing-probe-name.yml":                 "probes[0]: name = \"\": every probe needs a name",
 	"invalid-negative-rate.yml":                      "probe \"p1\": rate = -5: must be a number >= 0 (0 = as fast as possible)",
 	"invalid-rate-above-max.yml":                     "probe \"p1\": rate = 1e+25: must be <= 1e+07 records/s",

@@ -2,6 +2,8 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"net/url"
 	"regexp"
 	"sort"
@@ -180,12 +182,23 @@ func RedactError(err error) error {
 // kafka.sasl.password and a bench file's broker.ssl.keystore.password),
 // anything below such a key, and every URL's credentials (hosts[].url).
 // Only the secret values change: comments, order and layout stay as the
-// user wrote them. A document that does not parse is shown with each line
-// that names a secret key cut after the key.
+// user wrote them. Every document of the text is redacted, not only the
+// first; text of which any document does not parse is shown with each line
+// that names a secret key cut after the key, and the lines below it that
+// are indented deeper (a block scalar) left out.
 func RedactYAML(text string) string {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return redactYAMLLines(text)
+	var docs []*yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		doc := new(yaml.Node)
+		err := dec.Decode(doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return redactYAMLLines(text)
+		}
+		docs = append(docs, doc)
 	}
 	var hidden []*yaml.Node
 	var hide func(n *yaml.Node)
@@ -221,7 +234,9 @@ func RedactYAML(text string) string {
 			}
 		}
 	}
-	walk(&doc)
+	for _, doc := range docs {
+		walk(doc)
+	}
 	lines := strings.SplitAfter(text, "\n")
 	// Right to left, so that an edit leaves the columns of the earlier
 	// ones on its line valid.
@@ -323,13 +338,26 @@ func closers(rest string) string {
 	return out.String()
 }
 
-// redactYAMLLines is RedactYAML for text that does not parse.
+// redactYAMLLines is RedactYAML for text that does not parse: a line that
+// names a secret key ends after the key, and the lines below it indented
+// deeper (its value's continuation, a block scalar) go.
 func redactYAMLLines(text string) string {
 	lines := strings.SplitAfter(text, "\n")
-	for i, l := range lines {
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
 		key, _, ok := strings.Cut(l, ":")
-		if ok && SensitiveKey(strings.Trim(strings.TrimSpace(key), `{,"'- `)) {
-			lines[i] = key + ": " + redacted + "\n"
+		if !ok || !SensitiveKey(strings.Trim(strings.TrimSpace(key), `{,"'- `)) {
+			continue
+		}
+		lines[i] = key + ": " + redacted + "\n"
+		indent := len(key) - len(strings.TrimLeft(key, " "))
+		for i+1 < len(lines) {
+			t := strings.TrimRight(lines[i+1], "\r\n")
+			if strings.TrimSpace(t) != "" && len(t)-len(strings.TrimLeft(t, " ")) <= indent {
+				break
+			}
+			i++
+			lines[i] = ""
 		}
 	}
 	return RedactText(strings.Join(lines, ""))

@@ -194,6 +194,26 @@ hosts:
 	}
 }
 
+// Every document of a YAML stream is redacted, not only the first; a stream
+// of which a later document does not parse is redacted line by line, block
+// scalars included.
+func TestRedactYAMLDocuments(t *testing.T) {
+	for name, in := range map[string]string{
+		"second document":        "kafka:\n  brokers: [k:9092]\n---\nkafka:\n  sasl: {mechanism: PLAIN, username: u, password: hunter2}\n",
+		"third document":         "a: 1\n---\nb: 2\n---\ntoken: hunter2\nurl: http://u:hunter2@h/m\n",
+		"second does not parse":  "a: 1\n---\npassword: hunter2\nb: [oops\n",
+		"block scalar, no parse": "a: [oops\nsecret: |\n  hunter2\n  hunter2 again\nb: 2\n",
+	} {
+		got := RedactYAML(in)
+		if strings.Contains(got, "hunter2") || !strings.Contains(got, "<secret>") {
+			t.Errorf("%s: RedactYAML shows the secret:\n%s", name, got)
+		}
+	}
+	if got, want := RedactYAML("a: 1\n---\npassword: hunter2 # kept\n"), "a: 1\n---\npassword: <secret> # kept\n"; got != want {
+		t.Errorf("RedactYAML = %q, want %q", got, want)
+	}
+}
+
 // Every URL-valued key of the configuration file (the kafka block, each
 // probe's replica kafka block, ...) is shown redacted in its validation
 // error, whether or not the URL parses: the redaction is FieldError's, not

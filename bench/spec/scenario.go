@@ -188,9 +188,9 @@ func Load(path string) (*Bench, error) {
 // are one-line errors naming the scenario, the key and the value), expands
 // scenarios × matrix and validates every resulting probe.
 func Parse(data []byte) (*Bench, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("invalid YAML: %w", err)
+	doc, err := config.OneDocument(data, "a bench file")
+	if err != nil {
+		return nil, err
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
 		return nil, errors.New("the bench file is empty: it needs num_records or duration, and probe settings under defaults")

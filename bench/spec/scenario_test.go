@@ -44,6 +44,7 @@ var invalidFiles = map[string]string{
 	"invalid-matrix-value-invalid.yml":          "scenario \"record_size=100,linger.ms=-5\": producer.linger.ms = -5: must be >= 0",
 	"invalid-payload-kind.yml":                  "defaults: payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
 	"invalid-matrix-payload-kind.yml":           "scenario \"payload.kind=zeros\": payload.kind = \"zeros\": must be one of random_letters, random_bytes, file",
+	"invalid-multi-document.yml":                "invalid YAML: line 2: a second document (---): a bench file is one YAML document",
 	"invalid-negative-rate.yml":                 "rate = -1: must be >= 0 (0 = as fast as possible)",
 	"invalid-rate-below-min.yml":                "rate = 1e-320: must be 0 or >= 1e-09 records/s: slower, the time between two records does not fit a duration",
 	"invalid-negative-warmup.yml":               "warmup_records = -10: must be >= 0",
