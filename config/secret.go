@@ -16,9 +16,10 @@ import (
 // Secret prints, logs and marshals (YAML and JSON) as <secret>; a URL shows
 // its user but not its password (user:<secret>@host, and <secret>@host for
 // a user alone, which is often a token) and no value of a query parameter
-// named like a credential; text that may hold URLs (error messages, saved
-// results) goes through RedactText; a YAML document shown to the user (a
-// bench file in its report) goes through RedactYAML. A field holding a
+// named like a credential; a configuration value shown for its key (every
+// value FieldError quotes) goes through RedactValue; text that may hold URLs
+// (error messages, saved results) goes through RedactText; a YAML document
+// shown to the user (a bench file in its report) goes through RedactYAML. A field holding a
 // secret is of type Secret; its *_file and *_env siblings name where the
 // secret is and are shown as they are (the contents never are).
 
@@ -139,8 +140,9 @@ var (
 	// urlUserinfo is a URL's scheme and userinfo within any text: the
 	// userinfo runs to the last '@' before the path, a space or a quote.
 	urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#\s"'<>` + "`" + `]*)@`)
-	// queryParam is a query parameter whose name suggests a credential.
-	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)(?:<secret>|[^&#\s"'<>\\]*)`)
+	// queryParam is a query parameter whose name suggests a credential;
+	// a value already redacted stays one <secret>.
+	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)(?:` + regexp.QuoteMeta(redacted) + `|[^&#\s"'<>\\]*)`)
 )
 
 // RedactText hides the credentials of every URL in a text, such as an error
