@@ -164,14 +164,30 @@ const (
 // low enough that the pacer's schedule stays exact to the nanosecond.
 const MaxRate = 1e7
 
-// CheckRate refuses a rate that is not a finite number in [lowest, MaxRate];
-// NaN and ±Inf would pass a comparison with lowest.
+// MinRate is the lowest rate in records/s other than 0 (as fast as
+// possible): one record every 10^9 s (about 32 years). Below about 1.1e-10
+// the time between two records, 1e9/rate ns, no longer fits a
+// time.Duration, and for a rate near the smallest float it is +Inf, which
+// makes the first round's time NaN.
+const MinRate = 1e-9
+
+// CheckRate refuses a rate that is not a finite number in [lowest, MaxRate]
+// (NaN and ±Inf would pass a comparison with lowest), and one above 0 but
+// below MinRate, whose interval between records does not fit a
+// time.Duration.
 func CheckRate(scope, key string, v, lowest float64, problem string) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < lowest {
 		return FieldError(scope, key, v, problem)
 	}
 	if v > MaxRate {
 		return FieldError(scope, key, v, fmt.Sprintf("must be <= %g records/s", float64(MaxRate)))
+	}
+	if v > 0 && v < MinRate {
+		zero := ""
+		if lowest <= 0 {
+			zero = "0 or "
+		}
+		return FieldError(scope, key, v, fmt.Sprintf("must be %s>= %g records/s: slower, the time between two records does not fit a duration", zero, float64(MinRate)))
 	}
 	return nil
 }
@@ -454,19 +470,23 @@ func (c *Consumer) validate(s string) error {
 }
 
 // FieldError is the one shape of every configuration error:
-// `<scope>: <key> = <value>: <problem>`.
+// `<scope>: <key> = <value>: <problem>`. Every string it shows, the value
+// and the problem (which may quote another error), goes through the one
+// redaction rule (RedactValue, RedactText), so that no caller can leak a
+// secret or a URL's credentials into an error, a log line or a reload
+// answer.
 func FieldError(scope, key string, value any, problem string) error {
 	prefix := ""
 	if scope != "" {
 		prefix = scope + ": "
 	}
-	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(value), problem)
+	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), RedactText(problem))
 }
 
-func formatValue(v any) string {
+func formatValue(key string, v any) string {
 	switch x := v.(type) {
 	case string:
-		return fmt.Sprintf("%q", x)
+		return fmt.Sprintf("%q", RedactValue(key, x))
 	case model.Duration:
 		return x.String()
 	case Secret:
@@ -475,6 +495,6 @@ func formatValue(v any) string {
 		}
 		return redacted
 	default:
-		return fmt.Sprint(x)
+		return RedactText(fmt.Sprint(x))
 	}
 }

@@ -1,7 +1,10 @@
 package config
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 
 	"gopkg.in/yaml.v3"
@@ -24,4 +27,25 @@ func DecodeStrict(n *yaml.Node, out any, scope, path string) error {
 		return fmt.Errorf("invalid YAML: %w", err)
 	}
 	return nil
+}
+
+// OneDocument parses data as one YAML document; an empty file (or one of
+// comments only) is a document without content. A second document (after a
+// ---) is refused, for what (the configuration file, the bench file) is one
+// document: the decoder would silently ignore it, and nothing checks,
+// redacts or shows what it holds.
+func OneDocument(data []byte, what string) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+		return &doc, nil
+	case err != nil:
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	return nil, fmt.Errorf("invalid YAML: line %d: a second document (---): %s is one YAML document", next.Line, what)
 }

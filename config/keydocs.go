@@ -190,7 +190,7 @@ var keyDocs = map[string]KeyDoc{
 	"probes[].create_topic.configs":                {Doc: "topic configs of a created topic, e.g. `min.insync.replicas`, `retention.ms`"},
 	"probes[].create_topic.leader_on_every_broker": {Values: "needs `create_topic.enabled`", Doc: "add partitions up to the broker count and move replicas so every broker leads one; see Broker coverage"},
 
-	"probes[].rate":        {Values: "0 … 10000000 (1e7), a finite number (NaN and Inf are refused)", Doc: "records/s; 0 = as fast as `buffer.memory` allows"},
+	"probes[].rate":        {Values: "0, or 1e-9 … 10000000 (1e7), a finite number (NaN and Inf are refused)", Doc: "records/s; 0 = as fast as `buffer.memory` allows"},
 	"probes[].record_size": {Values: "36 … 104856576 (100 MiB − 1 KiB: a record's batch in a produce request must fit franz-go's 100 MiB request limit, Kafka's default `socket.request.max.bytes`; the topic's `max.message.bytes` and `buffer.memory` must be raised to match)", Doc: "record value bytes, at least the 36-byte probe header; with `payload.kind: file` it is set from the file (header + longest entry)"},
 
 	"probes[].payload.kind":      {Values: "`random_letters`, `random_bytes`, `file`", Doc: "what follows the 36-byte header: `random_letters` (A–Z, as ProducerPerformance), `random_bytes` (incompressible), `file` (entries of `payload.file`); see How it measures"},
@@ -228,9 +228,9 @@ var keyDocs = map[string]KeyDoc{
 	"probes[].capacity":                      {Default: "(off)", Values: "present = on", Doc: "the capacity canary"},
 	"probes[].capacity.interval":             {Values: "> 0; must exceed the longest run (warm-up + steps × `step_duration`) by 10 %", Doc: "time from the end of one run to the start of the next, ±10 % jitter"},
 	"probes[].capacity.step_duration":        {Values: "≥ 1s", Doc: "length of each step, so each step has records enough for a p99; shorter than the brokers' quota window (`quota.window.num` × `quota.window.size.seconds`, 11 s by default, read with DescribeConfigs at each run's start), a step can pass before Kafka throttles: the run then warns at its start and holds the best step for the quota window before reporting it"},
-	"probes[].capacity.start_rate":           {Values: "> 0, at most the ceiling and 1e7", Doc: "records/s of the warm-up and the first step"},
+	"probes[].capacity.start_rate":           {Values: "≥ 1e-9, at most the ceiling and 1e7", Doc: "records/s of the warm-up and the first step"},
 	"probes[].capacity.growth":               {Values: "> 1; at most 100 steps to the ceiling", Doc: "each step's rate is the last one's times this"},
-	"probes[].capacity.max_rate":             {Default: "0 (off)", Values: "0 … 1e7; this or `max_bytes_per_second` required", Doc: "hard ceiling in records/s"},
+	"probes[].capacity.max_rate":             {Default: "0 (off)", Values: "0, or 1e-9 … 1e7; this or `max_bytes_per_second` required", Doc: "hard ceiling in records/s"},
 	"probes[].capacity.max_bytes_per_second": {Default: "0 (off)", Values: "≥ 0; this or `max_rate` required", Doc: "hard ceiling in value bytes/s"},
 	"probes[].capacity.latency_slo":          {Values: "> 0", Doc: "a step fails when its produce p99 exceeds it"},
 	"probes[].capacity.end_to_end_slo":       {Default: "0 (off)", Values: "≥ 0", Doc: "when > 0 a step also fails when its end-to-end p99 exceeds it"},

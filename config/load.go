@@ -1,10 +1,7 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -35,10 +32,9 @@ func parse(data []byte, dir string) (*Config, error) {
 	cfg := &Config{}
 	cfg.SetDefaults()
 	cfg.Kafka.baseDir = dir
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("invalid YAML: %w", err)
+	doc, err := OneDocument(data, "a configuration file")
+	if err != nil {
+		return nil, err
 	}
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]

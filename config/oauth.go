@@ -78,7 +78,7 @@ func (o *OAuth) validate(dir string) error {
 		return FieldError("", k+"token_endpoint", o.TokenEndpoint, "must be an http:// or https:// URL")
 	}
 	if u.User != nil {
-		return FieldError("", k+"token_endpoint", u.Redacted(), "must not hold credentials: use client_id and client_secret_file")
+		return FieldError("", k+"token_endpoint", o.TokenEndpoint, "must not hold credentials: use client_id and client_secret_file")
 	}
 	if o.ClientID == "" {
 		return FieldError("", k+"client_id", "", "must be set with token_endpoint")

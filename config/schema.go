@@ -54,7 +54,10 @@ type Key struct {
 // Secret reports a key whose value is never shown.
 func (k Key) Secret() bool { return k.Type == reflect.TypeFor[Secret]() }
 
-var yamlMarshaler = reflect.TypeFor[yaml.Marshaler]()
+var (
+	yamlMarshaler = reflect.TypeFor[yaml.Marshaler]()
+	yamlNode      = reflect.TypeFor[yaml.Node]()
+)
 
 // Walk calls visit for every key of the struct type t, depth first in
 // declaration order, and goes into a block when visit returns true.
@@ -72,7 +75,9 @@ func walk(t reflect.Type, prefix string, parts []string, visit func(Key) bool) {
 		below := ft
 		switch {
 		// A struct that prints itself is a value, unless it has keys of
-		// its own (Payload quotes its delimiter).
+		// its own (Payload quotes its delimiter); so is a yaml.Node, YAML
+		// its owner reads itself (a bench file's scenarios).
+		case ft == yamlNode:
 		case ft.Kind() == reflect.Struct && (!ft.Implements(yamlMarshaler) || len(Fields(ft)) > 0):
 			k.Block = true
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
@@ -92,5 +97,19 @@ func walk(t reflect.Type, prefix string, parts []string, visit func(Key) bool) {
 func Keys(t reflect.Type) []Key {
 	var out []Key
 	Walk(t, func(k Key) bool { out = append(out, k); return true })
+	return out
+}
+
+// URLKeys are the paths of t's URL-valued keys (URLKey), such as
+// kafka.sasl.oauth.token_endpoint and hosts[].url, for the tests that hold
+// every one of them to the redaction rule.
+func URLKeys(t reflect.Type) []string {
+	var out []string
+	Walk(t, func(k Key) bool {
+		if !k.Block && URLKey(k.Path) {
+			out = append(out, k.Path)
+		}
+		return true
+	})
 	return out
 }

@@ -2,6 +2,9 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,9 +16,10 @@ import (
 // Secret prints, logs and marshals (YAML and JSON) as <secret>; a URL shows
 // its user but not its password (user:<secret>@host, and <secret>@host for
 // a user alone, which is often a token) and no value of a query parameter
-// named like a credential; text that may hold URLs (error messages, saved
-// results) goes through RedactText; a YAML document shown to the user (a
-// bench file in its report) goes through RedactYAML. A field holding a
+// named like a credential; a configuration value shown for its key (every
+// value FieldError quotes) goes through RedactValue; text that may hold URLs
+// (error messages, saved results) goes through RedactText; a YAML document
+// shown to the user (a bench file in its report) goes through RedactYAML. A field holding a
 // secret is of type Secret; its *_file and *_env siblings name where the
 // secret is and are shown as they are (the contents never are).
 
@@ -36,15 +40,13 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 // ssl.keystore.password or sasl.jaas.config) holds a secret by its name:
 // its last dot-separated part names one, as in every configuration Kafka
 // types PASSWORD. Keys that name where a secret is (*_file, *_env) or how
-// to reach a service (*url, *endpoint) do not: a URL's credentials are
-// redacted anyway (RedactURL).
+// to reach a service (URLKey) do not: a URL's credentials are redacted
+// anyway (RedactURL).
 func SensitiveKey(key string) bool {
 	k := strings.ToLower(key)
 	last := k[strings.LastIndex(k, ".")+1:]
-	for _, s := range []string{"_file", "_env", "url", "uri", "endpoint"} {
-		if strings.HasSuffix(last, s) {
-			return false
-		}
+	if strings.HasSuffix(last, "_file") || strings.HasSuffix(last, "_env") || URLKey(key) {
+		return false
 	}
 	for _, w := range sensitiveWords {
 		if strings.Contains(last, w) {
@@ -57,16 +59,37 @@ func SensitiveKey(key string) bool {
 		strings.HasSuffix(k, "certificate.chain") || last == "certificates"
 }
 
+// URLKey reports whether a configuration key holds a URL by its name: its
+// last dot-separated part ends in url, uri or endpoint (hosts[].url,
+// kafka.sasl.oauth.token_endpoint, Kafka's sasl.oauthbearer.token.endpoint.url).
+// RedactValue shows its value through RedactURL.
+func URLKey(key string) bool {
+	k := strings.ToLower(key)
+	last := k[strings.LastIndex(k, ".")+1:]
+	for _, s := range []string{"url", "uri", "endpoint"} {
+		if strings.HasSuffix(last, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // sensitiveWords mark a key as a secret when its last part holds one.
 var sensitiveWords = []string{"password", "passwd", "secret", "token", "credential", "apikey", "api_key"}
 
-// RedactValue is value, or <secret> when key names a secret (SensitiveKey);
-// it is for showing configuration values that are plain strings.
+// RedactValue is how every output shows a string value of a configuration
+// key: <secret> when the key names a secret (SensitiveKey); a URL with its
+// credentials hidden (RedactURL) when it names a URL (URLKey); else the
+// value with the credentials of any URL in it hidden (RedactText). Errors
+// (FieldError), logs and reports show configuration values through it.
 func RedactValue(key, value string) string {
-	if value != "" && SensitiveKey(key) {
+	switch {
+	case value != "" && SensitiveKey(key):
 		return redacted
+	case URLKey(key):
+		return RedactURL(value)
 	}
-	return value
+	return RedactText(value)
 }
 
 // ShownValue is the value FieldError shows for key: a Secret (<secret>)
@@ -81,17 +104,26 @@ func ShownValue(key, value string, sensitive bool) any {
 // RedactURL hides the credentials of one URL: the password of its userinfo
 // (user:<secret>@), a user without a password (<secret>@) and the values of
 // query parameters named like secrets. It works on the text, so that a URL
-// that does not parse (shown in its validation error) is redacted too; the
-// userinfo ends at the last '@', as Go's parser reads it.
+// that does not parse (shown in its validation error) is redacted too: the
+// userinfo ends at the last '@', as Go's parser reads it, with or without a
+// scheme, and the whole query of a URL that does not parse is hidden, since
+// where its parameters end cannot be trusted.
 func RedactURL(raw string) string {
 	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return redactQuery(raw)
+	if ok {
+		scheme += "://"
+	} else {
+		scheme, rest = "", raw
 	}
 	if at := strings.LastIndex(rest, "@"); at >= 0 {
 		rest = redactUserinfo(rest[:at]) + rest[at:]
 	}
-	return redactQuery(scheme + "://" + rest)
+	if _, err := url.Parse(raw); err != nil {
+		if q := strings.IndexByte(rest, '?'); q >= 0 {
+			rest = rest[:q+1] + redacted
+		}
+	}
+	return redactQuery(scheme + rest)
 }
 
 func redactUserinfo(userinfo string) string {
@@ -108,8 +140,9 @@ var (
 	// urlUserinfo is a URL's scheme and userinfo within any text: the
 	// userinfo runs to the last '@' before the path, a space or a quote.
 	urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#\s"'<>` + "`" + `]*)@`)
-	// queryParam is a query parameter whose name suggests a credential.
-	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)[^&#\s"'<>\\]*`)
+	// queryParam is a query parameter whose name suggests a credential;
+	// a value already redacted stays one <secret>.
+	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)(?:` + regexp.QuoteMeta(redacted) + `|[^&#\s"'<>\\]*)`)
 )
 
 // RedactText hides the credentials of every URL in a text, such as an error
@@ -151,12 +184,23 @@ func RedactError(err error) error {
 // kafka.sasl.password and a bench file's broker.ssl.keystore.password),
 // anything below such a key, and every URL's credentials (hosts[].url).
 // Only the secret values change: comments, order and layout stay as the
-// user wrote them. A document that does not parse is shown with each line
-// that names a secret key cut after the key.
+// user wrote them. Every document of the text is redacted, not only the
+// first; text of which any document does not parse is shown with each line
+// that names a secret key cut after the key, and the lines below it that
+// are indented deeper (a block scalar) left out.
 func RedactYAML(text string) string {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return redactYAMLLines(text)
+	var docs []*yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		doc := new(yaml.Node)
+		err := dec.Decode(doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return redactYAMLLines(text)
+		}
+		docs = append(docs, doc)
 	}
 	var hidden []*yaml.Node
 	var hide func(n *yaml.Node)
@@ -192,7 +236,9 @@ func RedactYAML(text string) string {
 			}
 		}
 	}
-	walk(&doc)
+	for _, doc := range docs {
+		walk(doc)
+	}
 	lines := strings.SplitAfter(text, "\n")
 	// Right to left, so that an edit leaves the columns of the earlier
 	// ones on its line valid.
@@ -294,13 +340,26 @@ func closers(rest string) string {
 	return out.String()
 }
 
-// redactYAMLLines is RedactYAML for text that does not parse.
+// redactYAMLLines is RedactYAML for text that does not parse: a line that
+// names a secret key ends after the key, and the lines below it indented
+// deeper (its value's continuation, a block scalar) go.
 func redactYAMLLines(text string) string {
 	lines := strings.SplitAfter(text, "\n")
-	for i, l := range lines {
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
 		key, _, ok := strings.Cut(l, ":")
-		if ok && SensitiveKey(strings.Trim(strings.TrimSpace(key), `{,"'- `)) {
-			lines[i] = key + ": " + redacted + "\n"
+		if !ok || !SensitiveKey(strings.Trim(strings.TrimSpace(key), `{,"'- `)) {
+			continue
+		}
+		lines[i] = key + ": " + redacted + "\n"
+		indent := len(key) - len(strings.TrimLeft(key, " "))
+		for i+1 < len(lines) {
+			t := strings.TrimRight(lines[i+1], "\r\n")
+			if strings.TrimSpace(t) != "" && len(t)-len(strings.TrimLeft(t, " ")) <= indent {
+				break
+			}
+			i++
+			lines[i] = ""
 		}
 	}
 	return RedactText(strings.Join(lines, ""))

@@ -9,10 +9,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
 )
 
 func TestRedactURL(t *testing.T) {
@@ -29,6 +33,9 @@ func TestRedactURL(t *testing.T) {
 		"kafka1:9092":                                    "kafka1:9092",
 		"http://u:hunter2@h/m?password=hunter2#frag":     "http://u:<secret>@h/m?password=<secret>#frag",
 		"http://u%40corp:hunter2%2F@127.0.0.1:1/metrics": "http://u%40corp:<secret>@127.0.0.1:1/metrics",
+		"bench:hunter2@idp.example/token":                "bench:<secret>@idp.example/token",   // no scheme
+		"http://idp.example:port/t?code=hunter2&x=1":     "http://idp.example:port/t?<secret>", // does not parse: the whole query
+		"http://h/m?password=<secret>&x=1":               "http://h/m?password=<secret>&x=1",   // already redacted
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
@@ -185,4 +192,49 @@ hosts:
 	if got := RedactYAML(bad); strings.Contains(got, "hunter2") || !strings.Contains(got, "password: <secret>") {
 		t.Errorf("RedactYAML of invalid YAML:\n%s", got)
 	}
+}
+
+// Every document of a YAML stream is redacted, not only the first; a stream
+// of which a later document does not parse is redacted line by line, block
+// scalars included.
+func TestRedactYAMLDocuments(t *testing.T) {
+	for name, in := range map[string]string{
+		"second document":        "kafka:\n  brokers: [k:9092]\n---\nkafka:\n  sasl: {mechanism: PLAIN, username: u, password: hunter2}\n",
+		"third document":         "a: 1\n---\nb: 2\n---\ntoken: hunter2\nurl: http://u:hunter2@h/m\n",
+		"second does not parse":  "a: 1\n---\npassword: hunter2\nb: [oops\n",
+		"block scalar, no parse": "a: [oops\nsecret: |\n  hunter2\n  hunter2 again\nb: 2\n",
+	} {
+		got := RedactYAML(in)
+		if strings.Contains(got, "hunter2") || !strings.Contains(got, "<secret>") {
+			t.Errorf("%s: RedactYAML shows the secret:\n%s", name, got)
+		}
+	}
+	if got, want := RedactYAML("a: 1\n---\npassword: hunter2 # kept\n"), "a: 1\n---\npassword: <secret> # kept\n"; got != want {
+		t.Errorf("RedactYAML = %q, want %q", got, want)
+	}
+}
+
+// Every URL-valued key of the configuration file (the kafka block, each
+// probe's replica kafka block, ...) is shown redacted in its validation
+// error, whether or not the URL parses: the redaction is FieldError's, not
+// each check's.
+func TestURLKeyErrorsRedacted(t *testing.T) {
+	keys := URLKeys(reflect.TypeFor[Config]())
+	for _, want := range []string{"kafka.sasl.oauth.token_endpoint", "probes[].replica.kafka.sasl.oauth.token_endpoint"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("the walk does not find %s among %v", want, keys)
+		}
+	}
+	fixtures.URLKeyErrors(t, keys, map[string]any{}, URLKeyContext, func(f string) error {
+		_, err := Load(f)
+		return err
+	})
+}
+
+// URLKeyContext is what each block on the way to a URL key needs for the
+// key to be checked.
+var URLKeyContext = map[string]map[string]any{
+	"kafka":    {"brokers": []any{"127.0.0.1:9092"}},
+	"sasl":     {"mechanism": SASLOAuthBearer},
+	"probes[]": {"name": "p1"},
 }

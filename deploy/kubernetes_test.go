@@ -178,6 +178,10 @@ func TestDeployment(t *testing.T) {
 	if !slices.Contains(stringList(getList(c, "args")), "--web.listen-address=:10092") {
 		t.Errorf("args %v do not listen on :10092", getList(c, "args"))
 	}
+	// configmap.yaml and docs/deploy.md reload with POST /-/reload.
+	if !slices.Contains(stringList(getList(c, "args")), "--web.enable-lifecycle") {
+		t.Errorf("args %v lack --web.enable-lifecycle: the documented POST /-/reload would answer 403", getList(c, "args"))
+	}
 
 	// The image is the one the kustomization sets.
 	kust := yamlDocs(t, repoPath(t, k8sDir+"/kustomization.yaml"))[0]

@@ -10,6 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prometheus/exporter-toolkit/web"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // HandlerOpts configure the HTTP endpoints.
@@ -19,6 +21,10 @@ type HandlerOpts struct {
 	// Reload re-reads the configuration; nil (no --config.file) makes
 	// POST /-/reload answer 400.
 	Reload func() error
+	// EnableLifecycle lets POST and PUT /-/reload call Reload
+	// (--web.enable-lifecycle); without it they answer 403, as Prometheus'
+	// do. SIGHUP does not go through here.
+	EnableLifecycle bool
 	// Pprof serves Go's profiles under /debug/pprof/ (--web.enable-pprof)
 	// and links them from the landing page.
 	Pprof bool
@@ -59,12 +65,16 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 			http.Error(w, "Use POST (or PUT) to reload the configuration.", http.StatusMethodNotAllowed)
 			return
 		}
+		if !opts.EnableLifecycle {
+			http.Error(w, "Lifecycle API is not enabled.", http.StatusForbidden)
+			return
+		}
 		if opts.Reload == nil {
 			http.Error(w, "No configuration file to reload: the exporter runs without --config.file.", http.StatusBadRequest)
 			return
 		}
 		if err := opts.Reload(); err != nil {
-			http.Error(w, "Reload failed: "+err.Error(), http.StatusBadRequest)
+			http.Error(w, "Reload failed: "+config.RedactText(err.Error()), http.StatusBadRequest)
 			return
 		}
 		_, _ = w.Write([]byte("Reloaded.\n"))

@@ -1,6 +1,7 @@
 package exporter_test
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -59,24 +60,37 @@ func TestLandingPageHasNoDeadLinks(t *testing.T) {
 	}
 }
 
-// /-/reload: POST and PUT reload; without a configuration file (Reload nil)
-// they answer 400; other methods 405.
+// /-/reload: POST and PUT reload with EnableLifecycle (--web.enable-lifecycle);
+// without it they answer 403 as Prometheus does, and Reload never runs;
+// without a configuration file (Reload nil) they answer 400; other methods
+// 405; a failed reload's answer is redacted.
 func TestReloadEndpoint(t *testing.T) {
 	e := exporter.New(prometheus.NewRegistry(), probetest.Logger())
 	t.Cleanup(e.Stop)
 	calls := 0
-	with := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Reload: func() error { calls++; return nil }}))
+	reload := func() error { calls++; return nil }
+	with := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Reload: reload, EnableLifecycle: true}))
 	defer with.Close()
-	without := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
+	disabled := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", Reload: reload}))
+	defer disabled.Close()
+	without := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", EnableLifecycle: true}))
 	defer without.Close()
+	failing := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics", EnableLifecycle: true,
+		Reload: func() error { return errors.New(`Get "https://bench:hunter2@idp.example/token": refused`) }}))
+	defer failing.Close()
 	for _, c := range []struct {
-		url, method string
-		want        int
+		name, url, method string
+		want              int
+		body              string
 	}{
-		{with.URL, http.MethodPost, http.StatusOK},
-		{with.URL, http.MethodPut, http.StatusOK},
-		{with.URL, http.MethodGet, http.StatusMethodNotAllowed},
-		{without.URL, http.MethodPost, http.StatusBadRequest},
+		{"enabled", with.URL, http.MethodPost, http.StatusOK, "Reloaded.\n"},
+		{"enabled", with.URL, http.MethodPut, http.StatusOK, "Reloaded.\n"},
+		{"enabled", with.URL, http.MethodGet, http.StatusMethodNotAllowed, ""},
+		{"disabled", disabled.URL, http.MethodPost, http.StatusForbidden, "Lifecycle API is not enabled.\n"},
+		{"disabled", disabled.URL, http.MethodPut, http.StatusForbidden, "Lifecycle API is not enabled.\n"},
+		{"disabled", disabled.URL, http.MethodGet, http.StatusMethodNotAllowed, ""},
+		{"no file", without.URL, http.MethodPost, http.StatusBadRequest, ""},
+		{"failing", failing.URL, http.MethodPost, http.StatusBadRequest, "Reload failed: Get \"https://bench:<secret>@idp.example/token\": refused\n"},
 	} {
 		req, _ := http.NewRequest(c.method, c.url+"/-/reload", nil)
 		resp, err := http.DefaultClient.Do(req)
@@ -85,12 +99,12 @@ func TestReloadEndpoint(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != c.want {
-			t.Errorf("%s /-/reload (reload %v) = %d %q, want %d", c.method, c.url == with.URL, resp.StatusCode, body, c.want)
+		if resp.StatusCode != c.want || (c.body != "" && string(body) != c.body) {
+			t.Errorf("%s /-/reload (%s) = %d %q, want %d %q", c.method, c.name, resp.StatusCode, body, c.want, c.body)
 		}
 	}
 	if calls != 2 {
-		t.Errorf("reload ran %d times, want 2 (POST and PUT)", calls)
+		t.Errorf("reload ran %d times, want 2 (POST and PUT with the lifecycle API enabled)", calls)
 	}
 }
 

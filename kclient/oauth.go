@@ -35,14 +35,17 @@ const (
 
 // TokenError is an OAuth token that could not be had: the token endpoint
 // failed and the last token expired. Probes report it as an authentication
-// failure. It never holds the client secret.
+// failure. It never holds the client secret, nor credentials in the
+// endpoint's URL.
 type TokenError struct {
+	// Endpoint is the token endpoint with its credentials redacted
+	// (config.RedactURL).
 	Endpoint string
 	Err      error
 }
 
 func (e *TokenError) Error() string {
-	return fmt.Sprintf("OAuth token from %s: %v", e.Endpoint, e.Err)
+	return config.RedactText(fmt.Sprintf("OAuth token from %s: %v", e.Endpoint, e.Err))
 }
 
 func (e *TokenError) Unwrap() error { return e.Err }
@@ -52,6 +55,7 @@ func (e *TokenError) Unwrap() error { return e.Err }
 // until tokenRefreshShare of its lifetime passed, or from the token file.
 type tokenSource struct {
 	endpoint, clientID, scope string
+	shown                     string // endpoint as logs and errors show it (config.RedactURL)
 	extensions                map[string]string
 	secret                    *watched[string] // client secret file
 	file                      *watched[string] // token file
@@ -70,6 +74,7 @@ type tokenSource struct {
 func newTokenSource(o config.OAuth, m *CredentialMetrics, logger *slog.Logger) (*tokenSource, error) {
 	t := &tokenSource{
 		endpoint:   o.TokenEndpoint,
+		shown:      config.RedactURL(o.TokenEndpoint),
 		clientID:   o.ClientID,
 		scope:      o.Scope,
 		extensions: o.Extensions,
@@ -117,13 +122,13 @@ func (t *tokenSource) current(ctx context.Context) (string, error) {
 			t.metrics.tokenFailed.Inc()
 		}
 		if t.lastFailed == nil {
-			t.logger.Error("OAuth token request failed", "endpoint", t.endpoint, "err", err)
+			t.logger.Error("OAuth token request failed", "endpoint", t.shown, "err", config.RedactError(err))
 		}
 		t.failedAt, t.lastFailed = now, err
 		return t.fallback(now)
 	}
 	if t.lastFailed != nil {
-		t.logger.Info("OAuth token request succeeded again", "endpoint", t.endpoint)
+		t.logger.Info("OAuth token request succeeded again", "endpoint", t.shown)
 	}
 	t.lastFailed = nil
 	if t.metrics != nil {
@@ -140,7 +145,7 @@ func (t *tokenSource) fallback(now time.Time) (string, error) {
 	if t.token != "" && now.Before(t.expiresAt) {
 		return t.token, nil
 	}
-	return "", &TokenError{Endpoint: t.endpoint, Err: t.lastFailed}
+	return "", &TokenError{Endpoint: t.shown, Err: t.lastFailed}
 }
 
 // fetch asks the token endpoint for a token with the client-credentials

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -149,5 +150,44 @@ func TestJWTLifetime(t *testing.T) {
 	}
 	if got := jwtLifetime("opaque", now); got != 0 {
 		t.Errorf("opaque token lifetime %v", got)
+	}
+}
+
+// A token endpoint whose query carries a credential passes validation (the
+// endpoint is the user's) but shows redacted in the TokenError and the
+// ERROR log line, while the request itself goes to the endpoint as written.
+func TestOAuthEndpointQueryRedacted(t *testing.T) {
+	const secret = "qu3ry-s3cret"
+	var seen atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Store(r.URL.Query().Get("client_secret"))
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	secretFile := filepath.Join(t.TempDir(), "secret")
+	write(t, secretFile, []byte("file-secret\n"))
+	k := config.Kafka{Brokers: []string{"127.0.0.1:9093"}, SASL: config.SASL{Mechanism: config.SASLOAuthBearer,
+		OAuth: config.OAuth{TokenEndpoint: srv.URL + "/token?client_secret=" + secret, ClientID: "bench", ClientSecretFile: secretFile}}}
+	if err := k.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	creds, err := NewCredentials(k, nil, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = creds.mech.Authenticate(context.Background(), "127.0.0.1:9093")
+	te, ok := errors.AsType[*TokenError](err)
+	if !ok {
+		t.Fatalf("error %v, want a TokenError", err)
+	}
+	if got := seen.Load(); got != secret {
+		t.Errorf("the endpoint got client_secret %q, want the configured one", got)
+	}
+	want := srv.URL + "/token?client_secret=<secret>"
+	for what, s := range map[string]string{"TokenError.Endpoint": te.Endpoint, "error": err.Error(), "log": logs.String()} {
+		if strings.Contains(s, secret) || !strings.Contains(s, want) {
+			t.Errorf("%s %q: want the endpoint as %s", what, s, want)
+		}
 	}
 }

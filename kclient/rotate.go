@@ -1,13 +1,14 @@
 package kclient
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -66,23 +67,17 @@ func NewCredentialMetrics(reg prometheus.Registerer) *CredentialMetrics {
 	return m
 }
 
-// fileStamp identifies a version of a file without reading it: the file
-// itself (os.SameFile tells a file replaced by rename, as Kubernetes
-// updates a mounted secret, even with the same size and time), its size
-// and time.
-type fileStamp struct {
-	fi   fs.FileInfo
-	mod  time.Time
-	size int64
-}
+// version identifies the contents of a set of files: the SHA-256 of each.
+// A stat (size, time, inode) would miss a rewrite of the same size within
+// the file system's time granularity; the files are small (a key, a
+// certificate chain, a password), so reading them costs little.
+type version [][sha256.Size]byte
 
-func stampOf(fi fs.FileInfo) fileStamp {
-	return fileStamp{fi: fi, mod: fi.ModTime(), size: fi.Size()}
-}
+func (v version) equal(o version) bool { return slices.Equal(v, o) }
 
 // watched is material loaded from one or more files and loaded again when
-// any of them changes. Files are looked at (stat) whenever the material is
-// needed, which is once per new connection or re-authentication: that is
+// the contents of any of them change. Files are read whenever the material
+// is needed, which is once per new connection or re-authentication: that is
 // cheap, and a rotated file is used by the very next connection, with no
 // background goroutine to stop. A changed version that does not load (a
 // half-written key, an empty password file) keeps the previous material,
@@ -95,62 +90,57 @@ type watched[T any] struct {
 	logger  *slog.Logger
 
 	mu      sync.Mutex
-	tried   []fileStamp // the version last tried, loaded or not
+	tried   version // the version last tried, loaded or not; nil after a read failed
 	current T
 }
 
 func newWatched[T any](kind string, paths []string, initial T, load func([][]byte) (T, error), m *CredentialMetrics, logger *slog.Logger) *watched[T] {
 	w := &watched[T]{kind: kind, paths: paths, load: load, metrics: m, logger: logger, current: initial}
-	w.tried, _ = w.stamps()
+	_, w.tried, _ = w.read()
 	if m != nil {
 		m.reloaded.WithLabelValues(kind).SetToCurrentTime()
 	}
 	return w
 }
 
-func (w *watched[T]) stamps() ([]fileStamp, error) {
-	s := make([]fileStamp, len(w.paths))
+// read is the contents of the files and their version.
+func (w *watched[T]) read() ([][]byte, version, error) {
+	contents := make([][]byte, len(w.paths))
+	v := make(version, len(w.paths))
 	for i, p := range w.paths {
-		fi, err := os.Stat(p)
+		b, err := os.ReadFile(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		s[i] = stampOf(fi)
+		contents[i], v[i] = b, sha256.Sum256(b)
 	}
-	return s, nil
+	return contents, v, nil
 }
 
 // get returns the current material, reloaded first if a file changed.
 func (w *watched[T]) get() T {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	s, err := w.stamps()
+	contents, v, err := w.read()
 	if err != nil {
 		// A file that is gone for a moment (replaced by rename) or not
 		// readable: keep the material; the next look tries again.
-		if !sameStamps(w.tried, nil) {
+		if w.tried != nil {
 			w.fail(err)
 			w.tried = nil
 		}
 		return w.current
 	}
-	if sameStamps(s, w.tried) {
+	if v.equal(w.tried) {
 		return w.current
 	}
-	w.tried = s
-	contents := make([][]byte, len(w.paths))
-	for i, p := range w.paths {
-		if contents[i], err = os.ReadFile(p); err != nil {
-			w.fail(err)
-			return w.current
-		}
-	}
-	v, err := w.load(contents)
+	w.tried = v
+	loaded, err := w.load(contents)
 	if err != nil {
 		w.fail(err)
 		return w.current
 	}
-	w.current = v
+	w.current = loaded
 	if w.metrics != nil {
 		w.metrics.reloaded.WithLabelValues(w.kind).SetToCurrentTime()
 	}
@@ -166,16 +156,4 @@ func (w *watched[T]) fail(err error) {
 		w.metrics.reloadFailed.WithLabelValues(w.kind).Inc()
 	}
 	w.logger.Error("changed credential file does not load; the previous one stays in use", "kind", w.kind, "files", w.paths, "err", err)
-}
-
-func sameStamps(a, b []fileStamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].mod.Equal(b[i].mod) || a[i].size != b[i].size || !os.SameFile(a[i].fi, b[i].fi) {
-			return false
-		}
-	}
-	return true
 }

@@ -166,3 +166,46 @@ func metricValue(c prometheus.Metric) float64 {
 	}
 	return m.Gauge.GetValue()
 }
+
+// A rewrite of the same size, in place and within the file system's time
+// granularity (same size, inode and modification time) is picked up: the
+// version of a file is its contents, not its stat.
+func TestSameStatRewriteRotates(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	write(t, pw, []byte("first\n"))
+	fi, err := os.Stat(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: config.SASLPlain, Username: "u", PasswordFile: pw}}
+	m := NewCredentialMetrics(prometheus.NewRegistry())
+	creds, err := NewCredentials(k, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := func() string {
+		t.Helper()
+		_, b, err := creds.mech.Authenticate(t.Context(), "127.0.0.1:9092")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got := msg(); got != "\x00u\x00first" {
+		t.Fatalf("first message %q", got)
+	}
+	write(t, pw, []byte("other\n"))
+	if err := os.Chtimes(pw, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()) || !os.SameFile(fi, after) {
+		t.Fatalf("the rewrite changed the stat: %v %v -> %v %v", fi.Size(), fi.ModTime(), after.Size(), after.ModTime())
+	}
+	if got := msg(); got != "\x00u\x00other" {
+		t.Errorf("after a same-stat rewrite %q, want the new password", got)
+	}
+}

@@ -40,7 +40,10 @@ func (r resource) String() string {
 	return "broker " + strconv.Itoa(int(r.broker))
 }
 
-// configState is one configuration as a broker describes it.
+// configState is one configuration as a broker describes it. It is
+// sensitive when the broker says so or its name says so
+// (config.SensitiveKey: a broker other than Apache Kafka's may not set the
+// flag); every value shown goes through config.RedactValue.
 type configState struct {
 	value     *string
 	source    kmsg.ConfigSource
@@ -138,7 +141,7 @@ func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
 				case st.readOnly:
 					problem = "static (read-only) broker configuration: it changes only in server.properties and with a restart; the bench changes dynamic configurations only"
 				case st.sensitive:
-					problem = "sensitive broker configuration: Kafka does not return its value, so the bench could not restore it"
+					problem = "sensitive broker configuration: its value is not read back (Kafka does not return it), so the bench could not restore it"
 				default:
 					continue
 				}
@@ -248,7 +251,7 @@ func (c *Changer) Restore() error {
 		return fmt.Errorf("restoring the original configurations failed (%w); put them back with:\n%s", err, strings.Join(undo, "\n"))
 	}
 	for _, ch := range pending {
-		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", deref(ch.original))
+		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", config.RedactValue(ch.name, deref(ch.original)))
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 		st := cur[n]
 		how := "deleting the broker's own value"
 		if st.source == ownSource(res) {
-			how = "setting " + deref(st.value) + " again"
+			how = "setting " + config.RedactValue(n, deref(st.value)) + " again"
 		}
 		via := ""
 		if path := steps(n, st.value, new(vals[n])); len(path) > 0 {

@@ -58,7 +58,7 @@ func validateHosts(hosts []HostEntry) error {
 		}
 		seen[h.Name] = true
 		if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return config.FieldError(scope, "url", config.RedactURL(h.URL), "must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics")
+			return config.FieldError(scope, "url", h.URL, "must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics")
 		}
 		if !slices.Contains(hostRoles, h.Role) {
 			return config.FieldError(scope, "role", h.Role, "must be one of "+strings.Join(hostRoles, ", "))

@@ -1,9 +1,12 @@
 package spec
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
 )
 
 // TestHostsParsed: entries keep their order; role, disks and interfaces
@@ -24,4 +27,24 @@ hosts:
 	if len(b.Hosts) != len(want) || b.Hosts[0] != want[0] || b.Hosts[1] != want[1] {
 		t.Errorf("hosts = %+v\nwant   %+v", b.Hosts, want)
 	}
+}
+
+// Every URL-valued key of a bench file (hosts[].url, the kafka block's
+// token endpoint, ...) is shown redacted in its validation error, whether
+// or not the URL parses.
+func TestURLKeyErrorsRedacted(t *testing.T) {
+	keys := config.URLKeys(reflect.TypeFor[File]())
+	for _, want := range []string{"hosts[].url", "kafka.sasl.oauth.token_endpoint"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("the walk does not find %s among %v", want, keys)
+		}
+	}
+	fixtures.URLKeyErrors(t, keys, map[string]any{"num_records": 1}, map[string]map[string]any{
+		"kafka":   {"brokers": []any{"127.0.0.1:9092"}},
+		"sasl":    {"mechanism": config.SASLOAuthBearer},
+		"hosts[]": {"name": "kafka1"},
+	}, func(f string) error {
+		_, err := Load(f)
+		return err
+	})
 }

@@ -90,12 +90,13 @@ func (f *File) Validate() error {
 		return config.FieldError("", "duration", f.Duration, "must be > 0")
 	case f.WarmupRecords < 0:
 		return config.FieldError("", "warmup_records", f.WarmupRecords, "must be >= 0")
-	case f.Rate < 0:
-		return config.FieldError("", "rate", f.Rate, "must be >= 0 (0 = as fast as possible)")
 	case f.DrainTimeout <= 0:
 		return config.FieldError("", "drain_timeout", f.DrainTimeout, "must be > 0")
 	case f.Rounds < 1 || f.Rounds > MaxRounds:
 		return config.FieldError("", "rounds", f.Rounds, fmt.Sprintf("must be 1 ... %d", MaxRounds))
+	}
+	if err := config.CheckRate("", "rate", f.Rate, 0, "must be >= 0 (0 = as fast as possible)"); err != nil {
+		return err
 	}
 	for _, b := range f.Kafka.Brokers {
 		if b == "" {
@@ -162,13 +163,21 @@ func DisplayName(name string) string {
 	return name
 }
 
-// Load reads and expands a bench file.
+// Load reads and expands a bench file to run it: unlike Parse, it also
+// validates the kafka block (tls and sasl, reading the files they name,
+// relative to the working directory as the bench file's other paths are),
+// so that a bad one is a one-line error now and not at the first
+// connection. Parse alone (a report made from the file) needs none of the
+// cluster's files.
 func Load(path string) (*Bench, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	b, err := Parse(data)
+	if err == nil {
+		err = b.Kafka.Validate()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -179,9 +188,9 @@ func Load(path string) (*Bench, error) {
 // are one-line errors naming the scenario, the key and the value), expands
 // scenarios × matrix and validates every resulting probe.
 func Parse(data []byte) (*Bench, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("invalid YAML: %w", err)
+	doc, err := config.OneDocument(data, "a bench file")
+	if err != nil {
+		return nil, err
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
 		return nil, errors.New("the bench file is empty: it needs num_records or duration, and probe settings under defaults")

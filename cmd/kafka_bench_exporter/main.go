@@ -47,6 +47,7 @@ type flags struct {
 	telemetryPath string
 	configFile    string
 	configCheck   bool
+	lifecycle     bool
 	pprof         bool
 	log           promslog.Config
 
@@ -110,6 +111,7 @@ func newApp(f *flags, stderr io.Writer) *kingpin.Application {
 
 	runCmd := app.Command("run", "Run the exporter daemon (the default command).").Default()
 	runCmd.Flag("config.file", "YAML configuration file (probes, Kafka connection, host metrics). Optional.").StringVar(&f.configFile)
+	runCmd.Flag("web.enable-lifecycle", "Enable reloading --config.file by HTTP request (POST or PUT /-/reload), as Prometheus' flag of the same name; without it they answer 403. SIGHUP reloads either way.").BoolVar(&f.lifecycle)
 	runCmd.Flag("config.check", "Validate the configuration, print it with defaults filled and secrets redacted, and exit 0 (valid) or 1, without connecting.").BoolVar(&f.configCheck)
 	runCmd.Flag("probe.rate", "Records per second of the default probe (0 = as fast as possible).").IsSetByUser(&f.setRate).Default(fmt.Sprint(config.DefaultRate)).Float64Var(&f.rate)
 	runCmd.Flag("probe.record-size", "Record value size in bytes of the default probe.").IsSetByUser(&f.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&f.recordSize)
@@ -204,7 +206,8 @@ func run(args []string, stdout, stderr *os.File) int {
 	exp.Apply(probeCtx, withBrokers(cfg))
 
 	// Without --config.file there is nothing to re-read: POST /-/reload
-	// answers 400 and SIGHUP is logged and ignored.
+	// answers 400 (403 without --web.enable-lifecycle, whatever the file)
+	// and SIGHUP is logged and ignored.
 	var reload func() error
 	if f.configFile != "" {
 		reload = func() error {
@@ -230,7 +233,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	}()
 
 	server := &http.Server{
-		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload, Pprof: f.pprof}),
+		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload, EnableLifecycle: f.lifecycle, Pprof: f.pprof}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	serveErr := make(chan error, 1)

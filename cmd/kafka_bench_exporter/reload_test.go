@@ -35,15 +35,15 @@ func probesFile(t *testing.T, path string, probes ...any) {
 	}
 }
 
-// SIGHUP and POST /-/reload on the real binary: probes are added, removed
-// and restarted, the unchanged one keeps counting, and an invalid file is
-// rejected (400, logged, last_reload_successful 0) while the old
-// configuration keeps running.
+// SIGHUP and POST /-/reload (with --web.enable-lifecycle) on the real
+// binary: probes are added, removed and restarted, the unchanged one keeps
+// counting, and an invalid file is rejected (400, logged,
+// last_reload_successful 0) while the old configuration keeps running.
 func TestReloadBinary(t *testing.T) {
 	cfgFile := filepath.Join(t.TempDir(), "probes.yml")
 	probesFile(t, cfgFile, "keep", 100, "change", 50, "remove", 50)
 	addr := testenv.FreeAddr(t)
-	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile)
+	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile, "--web.enable-lifecycle")
 	url := "http://" + addr
 	scrapeOK := func() scrape.Families {
 		t.Helper()
@@ -152,5 +152,59 @@ func TestReloadBinary(t *testing.T) {
 		t.Errorf("after a good POST reload: successful=%v, added series=%d", val(good, "kafka_bench_config_last_reload_successful"),
 			len(good.Find("kafka_bench_produced_records_total", "probe", "added")))
 	}
+	p.stop(t)
+}
+
+// Without --web.enable-lifecycle, POST and PUT /-/reload answer 403 as
+// Prometheus does and change nothing, while SIGHUP still reloads.
+func TestReloadLifecycleDisabled(t *testing.T) {
+	cfgFile := filepath.Join(t.TempDir(), "probes.yml")
+	probesFile(t, cfgFile, "first", 50)
+	addr := testenv.FreeAddr(t)
+	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile)
+	url := "http://" + addr
+	probes := func() (map[string]bool, error) {
+		f, err := scrape.Get(url + "/metrics")
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]bool{}
+		for _, name := range []string{"first", "second"} {
+			out[name] = len(f.Find("kafka_bench_probe_target_rate_records_per_second", "probe", name)) > 0
+		}
+		return out, nil
+	}
+	probetest.Eventually(t, 30*time.Second, "the first probe running", func() (bool, string) {
+		got, err := probes()
+		return err == nil && got["first"], fmt.Sprintf("%v %v", got, err)
+	})
+
+	probesFile(t, cfgFile, "first", 50, "second", 50)
+	for _, method := range []string{http.MethodPost, http.MethodPut} {
+		req, _ := http.NewRequest(method, url+"/-/reload", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || string(b) != "Lifecycle API is not enabled.\n" {
+			t.Errorf("%s /-/reload without --web.enable-lifecycle = %d %q, want 403", method, resp.StatusCode, b)
+		}
+	}
+	if got, err := probes(); err != nil || got["second"] {
+		t.Errorf("after the refused HTTP reloads: probes %v, %v; want the file not applied", got, err)
+	}
+	if strings.Contains(p.logs.String(), "configuration reloaded") {
+		t.Error("a refused HTTP reload was applied")
+	}
+
+	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	probetest.Eventually(t, 30*time.Second, "the SIGHUP reload applied", func() (bool, string) {
+		got, err := probes()
+		return err == nil && got["second"], fmt.Sprintf("%v %v", got, err)
+	})
 	p.stop(t)
 }

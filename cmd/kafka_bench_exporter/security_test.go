@@ -101,7 +101,7 @@ probes:
 
 	addr := testenv.FreeAddr(t)
 	url := "http://" + addr
-	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile)
+	p := startBinary(t, "--web.listen-address="+addr, "--config.file="+cfgFile, "--web.enable-lifecycle")
 	get := func(path string) (int, string) {
 		resp, err := http.Get(url + path)
 		if err != nil {

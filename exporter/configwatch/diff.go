@@ -8,6 +8,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // Kind is the kind of resource a change belongs to.
@@ -22,7 +24,10 @@ const (
 
 // Entry is one configuration key as Kafka described it. A sensitive key
 // keeps no value: Kafka sends none, and one sent anyway is dropped here, so
-// that it cannot reach a log line, a hash, a metric or /changes.
+// that it cannot reach a log line, a hash, a metric or /changes. A key is
+// sensitive when the broker says so or its name says so
+// (config.SensitiveKey): a broker other than Apache Kafka's may not set the
+// flag.
 type Entry struct {
 	Value     string
 	Null      bool // Kafka described the key without a value
@@ -37,9 +42,9 @@ type Configs map[string]Entry
 func fromDescribe(rc kadm.ResourceConfig) Configs {
 	out := make(Configs, len(rc.Configs))
 	for _, c := range rc.Configs {
-		e := Entry{Source: c.Source, Sensitive: c.Sensitive}
+		e := Entry{Source: c.Source, Sensitive: c.Sensitive || config.SensitiveKey(c.Key)}
 		switch {
-		case c.Sensitive:
+		case e.Sensitive:
 		case c.Value == nil:
 			e.Null = true
 		default:

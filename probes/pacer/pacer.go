@@ -52,7 +52,10 @@ func New(clock Clock, start time.Time, rate float64, round uint64) *Pacer {
 		// A nanosecond per record at least: the float estimate of
 		// dueBefore then stays within a few rounds of the exact end, and
 		// record indexes stay below 2^64 for time.Duration's whole range.
-		p.nsPerRound = max(float64(p.round)*1e9/rate, float64(p.round))
+		// At most time.Duration's range: for a rate near the smallest
+		// float, 1e9/rate is +Inf and round 0's time 0*Inf would be NaN
+		// (configuration refuses rates below config.MinRate).
+		p.nsPerRound = min(max(float64(p.round)*1e9/rate, float64(p.round)), math.MaxInt64)
 	}
 	return p
 }

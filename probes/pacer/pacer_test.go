@@ -402,3 +402,22 @@ func FuzzPacer(f *testing.F) {
 		}
 	})
 }
+
+// A rate so small that the time between two rounds overflows still starts
+// at once: round 0 is intended at start and round 1 saturates, never NaN.
+func TestTinyRates(t *testing.T) {
+	for _, rate := range []float64{math.SmallestNonzeroFloat64, 1e-320, 1e-300, 1e-12} {
+		clk := &fakeClock{now: epoch}
+		p := New(clk, epoch, rate, 1)
+		if got := p.Intended(0); !got.Equal(epoch) {
+			t.Errorf("rate %g: record 0 intended at %v, want start %v", rate, got, epoch)
+		}
+		first, n, err := p.Wait(context.Background(), 10)
+		if err != nil || first != 0 || n != 1 || clk.sleeps != 0 {
+			t.Errorf("rate %g: Wait = %d, %d, %v after %d sleeps; want record 0 at once", rate, first, n, err, clk.sleeps)
+		}
+		if got := p.Intended(1); !got.After(epoch.Add(100 * 365 * 24 * time.Hour)) {
+			t.Errorf("rate %g: record 1 intended at %v", rate, got)
+		}
+	}
+}
