@@ -7,8 +7,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -239,4 +241,48 @@ func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) f
 		t.Fatalf("%s%v missing", name, labels)
 	}
 	return v
+}
+
+// While the group's committed offsets cannot be fetched (a transient
+// failure) and the consumer has read nothing yet, where it starts is
+// unknown: the own view has no series, where it read the whole retained
+// topic as lag. A partition with a position keeps its own lag.
+func TestLagUnknownWithoutPositionOrCommit(t *testing.T) {
+	c, cl := fakeTopic(t, 2)
+	p, reg := lagProbe(t, "nofetch", cl, nil)
+	fill(t, cl, 0, 10)
+	fill(t, cl, 1, 10)
+	c.ControlKey(int16(kmsg.OffsetFetch), func(kr kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req := kr.(*kmsg.OffsetFetchRequest)
+		resp := req.ResponseKind().(*kmsg.OffsetFetchResponse)
+		resp.Version = req.Version
+		code := kerr.GroupAuthorizationFailed.Code
+		resp.ErrorCode = code
+		for _, g := range req.Groups {
+			resp.Groups = append(resp.Groups, kmsg.OffsetFetchResponseGroup{Group: g.Group, ErrorCode: code})
+		}
+		return resp, nil, true
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p.updateLag(ctx, p.clk.now())
+	f := gather(t, reg)
+	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds",
+		"kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds"} {
+		if v, ok := f.Value(name, "probe", "nofetch"); ok {
+			t.Errorf("%s = %v with no position and no committed offsets; want no series", name, v)
+		}
+	}
+
+	p.positions.set(0, 7)
+	p.positions.set(1, 10)
+	p.updateLag(ctx, p.clk.now())
+	f = gather(t, reg)
+	if got := mustValue(t, f, "kafka_bench_consumer_lag_records", "probe", "nofetch"); got != 3 {
+		t.Errorf("own lag = %v with positions 7 and 10 of 10, want 3", got)
+	}
+	if v, ok := f.Value("kafka_bench_consumer_group_lag_records", "probe", "nofetch"); ok {
+		t.Errorf("group lag = %v while the committed offsets cannot be fetched; want no series", v)
+	}
 }

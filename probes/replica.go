@@ -262,12 +262,11 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 			r.logLoss(run, lost, missing, recreated)
 		}
 		n, oldest := run.tracker.Unread()
-		r.m.lagRecords.Set(float64(n))
 		lag := 0.0
 		if !oldest.IsZero() {
 			lag = max(now.Sub(oldest).Seconds(), 0)
 		}
-		r.m.lagSeconds.Set(lag)
+		r.m.setLag(float64(n), lag)
 	}
 }
 
