@@ -286,3 +286,43 @@ func TestLagUnknownWithoutPositionOrCommit(t *testing.T) {
 		t.Errorf("group lag = %v while the committed offsets cannot be fetched; want no series", v)
 	}
 }
+
+// A committed offset that retention left behind (below the log start) is
+// reset by auto.offset.reset when the probe starts, before its producer
+// does: latest commits the end, so the consumer starts at this run's first
+// record instead of jumping, once records of the run exist, past them (they
+// counted as lost); earliest commits the log start. A commit in range and
+// a partition never committed are handled as ever.
+func TestStartResetsCommitsOutOfRange(t *testing.T) {
+	for _, reset := range []string{"latest", "earliest"} {
+		t.Run(reset, func(t *testing.T) {
+			_, cl := fakeTopic(t, 3)
+			p, _ := lagProbe(t, "reset-"+reset, cl, func(cfg *config.Probe) { cfg.Consumer.AutoOffsetReset = reset })
+			for part := range int32(3) {
+				fill(t, cl, part, 10)
+			}
+			if _, err := p.admin.DeleteRecords(context.Background(), kadm.Offsets{"t": {0: {Topic: "t", Partition: 0, At: 6, LeaderEpoch: -1}}}); err != nil {
+				t.Fatal(err)
+			}
+			group := p.cfg.Consumer.GroupID
+			commit(t, p.admin, group, 0, 2) // deleted by retention
+			commit(t, p.admin, group, 1, 4)
+			if err := p.startAtEnd(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.admin.FetchOffsets(context.Background(), group)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[int32]int64{0: 6, 1: 4, 2: 10}
+			if reset == "latest" {
+				want[0] = 10
+			}
+			for part, at := range want {
+				if c, ok := got.Lookup("t", part); !ok || c.At != at {
+					t.Errorf("partition %d: committed %v (%v), want %d", part, c.At, ok, at)
+				}
+			}
+		})
+	}
+}
