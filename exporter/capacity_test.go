@@ -89,7 +89,9 @@ probes:
 		t.Fatal(err)
 	}
 	cfg.Kafka.Brokers = emb.Brokers()
-	x.Apply(context.Background(), cfg)
+	if err := x.Apply(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
 	f = x.Scrape(t)
 	if n := len(f.Find("kafka_bench_capacity_runs_total")) + len(f.Find("kafka_bench_capacity_records_per_second")); n != 0 {
 		t.Errorf("%d capacity series remain after the capacity blocks were removed", n)

@@ -5,6 +5,7 @@ package exporter
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"reflect"
 	"regexp"
@@ -45,7 +46,13 @@ type Exporter struct {
 	mu      sync.Mutex
 	cfg     *config.Config
 	running map[string]*runningProbe
+	stopped bool // Stop was called: nothing starts again
 }
+
+// ErrStopped is Apply's (and Reload's) answer once Stop was called: a
+// reload during shutdown would start probes and the configuration poller
+// that the exit then kills without a flush, a commit or leaving the group.
+var ErrStopped = errors.New("the exporter is stopping: configuration not applied")
 
 type runningProbe struct {
 	probe  *probes.Probe
@@ -96,10 +103,14 @@ func (h hostSwitch) Update(ch chan<- prometheus.Metric) error {
 
 // Apply makes the running probes match cfg: new probes start, removed ones
 // stop, changed ones restart, and unchanged ones keep running without a gap.
-// ctx bounds the life of the probes it starts.
-func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
+// ctx bounds the life of the probes it starts. After Stop it changes
+// nothing and returns ErrStopped.
+func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.stopped {
+		return ErrStopped
+	}
 	e.liveRun.start(ctx, e.live)
 	e.warnSections(e.cfg, cfg)
 	e.applyHost(cfg.Host)
@@ -127,6 +138,7 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) {
 	e.creds.Retain(kafkaSections(cfg)...)
 	e.cfg = cfg
 	e.reload.applied()
+	return nil
 }
 
 func (e *Exporter) applyHost(h config.Host) {
@@ -180,12 +192,15 @@ func kafkaSections(cfg *config.Config) []config.Kafka {
 
 // Stop stops every probe and waits for them (flush, commit, leave group).
 // They stop in parallel, so shutdown takes one probe's flush deadline, not
-// the sum of them.
+// the sum of them. The exporter stays stopped: a later Apply or Reload (a
+// SIGHUP or POST /-/reload during shutdown) starts nothing. An Apply under
+// way finishes first, and its probes are stopped too.
 func (e *Exporter) Stop() {
-	e.watch.Stop()
-	e.liveRun.stop()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.stopped = true
+	e.watch.Stop()
+	e.liveRun.stop()
 	for _, rp := range e.running {
 		rp.cancel()
 	}
@@ -193,6 +208,12 @@ func (e *Exporter) Stop() {
 		<-rp.done
 		delete(e.running, name)
 	}
+}
+
+func (e *Exporter) isStopped() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stopped
 }
 
 // Ready reports whether every probe has produced and consumed at least once;

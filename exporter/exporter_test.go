@@ -76,7 +76,9 @@ probes:
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)
 	ctx := t.Context()
-	e.Apply(ctx, cfg)
+	if err := e.Apply(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
 	defer e.Stop()
 	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
 	defer srv.Close()

@@ -34,7 +34,9 @@ func TestHostSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Apply(context.Background(), cfg)
+	if err := e.Apply(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
 	off := families()
 	for _, name := range []string{"kafka_bench_scrape_collector_success", "kafka_bench_scrape_collector_duration_seconds", "kafka_bench_host_cpus"} {
 		if off[name] != 0 {
@@ -42,7 +44,9 @@ func TestHostSwitch(t *testing.T) {
 		}
 	}
 	cfg.Host.Enabled = true
-	e.Apply(context.Background(), cfg)
+	if err := e.Apply(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
 	on := families()
 	for _, name := range []string{"kafka_bench_scrape_collector_success", "kafka_bench_host_cpus"} {
 		if on[name] != 1 {

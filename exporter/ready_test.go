@@ -46,7 +46,9 @@ func TestHostAgentReady(t *testing.T) {
 	if e.Ready() {
 		t.Error("ready before any configuration was applied")
 	}
-	e.Apply(t.Context(), cfg)
+	if err := e.Apply(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
 	defer e.Stop()
 	if !e.Ready() || len(e.Probes()) != 0 {
 		t.Errorf("host agent: ready %v, probes %v; want ready with none", e.Ready(), e.Probes())

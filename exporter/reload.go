@@ -44,10 +44,16 @@ func (r *reloadState) applied() {
 // Reload loads a new configuration with load and applies it. A load error
 // (an invalid file) changes nothing: the running probes go on with the old
 // configuration, the error is logged and returned, and
-// kafka_bench_config_last_reload_successful drops to 0.
+// kafka_bench_config_last_reload_successful drops to 0. After Stop nothing
+// is loaded or applied: ErrStopped is logged and returned, and the gauge
+// keeps its value (the file is not at fault).
 func (e *Exporter) Reload(ctx context.Context, load func() (*config.Config, error)) error {
 	e.reload.mu.Lock()
 	defer e.reload.mu.Unlock()
+	if e.isStopped() {
+		e.logger.Warn("configuration reload refused", "err", ErrStopped)
+		return ErrStopped
+	}
 	cfg, err := load()
 	if err == nil {
 		// A configuration whose clients franz-go would refuse must not
@@ -59,7 +65,10 @@ func (e *Exporter) Reload(ctx context.Context, load func() (*config.Config, erro
 		e.logger.Error("configuration reload rejected; the running configuration stays", "err", err)
 		return err
 	}
-	e.Apply(ctx, cfg)
+	if err := e.Apply(ctx, cfg); err != nil {
+		e.logger.Warn("configuration reload refused", "err", err)
+		return err
+	}
 	e.logger.Info("configuration reloaded", "probes", len(cfg.Probes))
 	return nil
 }

@@ -219,10 +219,68 @@ probes:
 			t.Fatal(err)
 		}
 		cfg.Kafka.Brokers = emb.Brokers()
-		e.Apply(ctx, cfg) // a changed rate: the probe restarts
+		if err := e.Apply(ctx, cfg); err != nil { // a changed rate: the probe restarts
+			t.Fatal(err)
+		}
 		probetest.Eventually(t, 30*time.Second, "probe ready", func() (bool, string) { return e.Ready(), "not ready" })
 	}
 	e.Stop()
 	cancel()
 	goleak.VerifyNone(t, leaks)
+}
+
+// A reload during or after Stop (a SIGHUP or POST /-/reload while the
+// process shuts down) starts nothing: no probe and no configuration
+// poller, which the exit would kill without a flush, a commit or leaving
+// the group. Reload and Apply say why.
+func TestReloadAfterStopStartsNothing(t *testing.T) {
+	logger := probetest.Logger()
+	emb := exportertest.Embedded(t)
+	leaks := goleak.IgnoreCurrent()
+	load := func() (*config.Config, error) {
+		cfg, err := config.Parse([]byte(`
+config_poll_interval: 1s
+probes:
+  - name: p
+    rate: 100
+    record_size: 100
+    lag_interval: 200ms
+`))
+		if cfg != nil {
+			cfg.Kafka.Brokers = emb.Brokers()
+		}
+		return cfg, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // the probes' context stays live: only Stop ends them
+	for _, during := range []bool{false, true} {
+		e := exporter.New(prometheus.NewRegistry(), logger)
+		if err := e.Reload(ctx, load); err != nil {
+			t.Fatal(err)
+		}
+		probetest.Eventually(t, 30*time.Second, "probe ready", func() (bool, string) { return e.Ready(), "not ready" })
+		reloaded := make(chan error, 1)
+		if during {
+			go func() { reloaded <- e.Reload(ctx, load) }() // before, during or after Stop
+			e.Stop()
+		} else {
+			e.Stop()
+			reloaded <- e.Reload(ctx, load)
+		}
+		err := <-reloaded
+		if !during && !errors.Is(err, exporter.ErrStopped) {
+			t.Errorf("reload after Stop: %v, want %v", err, exporter.ErrStopped)
+		}
+		if err := e.Reload(ctx, load); !errors.Is(err, exporter.ErrStopped) {
+			t.Errorf("reload after Stop: %v, want %v", err, exporter.ErrStopped)
+		}
+		cfg, _ := load()
+		if err := e.Apply(ctx, cfg); !errors.Is(err, exporter.ErrStopped) {
+			t.Errorf("Apply after Stop: %v, want %v", err, exporter.ErrStopped)
+		}
+		if ps := e.Probes(); len(ps) != 0 {
+			t.Errorf("reload during=%v: %d probes running after Stop", during, len(ps))
+		}
+		goleak.VerifyNone(t, leaks)
+	}
 }

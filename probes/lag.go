@@ -45,7 +45,8 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 // (in-process, 0 when caught up) and from the group's committed offsets
 // (what kafka_exporter, Burrow and kminion report). A view that cannot be
 // read is dropped rather than left at its last value: an absent series says
-// "unknown", a stale 0 would say "caught up".
+// "unknown", a stale 0 would say "caught up". The gauges have no series
+// until a first value is known (forProbe leaves them out).
 func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	if !p.cfg.Consumer.Enabled {
 		return
@@ -72,10 +73,12 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	}
 	// A partition without a commit (added while the probe runs) is read
 	// from its start: its lag counts from there until it has a position
-	// (own view) or a commit (group view).
+	// (own view) or a commit (group view). Without the committed offsets
+	// nothing tells a partition without a commit from one whose commit
+	// could not be read, so no start offsets are needed.
 	var starts kadm.ListedOffsets
 	for part := range ends[p.cfg.Topic] {
-		if c, ok := committed.Lookup(p.cfg.Topic, part); !ok || c.At < 0 {
+		if c, ok := committed.Lookup(p.cfg.Topic, part); groupKnown && (!ok || c.At < 0) {
 			if starts, err = p.admin.ListStartOffsets(ctx, p.cfg.Topic); err == nil {
 				err = starts.Error()
 			}
@@ -88,6 +91,7 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 		}
 	}
 	var own, group lagView
+	ownKnown := true
 	for part, end := range ends[p.cfg.Topic] {
 		at := end.Offset // no start offset listed: every partition has a commit
 		if start, ok := starts.Lookup(p.cfg.Topic, part); ok {
@@ -100,14 +104,29 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 		// Positions are read after the end offsets, so a record read in
 		// between makes a position past its end: that is lag 0.
 		pos, hasPos := p.positions.get(part)
-		if !hasPos {
+		switch {
+		case hasPos:
+		case groupKnown:
 			pos = at // nothing read yet: it starts there
+		default:
+			// Nothing read yet, and where it starts is unknown: the
+			// own view is unknown too, never the whole topic.
+			ownKnown = false
+			continue
 		}
-		p.produceTimes.prune(part, min(at, pos))
+		if groupKnown {
+			// Without the group's offsets, at is no lower bound: the
+			// samples the group view needs are kept.
+			p.produceTimes.prune(part, min(at, pos))
+		}
 		own.add(p.produceTimes, part, end.Offset, pos)
 		group.add(p.produceTimes, part, end.Offset, at)
 	}
-	p.setLag(m.lagRecords, m.lagSeconds, own, now)
+	if ownKnown {
+		p.setLag(m.lagRecords, m.lagSeconds, own, now)
+	} else {
+		p.dropGauges(m.lagRecords, m.lagSeconds)
+	}
 	if groupKnown {
 		p.setLag(m.groupLagRecords, m.groupLagSeconds, group, now)
 	} else {

@@ -7,8 +7,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -239,4 +241,88 @@ func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) f
 		t.Fatalf("%s%v missing", name, labels)
 	}
 	return v
+}
+
+// While the group's committed offsets cannot be fetched (a transient
+// failure) and the consumer has read nothing yet, where it starts is
+// unknown: the own view has no series, where it read the whole retained
+// topic as lag. A partition with a position keeps its own lag.
+func TestLagUnknownWithoutPositionOrCommit(t *testing.T) {
+	c, cl := fakeTopic(t, 2)
+	p, reg := lagProbe(t, "nofetch", cl, nil)
+	fill(t, cl, 0, 10)
+	fill(t, cl, 1, 10)
+	c.ControlKey(int16(kmsg.OffsetFetch), func(kr kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req := kr.(*kmsg.OffsetFetchRequest)
+		resp := req.ResponseKind().(*kmsg.OffsetFetchResponse)
+		resp.Version = req.Version
+		code := kerr.GroupAuthorizationFailed.Code
+		resp.ErrorCode = code
+		for _, g := range req.Groups {
+			resp.Groups = append(resp.Groups, kmsg.OffsetFetchResponseGroup{Group: g.Group, ErrorCode: code})
+		}
+		return resp, nil, true
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p.updateLag(ctx, p.clk.now())
+	f := gather(t, reg)
+	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds",
+		"kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds"} {
+		if v, ok := f.Value(name, "probe", "nofetch"); ok {
+			t.Errorf("%s = %v with no position and no committed offsets; want no series", name, v)
+		}
+	}
+
+	p.positions.set(0, 7)
+	p.positions.set(1, 10)
+	p.updateLag(ctx, p.clk.now())
+	f = gather(t, reg)
+	if got := mustValue(t, f, "kafka_bench_consumer_lag_records", "probe", "nofetch"); got != 3 {
+		t.Errorf("own lag = %v with positions 7 and 10 of 10, want 3", got)
+	}
+	if v, ok := f.Value("kafka_bench_consumer_group_lag_records", "probe", "nofetch"); ok {
+		t.Errorf("group lag = %v while the committed offsets cannot be fetched; want no series", v)
+	}
+}
+
+// A committed offset that retention left behind (below the log start) is
+// reset by auto.offset.reset when the probe starts, before its producer
+// does: latest commits the end, so the consumer starts at this run's first
+// record instead of jumping, once records of the run exist, past them (they
+// counted as lost); earliest commits the log start. A commit in range and
+// a partition never committed are handled as ever.
+func TestStartResetsCommitsOutOfRange(t *testing.T) {
+	for _, reset := range []string{"latest", "earliest"} {
+		t.Run(reset, func(t *testing.T) {
+			_, cl := fakeTopic(t, 3)
+			p, _ := lagProbe(t, "reset-"+reset, cl, func(cfg *config.Probe) { cfg.Consumer.AutoOffsetReset = reset })
+			for part := range int32(3) {
+				fill(t, cl, part, 10)
+			}
+			if _, err := p.admin.DeleteRecords(context.Background(), kadm.Offsets{"t": {0: {Topic: "t", Partition: 0, At: 6, LeaderEpoch: -1}}}); err != nil {
+				t.Fatal(err)
+			}
+			group := p.cfg.Consumer.GroupID
+			commit(t, p.admin, group, 0, 2) // deleted by retention
+			commit(t, p.admin, group, 1, 4)
+			if err := p.startAtEnd(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.admin.FetchOffsets(context.Background(), group)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[int32]int64{0: 6, 1: 4, 2: 10}
+			if reset == "latest" {
+				want[0] = 10
+			}
+			for part, at := range want {
+				if c, ok := got.Lookup("t", part); !ok || c.At != at {
+					t.Errorf("partition %d: committed %v (%v), want %d", part, c.At, ok, at)
+				}
+			}
+		})
+	}
 }

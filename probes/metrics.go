@@ -103,50 +103,43 @@ func (m *Metrics) families() []family.Vec {
 // probeMetrics are one probe's children, looked up once so the hot path does
 // no label hashing.
 type probeMetrics struct {
-	targetRate      prometheus.Gauge
-	up              prometheus.Gauge
-	produced        prometheus.Counter
-	producedBytes   prometheus.Counter
-	failed          map[string]prometheus.Counter
-	sendDelay       prometheus.Observer
-	consumed        prometheus.Counter
-	consumedBytes   prometheus.Counter
-	commitLatency   prometheus.Observer
-	commitFailed    prometheus.Counter
-	lost            prometheus.Counter
-	duplicated      prometheus.Counter
-	outOfOrder      prometheus.Counter
-	foreign         prometheus.Counter
-	lagRecords      prometheus.Gauge
-	lagSeconds      prometheus.Gauge
-	groupLagRecords prometheus.Gauge
-	groupLagSeconds prometheus.Gauge
-	clientFailed    map[[2]string]prometheus.Counter // by client and reason
+	targetRate    prometheus.Gauge
+	up            prometheus.Gauge
+	produced      prometheus.Counter
+	producedBytes prometheus.Counter
+	failed        map[string]prometheus.Counter
+	sendDelay     prometheus.Observer
+	consumed      prometheus.Counter
+	consumedBytes prometheus.Counter
+	commitLatency prometheus.Observer
+	commitFailed  prometheus.Counter
+	lost          prometheus.Counter
+	duplicated    prometheus.Counter
+	outOfOrder    prometheus.Counter
+	foreign       prometheus.Counter
+	clientFailed  map[[2]string]prometheus.Counter // by client and reason
 }
 
 // forProbe creates (at zero, so failures are visible from the first scrape)
-// every series of one probe.
+// every series of one probe but the lag gauges: they appear once a lag is
+// known (lag.go), as a 0 would read "caught up".
 func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
 	pm := &probeMetrics{
-		targetRate:      m.targetRate.WithLabelValues(name),
-		up:              m.up.WithLabelValues(name),
-		produced:        m.produced.WithLabelValues(name),
-		producedBytes:   m.producedBytes.WithLabelValues(name),
-		failed:          make(map[string]prometheus.Counter, len(FailureReasons)),
-		sendDelay:       m.sendDelay.WithLabelValues(name),
-		consumed:        m.consumed.WithLabelValues(name),
-		consumedBytes:   m.consumedBytes.WithLabelValues(name),
-		commitLatency:   m.commitLatency.WithLabelValues(name),
-		commitFailed:    m.commitFailed.WithLabelValues(name),
-		lost:            m.lost.WithLabelValues(name),
-		duplicated:      m.duplicated.WithLabelValues(name),
-		outOfOrder:      m.outOfOrder.WithLabelValues(name),
-		foreign:         m.foreign.WithLabelValues(name),
-		lagRecords:      m.lagRecords.WithLabelValues(name),
-		lagSeconds:      m.lagSeconds.WithLabelValues(name),
-		groupLagRecords: m.groupLagRecords.WithLabelValues(name),
-		groupLagSeconds: m.groupLagSeconds.WithLabelValues(name),
-		clientFailed:    map[[2]string]prometheus.Counter{},
+		targetRate:    m.targetRate.WithLabelValues(name),
+		up:            m.up.WithLabelValues(name),
+		produced:      m.produced.WithLabelValues(name),
+		producedBytes: m.producedBytes.WithLabelValues(name),
+		failed:        make(map[string]prometheus.Counter, len(FailureReasons)),
+		sendDelay:     m.sendDelay.WithLabelValues(name),
+		consumed:      m.consumed.WithLabelValues(name),
+		consumedBytes: m.consumedBytes.WithLabelValues(name),
+		commitLatency: m.commitLatency.WithLabelValues(name),
+		commitFailed:  m.commitFailed.WithLabelValues(name),
+		lost:          m.lost.WithLabelValues(name),
+		duplicated:    m.duplicated.WithLabelValues(name),
+		outOfOrder:    m.outOfOrder.WithLabelValues(name),
+		foreign:       m.foreign.WithLabelValues(name),
+		clientFailed:  map[[2]string]prometheus.Counter{},
 	}
 	for _, r := range FailureReasons {
 		pm.failed[r] = m.produceFailed.WithLabelValues(name, r)

@@ -78,7 +78,7 @@ type Probe struct {
 	logger  *slog.Logger
 	runID   uint64
 	clk     clock
-	rec     Recorder // Bench.Recorder, behind the replica's; nil: none
+	rec     Recorder // Bench.Recorder; nil: none
 
 	admin        *kadm.Client
 	tracker      *tracker.Tracker
@@ -110,7 +110,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		runID = payload.NewRunID()
 	}
 	rep := newReplica(cfg, opts, logger)
-	rec := rep.recorder(opts.Bench.Recorder) // the replica hears of acknowledgements
+	rec := opts.Bench.Recorder
 	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
 	p := &Probe{
 		cfg:          cfg,
@@ -131,6 +131,9 @@ func New(cfg config.Probe, opts Options) *Probe {
 		replica:      rep,
 	}
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
+	if rep != nil {
+		rep.retried = p.countClientFailure
+	}
 	return p
 }
 
@@ -264,9 +267,9 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		}
 	}
 	if !p.opts.Bench.ConsumeOnly {
-		stopReplica, err := p.replica.start(ctx, p.runID) // before the first record
+		stopReplica, err := p.replica.start(ctx, p.runID, p.clk) // before the first record
 		if err != nil {
-			return false, err
+			return false, err // a *buildError
 		}
 		defer stopReplica()
 	}

@@ -70,12 +70,9 @@ type producer struct {
 	// have failed in Kafka's own client; it is dropped and counted as
 	// failed (behind_schedule) instead of sent in a burst after an outage.
 	maxBehind time.Duration
-	// track: the tracker hears of every acknowledgement and failure, for
-	// loss accounting; without a consumer there is none to keep, and in a
-	// bench run of several workers (WorkerRuns) the others read a part of
-	// this run's records, so its gaps are no loss (the merge counts loss
-	// exactly).
-	track bool
+	// trackers hear of every acknowledgement and failure, for loss
+	// accounting.
+	trackers seqTrackers
 	// limit, when > 0, stops producing after that many records (bench).
 	limit uint64
 	sent  atomic.Uint64
@@ -106,7 +103,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 		pool:      NewPool(d.cfg, d.logger),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
-		track:     d.cfg.Consumer.Enabled && len(d.workerRuns) == 0,
+		trackers:  d.seqTrackers(),
 		writable:  d.partitions.Load(),
 		lagTimes:  !ackless(d.cfg),
 	}
@@ -235,20 +232,17 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	}
 	if err != nil {
 		pr.fails.add(failureReason(err), 1)
-		if pr.track {
-			pr.tracker.Failed(h.Partition, h.Seq, now)
-		}
+		pr.trackers.wontArrive(RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}, now)
 		pr.errs.produce(err)
 		return
 	}
 	latency := since(h.Intended, now)
 	pr.latency.produce(r.Partition).Observe(latency.Seconds())
+	id := RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 	if pr.rec != nil {
-		pr.rec.Produced(latency, len(r.Value), RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
+		pr.rec.Produced(latency, len(r.Value), id)
 	}
-	if pr.track {
-		pr.tracker.Acked(h.Partition, h.Seq, now)
-	}
+	pr.trackers.acked(id, now)
 	pr.m.produced.Inc()
 	pr.m.producedBytes.Add(float64(len(r.Value)))
 	pr.live.produced(now)

@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"math/bits"
 	"sort"
 	"sync"
 )
@@ -83,7 +84,25 @@ func (pt *produceTimes) timeOf(partition int32, offset int64) (t int64, ok bool)
 	}
 	o0, o1 := s.offsets[i-1], s.offsets[i]
 	t0, t1 := s.times[i-1], s.times[i]
-	return t0 + (t1-t0)*(offset-o0)/(o1-o0), true
+	return t0 + scale(t1-t0, uint64(offset-o0), uint64(o1-o0)), true
+}
+
+// scale is d*num/den, truncated toward zero, for 0 <= num < den: the
+// product is taken in 128 bits, as a long backlog (days of nanoseconds
+// times billions of offsets) overflows 64. The result is smaller than |d|
+// in magnitude, so it fits.
+func scale(d int64, num, den uint64) int64 {
+	neg := d < 0
+	mag := uint64(d)
+	if neg {
+		mag = -mag // two's complement: also right for math.MinInt64
+	}
+	hi, lo := bits.Mul64(mag, num)
+	q, _ := bits.Div64(hi, lo, den) // hi < den as num < den
+	if neg {
+		return -int64(q)
+	}
+	return int64(q)
 }
 
 // reset forgets every partition (the topic was recreated).

@@ -1,6 +1,9 @@
 package probes
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestProduceTimesInterpolation(t *testing.T) {
 	pt := newProduceTimes()
@@ -69,5 +72,40 @@ func TestProduceTimesRestartOnRecreatedTopic(t *testing.T) {
 	}
 	if n := len(pt.parts[0].offsets); n != 1 {
 		t.Errorf("%d samples after restart, want 1", n)
+	}
+}
+
+// A long backlog: two samples three days apart at 10,000 records/s, so the
+// offsets differ by 2.592e9 and the times by 2.592e14 ns. Their product
+// overflows int64; the interpolation is exact anyway, to the nanosecond,
+// and so is the lag in seconds read from it.
+func TestProduceTimesLongBacklog(t *testing.T) {
+	const (
+		rate  = 10_000
+		span  = 3 * 24 * 3600 * 1_000_000_000 // 3 days in ns
+		base  = int64(1_700_000_000_000_000_000)
+		count = int64(3 * 24 * 3600 * rate)
+	)
+	pt := newProduceTimes()
+	pt.add(0, 0, base)
+	pt.add(0, count, base+span)
+	for _, off := range []int64{1, count / 3, count / 2, count - 1} {
+		want := base + off*(span/count) // 100 µs per record
+		if got, ok := pt.timeOf(0, off); !ok || got != want {
+			t.Errorf("timeOf(%d) = %d (%v), want %d: off by %v", off, got, ok, want, time.Duration(got-want))
+		}
+	}
+	// The consumer is at the oldest third of the backlog: 2 days behind.
+	var v lagView
+	v.add(pt, 0, count, count/3)
+	if s, ok := v.seconds(time.Unix(0, base+span)); !ok || s != 2*24*3600 {
+		t.Errorf("lag = %v s (known %v), want %v", s, ok, 2*24*3600)
+	}
+	// Times running backwards between two samples interpolate as well.
+	back := newProduceTimes()
+	back.add(0, 0, base+span)
+	back.add(0, count, base)
+	if got, _ := back.timeOf(0, count/2); got != base+span/2 {
+		t.Errorf("decreasing times: timeOf(%d) = %d, want %d", count/2, got, base+span/2)
 	}
 }

@@ -22,10 +22,10 @@ import (
 // replica is a probe's cross-cluster canary: it reads the probe's records
 // from the cluster a replicator copies the topic to and measures the link.
 // The producer and the probe's own consumer are untouched, so the source
-// cluster's metrics and the link's stay apart. Acknowledgements reach it
-// through the probe's Recorder (replicaRecorder), so loss across the link
+// cluster's metrics and the link's stay apart. The producer tells it of
+// every acknowledgement and failure (seqTrackers), so loss across the link
 // is counted by the same tracker rules as on the source: only records the
-// source acknowledged, each once.
+// source acknowledged, each once, and no record that failed to produce.
 type replica struct {
 	cfg    config.Probe
 	rcfg   config.Replica
@@ -36,6 +36,9 @@ type replica struct {
 	logger *slog.Logger
 	errs   *errLog
 	cur    atomic.Pointer[replicaRun]
+	// retried counts and logs the n-th failure in a row to build a client
+	// and says when to try again (Probe.countClientFailure).
+	retried func(client string, n int, err error) time.Duration
 }
 
 // replicaRun is the state of one run of the probe (a recreated source topic
@@ -43,11 +46,13 @@ type replica struct {
 type replicaRun struct {
 	runID   uint64
 	tracker *tracker.Tracker
-	// anchor maps the records' wall-clock intended times onto the
-	// monotonic clock: the records are this process's own, so their
-	// latency is immune to wall-clock steps after the run started.
-	anchor     time.Time
-	anchorWall int64
+	// clk is the probe's steady clock: the records' intended times are
+	// its readings, and every time of the run (reads, acknowledgements,
+	// expiry) is read from it, so no wall-clock step moves a latency.
+	clk clock
+	// startWall is the wall clock at the run's start: where the reader
+	// starts, by the record timestamps the brokers keep (the wall clock's).
+	startWall time.Time
 	// reasons already logged for loss in this run.
 	mu     sync.Mutex
 	logged map[string]bool
@@ -74,63 +79,59 @@ func newReplica(cfg config.Probe, opts Options, logger *slog.Logger) *replica {
 	}
 }
 
-// recorder chains the replica in front of next, so it hears of every
-// acknowledgement; without a replica next is returned unchanged.
-func (r *replica) recorder(next Recorder) Recorder {
+// acked and wontArrive tell the current run's tracker that the source
+// acknowledged record id, or will never have it (a failed produce).
+func (r *replica) acked(id RecordID, now time.Time) {
+	if run := r.run(id.Run); run != nil {
+		run.tracker.Acked(id.Partition, id.Seq, now)
+	}
+}
+
+func (r *replica) wontArrive(id RecordID, now time.Time) {
+	if run := r.run(id.Run); run != nil {
+		run.tracker.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
+	}
+}
+
+// run is the current run if it is runID; nil without a replica.
+func (r *replica) run(runID uint64) *replicaRun {
 	if r == nil {
-		return next
+		return nil
 	}
-	return replicaRecorder{r: r, next: next}
+	if run := r.cur.Load(); run != nil && run.runID == runID {
+		return run
+	}
+	return nil
 }
 
-type replicaRecorder struct {
-	r    *replica
-	next Recorder
-}
-
-func (rr replicaRecorder) Produced(latency time.Duration, bytes int, id RecordID) {
-	if run := rr.r.cur.Load(); run != nil && id.Run == run.runID {
-		run.tracker.Acked(id.Partition, id.Seq, time.Now())
-	}
-	if rr.next != nil {
-		rr.next.Produced(latency, bytes, id)
-	}
-}
-
-func (rr replicaRecorder) Failed(reason string, n int) {
-	if rr.next != nil {
-		rr.next.Failed(reason, n)
-	}
-}
-
-func (rr replicaRecorder) Consumed(e2e time.Duration, bytes int, own bool, id RecordID) {
-	if rr.next != nil {
-		rr.next.Consumed(e2e, bytes, own, id)
-	}
-}
-
-// start begins reading run runID from the target before the producer
-// starts; the returned func stops the reader. A nil replica does nothing.
-func (r *replica) start(ctx context.Context, runID uint64) (stop func(), err error) {
-	if r == nil {
-		return func() {}, nil
-	}
-	now := time.Now()
-	run := &replicaRun{
+// newRun is the state of run runID, on the probe's clock clk.
+func (r *replica) newRun(runID uint64, clk clock) *replicaRun {
+	return &replicaRun{
 		runID: runID,
 		tracker: tracker.New(runID, tracker.Config{
 			GracePeriod: time.Duration(r.rcfg.LossGracePeriod),
 			LoseUnread:  true,
 		}),
-		anchor:     now,
-		anchorWall: now.UnixNano(),
-		logged:     map[string]bool{},
+		clk:       clk,
+		startWall: clk.wall(),
+		logged:    map[string]bool{},
 	}
+}
+
+// start begins reading run runID from the target before the producer
+// starts, on the probe's clock clk; the returned func stops the reader. A
+// client that cannot be built is a *buildError (retried like the probe's
+// other clients). A nil replica does nothing.
+func (r *replica) start(ctx context.Context, runID uint64, clk clock) (stop func(), err error) {
+	if r == nil {
+		return func() {}, nil
+	}
+	run := r.newRun(runID, clk)
 	admin, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger,
 		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "admin"}, Probing: true,
 		Credentials: r.opts.Credentials})
 	if err != nil {
-		return nil, fmt.Errorf("probe %q: %s admin client: %w", r.cfg.Name, kclient.RoleReplica, err)
+		return nil, &buildError{ClientReplica, fmt.Errorf("probe %q: %s admin client: %w", r.cfg.Name, kclient.RoleReplica, err)}
 	}
 	stopReader, err := r.startReader(ctx, run)
 	if err != nil {
@@ -153,15 +154,16 @@ func (r *replica) start(ctx context.Context, runID uint64) (stop func(), err err
 }
 
 // startReader starts a reader client of run on the target; the returned
-// func stops it. It starts a second before the run: the record timestamps
-// are the producer's send times, at or after the run's start.
+// func stops it; a client that cannot be built is a *buildError. It starts
+// a second before the run: the record timestamps are the producer's send
+// times, at or after the run's start.
 func (r *replica) startReader(ctx context.Context, run *replicaRun) (stop func(), err error) {
 	cl, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger, Registerer: r.opts.Registerer,
 		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "0"}, Probing: true,
 		Credentials: r.opts.Credentials},
-		kclient.ReplicaOpts(r.cfg, r.topic, run.anchor.Add(-time.Second))...)
+		kclient.ReplicaOpts(r.cfg, r.topic, run.startWall.Add(-time.Second))...)
 	if err != nil {
-		return nil, fmt.Errorf("probe %q: %s client: %w", r.cfg.Name, kclient.RoleReplica, err)
+		return nil, &buildError{ClientReplica, fmt.Errorf("probe %q: %s client: %w", r.cfg.Name, kclient.RoleReplica, err)}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -188,11 +190,12 @@ func (r *replica) read(ctx context.Context, cl *kgo.Client, run *replicaRun) {
 				r.errs.warn("replica-fetch", "fetch from the replica failed", "replica_topic", r.topic, "partition", partition, "err", err)
 			}
 		})
-		r.process(fetches, run, time.Now())
+		r.process(fetches, run, run.clk.now())
 	}
 }
 
-// process accounts one poll's records; now is when they were received.
+// process accounts one poll's records; now is when they were received, on
+// the run's clock.
 func (r *replica) process(fetches kgo.Fetches, run *replicaRun, now time.Time) {
 	fetches.EachRecord(func(rec *kgo.Record) {
 		h, err := payload.Decode(rec.Value)
@@ -202,8 +205,7 @@ func (r *replica) process(fetches kgo.Fetches, run *replicaRun, now time.Time) {
 			return
 		}
 		if h.RunID == run.runID {
-			intended := run.anchor.Add(time.Duration(h.Intended - run.anchorWall))
-			r.m.latency.Observe(max(now.Sub(intended), 0).Seconds())
+			r.m.latency.Observe(max(since(h.Intended, now), 0).Seconds())
 			r.m.consumed.Inc()
 			run.read.Store(true)
 		}
@@ -221,7 +223,12 @@ func (r *replica) process(fetches kgo.Fetches, run *replicaRun, now time.Time) {
 // declared by the tracker, and the lag of the target behind the source's
 // acknowledgements. It stops the reader when ctx ends.
 func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, stopReader func()) {
-	defer func() { stopReader() }()
+	defer func() {
+		if stopReader != nil {
+			stopReader()
+		}
+	}()
+	down, retryAt := 0, time.Time{} // failures in a row to restart the reader; when to try again
 	t := time.NewTicker(time.Duration(r.cfg.LagInterval))
 	defer t.Stop()
 	var topicID [16]byte
@@ -232,7 +239,7 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 			return
 		case <-t.C:
 		}
-		now := time.Now()
+		now := run.clk.now()
 		missing := false
 		dctx, cancel := context.WithTimeout(ctx, time.Duration(r.cfg.LagInterval))
 		td, err := kclient.DescribeTopic(dctx, adm, r.topic)
@@ -247,11 +254,17 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 			topicID, recreatedAt = td.ID, now
 			r.logger.Warn("the replica topic was recreated; restarting the replica reader", "replica_topic", r.topic)
 			stopReader()
-			if next, err := r.startReader(ctx, run); err == nil {
+			stopReader, down, retryAt = nil, 0, now
+		}
+		if stopReader == nil && !now.Before(retryAt) {
+			// A reader that cannot be built is retried with the
+			// backoff of the probe's other clients.
+			next, err := r.startReader(ctx, run)
+			if err == nil {
 				stopReader = next
 			} else {
-				stopReader = func() {}
-				r.logger.Error("restarting the replica reader failed", "err", err)
+				down++
+				retryAt = now.Add(r.retried(ClientReplica, down, err))
 			}
 		}
 		if lost := run.tracker.Expire(now); lost > 0 {
@@ -262,12 +275,11 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 			r.logLoss(run, lost, missing, recreated)
 		}
 		n, oldest := run.tracker.Unread()
-		r.m.lagRecords.Set(float64(n))
 		lag := 0.0
 		if !oldest.IsZero() {
 			lag = max(now.Sub(oldest).Seconds(), 0)
 		}
-		r.m.lagSeconds.Set(lag)
+		r.m.setLag(float64(n), lag)
 	}
 }
 

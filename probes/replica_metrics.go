@@ -63,15 +63,23 @@ func (m *replicationMetrics) deleteProbe(name string) {
 }
 
 // linkMetrics are one probe's children, created at zero so the first scrape
-// shows them.
+// shows them, but the lag gauges: they appear with the first lag known (a
+// replica run's first tick), as a 0 before would read "caught up".
 type linkMetrics struct {
 	latency    prometheus.Observer
 	consumed   prometheus.Counter
 	lost       prometheus.Counter
 	duplicated prometheus.Counter
 	outOfOrder prometheus.Counter
-	lagRecords prometheus.Gauge
-	lagSeconds prometheus.Gauge
+	lagRecords *prometheus.GaugeVec
+	lagSeconds *prometheus.GaugeVec
+	labels     [2]string // probe, link
+}
+
+// setLag sets the link's lag, creating its series on the first call.
+func (m *linkMetrics) setLag(records, seconds float64) {
+	m.lagRecords.WithLabelValues(m.labels[:]...).Set(records)
+	m.lagSeconds.WithLabelValues(m.labels[:]...).Set(seconds)
 }
 
 func (m *replicationMetrics) forLink(probe, link string) *linkMetrics {
@@ -81,7 +89,8 @@ func (m *replicationMetrics) forLink(probe, link string) *linkMetrics {
 		lost:       m.lost.WithLabelValues(probe, link),
 		duplicated: m.duplicated.WithLabelValues(probe, link),
 		outOfOrder: m.outOfOrder.WithLabelValues(probe, link),
-		lagRecords: m.lagRecords.WithLabelValues(probe, link),
-		lagSeconds: m.lagSeconds.WithLabelValues(probe, link),
+		lagRecords: m.lagRecords,
+		lagSeconds: m.lagSeconds,
+		labels:     [2]string{probe, link},
 	}
 }

@@ -9,11 +9,13 @@ import (
 )
 
 // The client label of kafka_bench_probe_client_failed_total: the probe's
-// Kafka clients, and "group", the setting of its group's start offsets.
+// Kafka clients (with "replica", its replica reader's on the target
+// cluster), and "group", the setting of its group's start offsets.
 const (
 	ClientAdmin    = kclient.RoleAdmin
 	ClientProducer = kclient.RoleProducer
 	ClientConsumer = kclient.RoleConsumer
+	ClientReplica  = kclient.RoleReplica
 	ClientGroup    = "group"
 )
 
@@ -28,7 +30,7 @@ const (
 )
 
 var (
-	clientNames          = []string{ClientAdmin, ClientProducer, ClientConsumer, ClientGroup}
+	clientNames          = []string{ClientAdmin, ClientProducer, ClientConsumer, ClientReplica, ClientGroup}
 	clientFailureReasons = []string{ClientReasonConfig, ClientReasonAuth, ClientReasonOther}
 )
 
@@ -62,8 +64,18 @@ func (e *buildError) Error() string { return e.err.Error() }
 func (e *buildError) Unwrap() error { return e.err }
 
 // clientFailed counts and logs the n-th failure in a row of client and
-// holds probe_up at 0, with the error as the reason, until clientsStarted.
+// holds probe_up at 0, with the error as the reason, until its clients
+// have started (liveness.recovered).
 func (p *Probe) clientFailed(client string, n int, err error) time.Duration {
+	wait := p.countClientFailure(client, n, err)
+	p.live.fail(time.Now(), client+": "+err.Error())
+	return wait
+}
+
+// countClientFailure counts and logs the n-th failure in a row of client
+// and returns the wait before the next attempt; probe_up is left alone (a
+// replica reader restarted while the probe runs).
+func (p *Probe) countClientFailure(client string, n int, err error) time.Duration {
 	reason := ClientReasonOther
 	var be *buildError
 	switch {
@@ -75,7 +87,6 @@ func (p *Probe) clientFailed(client string, n int, err error) time.Duration {
 	p.m.clientFailed[[2]string{client, reason}].Inc()
 	wait := retryBackoff(n)
 	p.logger.Warn("probe client failed; retrying", "client", client, "reason", reason, "failures", n, "retry_in", wait, "err", err)
-	p.live.fail(time.Now(), client+": "+err.Error())
 	return wait
 }
 

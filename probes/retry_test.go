@@ -139,3 +139,78 @@ probes:
 	}
 	probetest.Eventually(t, 60*time.Second, "probe up once the CA file is back", func() (bool, string) { return p.Ready(), "not up" })
 }
+
+// A replica reader that cannot be built (its CA file is gone) is retried
+// like the probe's other clients, not returned from Run: the probe stays
+// exported, down, with kafka_bench_probe_client_failed_total{client=
+// "replica",reason="config"} counting, and comes up, reading its replica,
+// once the file is back.
+func TestReplicaBuildFailureIsRetried(t *testing.T) {
+	certs, err := testcerts.Generate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One TLS cluster is both source and target (the identity policy reads
+	// the probe topic back); the probe's own clients read a copy of the CA.
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	ca, err := os.ReadFile(certs.CAFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sourceCA := certs.CAFile + ".source"
+	if err := os.WriteFile(sourceCA, ca, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := probetest.Config(t, fmt.Sprintf(`
+probes:
+  - name: dr
+    rate: 100
+    lag_interval: 250ms
+    replica: {kafka: {brokers: [%s]}, topic_policy: identity}
+`, c.ListenAddrs()[0]), c.ListenAddrs())
+	cfg.Kafka.TLS = config.TLS{Enabled: true, CAFile: sourceCA}
+	cfg.Probes[0].Replica.Kafka.TLS = config.TLS{Enabled: true, CAFile: certs.CAFile}
+	moved := certs.CAFile + ".moved"
+	if err := os.Rename(certs.CAFile, moved); err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	p := probes.New(cfg.Probes[0], probes.Options{Kafka: cfg.Kafka, Metrics: probes.NewMetrics(reg), RetryClients: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var runErr error
+	go func() {
+		defer close(done)
+		runErr = p.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	value := func(name string, labels ...string) (float64, bool) {
+		return probetest.Gather(t, reg).Value(name, labels...)
+	}
+	probetest.Eventually(t, 30*time.Second, "two failed attempts to build the replica reader", func() (bool, string) {
+		select {
+		case <-done:
+			t.Fatalf("Run returned: %v", runErr)
+		default:
+		}
+		n, _ := value("kafka_bench_probe_client_failed_total", "probe", "dr", "client", "replica", "reason", "config")
+		return n >= 2, fmt.Sprintf("failed attempts = %v", n)
+	})
+	if up, _ := value("kafka_bench_probe_up", "probe", "dr"); up != 0 {
+		t.Errorf("probe_up = %v while the replica reader cannot be built", up)
+	}
+	if err := os.Rename(moved, certs.CAFile); err != nil {
+		t.Fatal(err)
+	}
+	probetest.Eventually(t, 60*time.Second, "probe up and its records read from the replica once the CA file is back", func() (bool, string) {
+		n, _ := value("kafka_bench_replication_consumed_records_total", "probe", "dr")
+		return p.Ready() && n > 0, fmt.Sprintf("ready %v, read from the replica %v", p.Ready(), n)
+	})
+}

@@ -3,6 +3,7 @@ package probes
 import (
 	"log/slog"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -31,12 +32,50 @@ type runDeps struct {
 	produceTimes *produceTimes
 	positions    *positions
 	held         *atomic.Bool // consumers hold off polling (HoldConsumers)
+	replica      *replica     // nil without a replica block
 }
 
 func (p *Probe) runDeps() runDeps {
 	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
 		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
-		produceTimes: p.produceTimes, positions: p.positions, held: &p.held}
+		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica}
+}
+
+// seqTrackers are the trackers that hear of each record the producer is
+// done with: acknowledged, or given up on (it will never arrive). Both
+// trackers hear of both, so a failed record leaves neither a gap that
+// outlives the grace period.
+type seqTrackers struct {
+	// own is the consumer's tracker; nil without a consumer (no loss to
+	// keep) and in a bench run of several workers (WorkerRuns: the others
+	// read a part of this run's records, so its gaps are no loss; the
+	// merge counts loss exactly).
+	own     *tracker.Tracker
+	replica *replica // nil without a replica block
+}
+
+func (d runDeps) seqTrackers() seqTrackers {
+	ts := seqTrackers{replica: d.replica}
+	if d.cfg.Consumer.Enabled && len(d.workerRuns) == 0 {
+		ts.own = d.tracker
+	}
+	return ts
+}
+
+// acked: the cluster acknowledged id at now (the probe's clock).
+func (ts seqTrackers) acked(id RecordID, now time.Time) {
+	if ts.own != nil {
+		ts.own.Acked(id.Partition, id.Seq, now)
+	}
+	ts.replica.acked(id, now)
+}
+
+// wontArrive: the producer gave up on id at now.
+func (ts seqTrackers) wontArrive(id RecordID, now time.Time) {
+	if ts.own != nil {
+		ts.own.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
+	}
+	ts.replica.wontArrive(id, now)
 }
 
 // failCounter counts records given up on, in the metrics and the recorder.

@@ -146,7 +146,11 @@ func (p *Probe) topicRecreated(ctx context.Context) bool {
 // startAtEnd commits the current end offsets for every partition the group
 // has never committed, before the first record is produced. The consumer then
 // starts exactly at this run's first record: it neither misses the start
-// (which would look like loss) nor reads an old backlog.
+// (which would look like loss) nor reads an old backlog. A committed offset
+// out of range (retention deleted its records while the probe was away) is
+// reset here, by auto.offset.reset, before the producer starts: reset by
+// the consumer's client later, latest would jump past this run's first
+// records, and they would count as lost.
 func (p *Probe) startAtEnd(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
@@ -158,8 +162,21 @@ func (p *Probe) startAtEnd(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fetching offsets of group %q: %w", group, err)
 	}
-	return kclient.CommitEnds(ctx, p.admin, p.cfg.Topic, group, func(part int32) bool {
+	return kclient.CommitStarts(ctx, p.admin, p.cfg.Topic, group, func(part int32, start, end int64) (int64, bool) {
 		c, ok := committed.Lookup(p.cfg.Topic, part)
-		return ok && c.At >= 0
+		switch {
+		case !ok || c.At < 0:
+			return end, true
+		case c.At >= start && c.At <= end:
+			return 0, false // resumed where the group left off
+		}
+		at := start
+		if p.cfg.Consumer.AutoOffsetReset == "latest" {
+			at = end
+		}
+		p.logger.Info("the group's committed offset is out of range; reset by auto.offset.reset before producing",
+			"partition", part, "committed", c.At, "start_offset", start, "end_offset", end,
+			"auto_offset_reset", p.cfg.Consumer.AutoOffsetReset, "reset_to", at)
+		return at, true
 	})
 }

@@ -261,7 +261,9 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 	if f.setHostFlag {
 		cfg.Host.Enabled = f.hostEnabled
 	}
-	exp.Apply(ctx, cfg) // host metrics; the probes are the runner's
+	if err := exp.Apply(ctx, cfg); err != nil { // host metrics; the probes are the runner's
+		return nil, nil, nil, err
+	}
 
 	server := &http.Server{
 		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Pprof: f.pprof}),

@@ -203,7 +203,10 @@ func run(args []string, stdout, stderr *os.File) int {
 	exp := exporter.New(reg, logger)
 	probeCtx, stopProbes := context.WithCancel(context.Background())
 	defer stopProbes()
-	exp.Apply(probeCtx, withBrokers(cfg))
+	if err := exp.Apply(probeCtx, withBrokers(cfg)); err != nil {
+		logger.Error("cannot apply the configuration", "err", err)
+		return 1
+	}
 
 	// Without --config.file there is nothing to re-read: POST /-/reload
 	// answers 400 (403 without --web.enable-lifecycle, whatever the file)

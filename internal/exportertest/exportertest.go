@@ -54,7 +54,9 @@ func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)
 	ctx, cancel := context.WithCancel(context.Background())
-	e.Apply(ctx, cfg)
+	if err := e.Apply(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
 	x := &Exporter{Exporter: e, URL: srv.URL, cancel: cancel, srv: srv}
 	t.Cleanup(x.Close)

@@ -8,9 +8,9 @@
 // either fails, and is counted by the producer as failed, or is
 // acknowledged later and its grace period starts then. So a failure reported
 // after any grace period is counted once, as failed, and the grace period
-// needs no relation to delivery.timeout.ms. Failures and acknowledgements
-// are kept as ranges of sequence numbers, without a cap: no amount of
-// failures turns into loss.
+// needs no relation to delivery.timeout.ms. Failures (WillNotArrive) and
+// acknowledgements are kept as ranges of sequence numbers, without a cap:
+// no amount of failures turns into loss.
 //
 // For the own run, the expected sequence number of a partition starts at 0,
 // so records missing from the very start are gaps too. A gap declared lost
@@ -152,13 +152,20 @@ func (t *Tracker) Acked(partition int32, seq uint64, now time.Time) {
 	own.ack(seq, now)
 }
 
-// Failed tells the tracker the producer gave up on seq of the own run on
-// partition: it is never expected and never lost. A seq already received
-// is ignored.
-func (t *Tracker) Failed(partition int32, seq uint64, now time.Time) {
+// WillNotArrive tells the tracker that sequence numbers [lo, hi) of the own
+// run on partition are not to be expected: the producer gave up on them (a
+// failed produce; an aborted transaction or records a share group archived
+// are the same to the tracker). They are never lost: a gap they leave is no
+// loss, and they are forgotten a grace period after the consumer passed
+// them, so a long run with failures keeps no state per failure. One that
+// arrives anyway is OutOfOrder; one already received is ignored.
+func (t *Tracker) WillNotArrive(partition int32, lo, hi uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.part(partition).own.fail(seq, now)
+	own := &t.part(partition).own
+	for seq := lo; seq < hi; seq++ {
+		own.fail(seq, now)
+	}
 }
 
 // Expire declares lost every acknowledged record missing for at least

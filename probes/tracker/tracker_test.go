@@ -187,7 +187,7 @@ func run(t *testing.T, tr *Tracker, events []event) {
 				tr.Acked(e.p, seq, t0.Add(e.at))
 			}
 		case opFail:
-			tr.Failed(e.p, e.seq, t0.Add(e.at))
+			tr.WillNotArrive(e.p, e.seq, e.seq+1, t0.Add(e.at))
 		case opExpire:
 			if got := tr.Expire(t0.Add(e.at)); got != e.lost {
 				t.Fatalf("event %d: Expire(+%v) = %d, want %d", i, e.at, got, e.lost)
@@ -213,7 +213,7 @@ func TestInterleavedFailures(t *testing.T) {
 			tr := New(own, Config{})
 			failAll := func(at time.Time) {
 				for seq := uint64(0); seq < 2*n; seq += 2 {
-					tr.Failed(0, seq, at)
+					tr.WillNotArrive(0, seq, seq+1, at)
 				}
 			}
 			if !late {

@@ -31,7 +31,7 @@ func TestLoseUnread(t *testing.T) {
 	for seq := uint64(10); seq < 15; seq++ {
 		tr.Acked(0, seq, at(5*time.Second))
 	}
-	tr.Failed(0, 15, at(5*time.Second))
+	tr.WillNotArrive(0, 15, 16, at(5*time.Second))
 	tr.Acked(0, 17, at(5*time.Second)) // 16 is still in flight
 	if lost := tr.Expire(at(grace)); lost != 10 {
 		t.Errorf("lost %d at the end of the grace period, want the 10 acknowledged at t0", lost)
