@@ -25,7 +25,7 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Files holds the rule files of this directory (*.yml, not the promtool tests).

@@ -7,7 +7,7 @@ import (
 	"io"
 	"reflect"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // DecodeStrict checks n against the type of out with the rules of the

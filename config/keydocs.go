@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/prometheus/common/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // KeyDoc is what the docs say about a key beyond its type and default.

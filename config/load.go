@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Load reads, checks, decodes, defaults and validates a configuration file.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -229,6 +230,10 @@ func (t TLS) Paths() (ca, cert, key string) {
 }
 
 var saslMechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer, SASLGSSAPI, SASLAWSMSKIAM}
+
+// SASLMechanisms are the values kafka.sasl.mechanism accepts (besides
+// empty, no SASL), for the deployment files that offer the same choice.
+func SASLMechanisms() []string { return slices.Clone(saslMechanisms) }
 
 const mechanismList = "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI or AWS_MSK_IAM"
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/prometheus/common/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // checkNode walks the YAML tree against the Go type it will be decoded into,

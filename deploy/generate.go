@@ -25,7 +25,7 @@ import (
 	"path"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/alerts"
 	"github.com/kafka-bench/kafka_bench_exporter/dashboards"

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )

@@ -1,6 +1,6 @@
 package spec
 
-import "gopkg.in/yaml.v3"
+import "go.yaml.in/yaml/v3"
 
 // Quick is the bench the quick flags (--bench.num-records, --bench.record-size,
 // --bench.partitions, --bench.acks) stand for: one scenario whose name and

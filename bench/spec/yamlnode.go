@@ -1,6 +1,6 @@
 package spec
 
-import "gopkg.in/yaml.v3"
+import "go.yaml.in/yaml/v3"
 
 // mergeMapping merges src into dst: nested mappings merge key by key, any
 // other value replaces dst's.

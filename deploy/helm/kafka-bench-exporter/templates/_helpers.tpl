@@ -39,8 +39,13 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 
+{{/* repository@digest when image.digest is set (the tag unused), else repository:tag. */}}
 {{- define "kbe.image" -}}
+{{- if .Values.image.digest -}}
+{{ .Values.image.repository }}@{{ .Values.image.digest }}
+{{- else -}}
 {{ .Values.image.repository }}:{{ default .Chart.AppVersion .Values.image.tag }}
+{{- end }}
 {{- end }}
 
 {{/* Where the exporter reads its files. */}}
@@ -84,13 +89,31 @@ and kafkaSASL, pointing at the files their Secrets are mounted as.
 {{- with .Values.kafkaSASL }}
 {{- if eq .mechanism "OAUTHBEARER" }}
 {{- $o := .oauth }}
-{{- $oauth := dict "token_endpoint" (required "kafkaSASL.oauth.tokenEndpoint is required with OAUTHBEARER" $o.tokenEndpoint) "client_id" (required "kafkaSASL.oauth.clientId is required with OAUTHBEARER" $o.clientId) }}
+{{- $oauth := dict }}
+{{- if and $o.tokenSecret.name $o.tokenEndpoint }}
+{{- fail "kafkaSASL.oauth: set tokenEndpoint (client credentials) or tokenSecret.name (a token file), not both" }}
+{{- else if $o.tokenSecret.name }}
+{{- $_ := set $oauth "token_file" (printf "%s/sasl/%s" $dir $o.tokenSecret.key) }}
+{{- else }}
+{{- $oauth = dict "token_endpoint" (required "kafkaSASL.oauth.tokenEndpoint (or tokenSecret.name) is required with OAUTHBEARER" $o.tokenEndpoint) "client_id" (required "kafkaSASL.oauth.clientId is required with OAUTHBEARER" $o.clientId) }}
 {{- $_ := required "kafkaSASL.oauth.clientSecretSecret.name is required with OAUTHBEARER" $o.clientSecretSecret.name }}
 {{- $_ := set $oauth "client_secret_file" (printf "%s/sasl/%s" $dir $o.clientSecretSecret.key) }}
 {{- if $o.scope }}
 {{- $_ := set $oauth "scope" $o.scope }}
 {{- end }}
+{{- end }}
+{{- with $o.extensions }}
+{{- $_ := set $oauth "extensions" . }}
+{{- end }}
 {{- $_ := set $kafka "sasl" (dict "mechanism" .mechanism "oauth" $oauth) }}
+{{- else if eq .mechanism "AWS_MSK_IAM" }}
+{{- $aws := dict }}
+{{- range $valueName, $configKey := dict "region" "region" "profile" "profile" "roleArn" "role_arn" "sessionName" "session_name" }}
+{{- with get $.Values.kafkaSASL.aws $valueName }}
+{{- $_ := set $aws $configKey . }}
+{{- end }}
+{{- end }}
+{{- $_ := set $kafka "sasl" (dict "mechanism" .mechanism "aws" $aws) }}
 {{- else if eq .mechanism "GSSAPI" }}
 {{- $k := .kerberos }}
 {{- $_ := required "kafkaSASL.kerberos.secret.name is required with GSSAPI" $k.secret.name }}
@@ -111,6 +134,41 @@ and kafkaSASL, pointing at the files their Secrets are mounted as.
 {{- end }}
 {{- $_ := set $cfg "kafka" $kafka }}
 {{- toYaml $cfg }}
+{{- end }}
+
+{{/*
+The items of the kafka-sasl Secret volume: the password, the OAuth client
+secret or token, or the keytab and krb5.conf; empty without SASL and with
+AWS_MSK_IAM, whose credentials come from the pod's AWS chain.
+*/}}
+{{- define "kbe.saslSecret" -}}
+{{- with .Values.kafkaSASL }}
+{{- $name := "" }}
+{{- $keys := list }}
+{{- if eq .mechanism "GSSAPI" }}
+{{- $name = .kerberos.secret.name }}
+{{- $keys = list .kerberos.secret.keytabKey .kerberos.secret.krb5ConfKey }}
+{{- else if eq .mechanism "OAUTHBEARER" }}
+{{- $s := .oauth.clientSecretSecret }}
+{{- if .oauth.tokenSecret.name }}
+{{- $s = .oauth.tokenSecret }}
+{{- end }}
+{{- $name = $s.name }}
+{{- $keys = list $s.key }}
+{{- else if and .mechanism (ne .mechanism "AWS_MSK_IAM") }}
+{{- $name = .passwordSecret.name }}
+{{- $keys = list .passwordSecret.key }}
+{{- end }}
+{{- if $name -}}
+secretName: {{ $name }}
+defaultMode: 0440
+items:
+{{- range $keys }}
+  - key: {{ . }}
+    path: {{ . }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/* The kubelet's check of the web port: HTTP(S) unless basic auth is on. */}}
