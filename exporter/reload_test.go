@@ -251,8 +251,7 @@ probes:
 		}
 		return cfg, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel() // the probes' context stays live: only Stop ends them
+	ctx := t.Context() // the probes' context stays live: only Stop ends them
 	for _, during := range []bool{false, true} {
 		e := exporter.New(prometheus.NewRegistry(), logger)
 		if err := e.Reload(ctx, load); err != nil {

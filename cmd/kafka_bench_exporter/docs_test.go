@@ -142,7 +142,7 @@ func programNames(t *testing.T) doccheck.Names {
 		t.Fatal(err)
 	}
 	for _, r := range refs {
-		for p := r.Path; p != ""; p, _, _ = cutLast(p, ".") {
+		for p, more := r.Path, true; more; p, _, more = strings.CutLast(p, ".") {
 			n.Keys[p] = true
 		}
 	}
@@ -161,13 +161,6 @@ func programNames(t *testing.T) doccheck.Names {
 		n.Metrics[r.Record], n.Metrics[r.Group] = true, true
 	}
 	return n
-}
-
-func cutLast(s, sep string) (before, after string, found bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
-	}
-	return "", s, false
 }
 
 // Every flag, config key and metric the prose names exists.
