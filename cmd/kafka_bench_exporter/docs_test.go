@@ -307,7 +307,7 @@ func TestDocsLayout(t *testing.T) {
 	report(t, "layout", loadDoc(t, layoutPage).CheckLayout(repoFiles(t), layoutIgnore))
 }
 
-// The Go the README asks for is go.mod's.
+// The Go the README names is go.mod's: the toolchain GOTOOLCHAIN selects.
 func TestDocsGoVersion(t *testing.T) {
 	mod, err := os.ReadFile(repoRoot + "/go.mod")
 	if err != nil {
@@ -318,7 +318,7 @@ func TestDocsGoVersion(t *testing.T) {
 		t.Fatal("go.mod has no go line")
 	}
 	text, line := section(t, loadDoc(t, "README.md"), "The two commands")
-	if want := "Go " + string(m[1]) + " or newer"; !strings.Contains(text, want) {
+	if want := "Go " + string(m[1]) + ", the `go` line of `go.mod`"; !strings.Contains(text, want) {
 		t.Errorf("README.md:%d (section %q): write %q, go.mod's go line", line, "The two commands", want)
 	}
 }
