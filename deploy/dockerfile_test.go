@@ -131,7 +131,7 @@ func TestOneGoToolchain(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != "go"+want {
 		t.Errorf("scripts/go-env.sh exports GOTOOLCHAIN=%s, want go%s", got, want)
 	}
-	for _, script := range []string{"scripts/test.sh", "scripts/build.sh", "scripts/release.sh", "scripts/go-tool.sh"} {
+	for _, script := range []string{"scripts/test.sh", "scripts/build.sh", "scripts/release.sh", "scripts/go-tool.sh", "scripts/govulncheck.sh"} {
 		if !strings.Contains(string(readFile(t, repoPath(t, script))), "go-env.sh") {
 			t.Errorf("%s does not source scripts/go-env.sh: it would build with the machine's own Go", script)
 		}

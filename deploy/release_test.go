@@ -83,6 +83,7 @@ func TestRelease(t *testing.T) {
 		"SHA256SUMS",
 		"kafka-bench-exporter-" + releaseTag + ".tgz",
 		name + ".cdx.json",
+		name + ".govulncheck.txt",
 		name + ".tar.gz",
 		"kafka_bench_exporter-" + releaseTag + ".monitoring.tar.gz",
 		"kafka_bench_exporter-" + releaseTag + ".oci.tar",
@@ -202,6 +203,26 @@ func TestRelease(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("SBOM lists no franz-go among %d components", len(bom.Components))
+		}
+	})
+
+	// scripts/govulncheck.sh over the binary, under the pinned toolchain:
+	// its modules (the main one among them) and its standard library, with
+	// nothing that the binary reaches (that would have stopped the release).
+	t.Run("VulnerabilityReport", func(t *testing.T) {
+		report := string(readFile(t, filepath.Join(first, name+".govulncheck.txt")))
+		for _, w := range []string{
+			"Govulncheck scanned the following ",
+			" modules and the go" + goVersion(t) + " standard library:",
+			"\n  github.com/kafka-bench/kafka_bench_exporter@",
+			"\n  github.com/twmb/franz-go@",
+			// At the symbol level; other levels say "No other vulnerabilities
+			// found." or list what the binary does not reach.
+			"\nNo vulnerabilities found.",
+		} {
+			if !strings.Contains(report, w) {
+				t.Errorf("%s.govulncheck.txt lacks %q:\n%s", name, w, report)
+			}
 		}
 	})
 

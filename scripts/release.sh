@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # A release from a tagged commit: archives of static binaries per platform,
-# SHA256SUMS, a CycloneDX SBOM per binary, the dashboards and alert rules, the
-# Helm chart, and a multi-platform OCI image — byte for byte the same on every
-# run from the same commit (with the same Go toolchain and CA bundle).
+# SHA256SUMS, a CycloneDX SBOM and a govulncheck report per binary, the
+# dashboards and alert rules, the Helm chart, and a multi-platform OCI image —
+# byte for byte the same on every run from the same commit (with the same Go
+# toolchain and CA bundle). A known vulnerability that the code reaches (in
+# the source of any of the three modules, or in a binary) stops it
+# (scripts/govulncheck.sh, whose database version it pins).
 #
 #   git tag -a v0.1.0 -m v0.1.0 && scripts/release.sh v0.1.0
 #   scripts/release.sh tools    only build the tools it uses (scripts/test.sh
@@ -69,6 +72,11 @@ repository=${IMAGE_REPOSITORY:-ghcr.io/kafka-bench/kafka_bench_exporter}
 source_url=https://github.com/kafka-bench/kafka_bench_exporter
 [ -r "$ca" ] || die "CA_CERTIFICATES = \"$ca\": not readable (apt-get install ca-certificates)"
 
+echo "== govulncheck: the exporter, deploy/validate, deploy/release" >&2
+for mod in . deploy/validate deploy/release; do
+	scripts/govulncheck.sh -C "$mod" ./... >&2 || die "govulncheck: known vulnerabilities reachable in the module in $mod (above)"
+done
+
 if [ "${RELEASE_COMPAT:-1}" = 1 ]; then
 	# The daemon with records flowing and nothing lost, a configuration
 	# change on /changes, a bench scenario that sets and restores a broker.*
@@ -111,6 +119,12 @@ for target in $targets; do
 			cat "$work/cyclonedx.log" >&2
 			die "cyclonedx-gomod failed for $target"
 		}
+	# What the binary holds (its modules, the toolchain's standard library)
+	# against the known vulnerabilities: the report beside the SBOM.
+	scripts/govulncheck.sh -mode binary -show verbose "$work/$name/$exe" >"$out/$name.govulncheck.txt" || {
+		cat "$out/$name.govulncheck.txt" >&2
+		die "govulncheck: known vulnerabilities in the binary for $target (above)"
+	}
 	[ "$goos" = linux ] && image_bins+=(-binary "$target=$work/$name/$exe")
 done
 

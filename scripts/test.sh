@@ -3,7 +3,8 @@
 # (Prometheus 2 for one smoke test, promtool and node_exporter from Debian,
 # Chromium for the browser tests, Apache Kafka jars from Maven Central,
 # Prometheus 3, the Helm and kustomize CLIs built from their Go modules),
-# checks formatting, vet and golangci-lint, then runs every test — unit, embedded-cluster,
+# checks formatting, vet, golangci-lint and govulncheck (no known vulnerability
+# reachable), then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
 # a failure.
@@ -17,9 +18,14 @@ start=$(date +%s)
 # Maven download: CPU beside network and disk, which on a fresh machine
 # saves minutes. Prometheus first: it is the longest of the builds.
 tools_log=$(mktemp)
-trap 'rm -f "$tools_log"' EXIT
+vuln_log=$(mktemp)
+trap 'rm -f "$tools_log" "$vuln_log"' EXIT
 (scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/golangci-lint.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
 tools_pid=$!
+# Beside them govulncheck and its offline database: the golang.org/x/vulndb
+# module's download overlaps the compiling, its indexing the downloads.
+(scripts/govulncheck.sh path && scripts/govulncheck.sh db) >"$vuln_log" 2>&1 &
+vuln_pid=$!
 
 need_apt=()
 command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
@@ -52,13 +58,19 @@ echo "== Apache Kafka jars"
 scripts/kafka.sh lib
 scripts/kafka.sh mirror-lib # MirrorMaker 2, for integration/replication_test.go
 
-echo "== Prometheus 3, Helm and kustomize CLIs (built once from their Go modules, then cached)"
+echo "== Prometheus 3, the Helm, kustomize, golangci-lint and govulncheck CLIs, the vulnerability database (built once from their Go modules, then cached)"
 if ! wait "$tools_pid"; then
   cat "$tools_log" >&2
   echo "building Prometheus 3, the Helm or kustomize CLI or the release tools failed" >&2
   exit 1
 fi
 cat "$tools_log"
+if ! wait "$vuln_pid"; then
+  cat "$vuln_log" >&2
+  echo "building govulncheck or its vulnerability database failed" >&2
+  exit 1
+fi
+cat "$vuln_log"
 
 echo "== gofmt, go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -81,11 +93,19 @@ lint=$(scripts/golangci-lint.sh path)
 (cd deploy/validate && "$lint" run --config ../../.golangci.yml ./...)
 (cd deploy/release && "$lint" run --config ../../.golangci.yml ./...)
 
+echo "== govulncheck"
+# Any known vulnerability that the code of a module reaches, in a required
+# module or in the standard library of the pinned toolchain, fails the suite
+# (scripts/govulncheck.sh: the offline database of golang.org/x/vulndb).
+scripts/govulncheck.sh ./...
+scripts/govulncheck.sh -C deploy/validate ./...
+scripts/govulncheck.sh -C deploy/release ./...
+
 echo "== the exporter binary"
 # Built once for every test that runs it as a process (internal/testbin);
 # the version comes from git, as in the tests that build it themselves.
 bin_dir=$(mktemp -d)
-trap 'rm -f "$tools_log"; rm -rf "$bin_dir"' EXIT
+trap 'rm -f "$tools_log" "$vuln_log"; rm -rf "$bin_dir"' EXIT
 env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
   scripts/build.sh "$bin_dir/kafka_bench_exporter"
 export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"

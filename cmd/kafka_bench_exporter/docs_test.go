@@ -300,7 +300,7 @@ func TestDocsLayout(t *testing.T) {
 	report(t, "layout", loadDoc(t, layoutPage).CheckLayout(repoFiles(t), layoutIgnore))
 }
 
-// The Go the README asks for is go.mod's.
+// The Go the README names is go.mod's: the toolchain GOTOOLCHAIN selects.
 func TestDocsGoVersion(t *testing.T) {
 	mod, err := os.ReadFile(repoRoot + "/go.mod")
 	if err != nil {
