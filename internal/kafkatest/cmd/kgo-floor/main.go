@@ -50,6 +50,7 @@ func main() {
 	batch := fs.Int("batch", 16384, "batch size in bytes (produce)")
 	buffer := fs.Int("buffer", 32<<20, "buffered bytes (produce)")
 	partitions := fs.Int("partitions", 1, "partitions to write to, round-robin (produce)")
+	inFlight := fs.Int("max-in-flight", 5, "produce requests in flight per broker without idempotence, acks 0 and 1 (produce)")
 	group := fs.String("group", "", "consumer group (consume)")
 	alloc := fs.Bool("alloc", false, "allocate every record's value instead of reusing acknowledged ones' (produce)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
@@ -85,9 +86,9 @@ func main() {
 	case "all", "-1":
 		opts = append(opts, kgo.RequiredAcks(kgo.AllISRAcks()))
 	case "1":
-		opts = append(opts, kgo.RequiredAcks(kgo.LeaderAck()), kgo.DisableIdempotentWrite())
+		opts = append(opts, kgo.RequiredAcks(kgo.LeaderAck()), kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(*inFlight))
 	case "0":
-		opts = append(opts, kgo.RequiredAcks(kgo.NoAck()), kgo.DisableIdempotentWrite())
+		opts = append(opts, kgo.RequiredAcks(kgo.NoAck()), kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(*inFlight))
 	default:
 		log.Fatalf("-acks = %q: want 0, 1 or all", *acks)
 	}
