@@ -221,7 +221,7 @@ func (pr *producer) record(intended, now time.Time) *kgo.Record {
 	pr.seqs[part]++
 	h := payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()}
 	pr.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
-	sr := &sentRecord{Record: kgo.Record{Partition: part, Value: pr.pool.Get(h), Timestamp: pr.clk.wall()},
+	sr := &sentRecord{Partition: part, Value: pr.pool.Get(h), Timestamp: pr.clk.wall(),
 		header: sentHeader{Context: context.Background(), Header: h}}
 	sr.Context = &sr.header
 	return &sr.Record

@@ -105,7 +105,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		defer os.RemoveAll(dir)
+		defer func() { _ = os.RemoveAll(dir) }()
 		s.work = dir
 	}
 	if err := os.MkdirAll(s.work, 0o755); err != nil {
@@ -263,7 +263,7 @@ func child(ctx context.Context, logfile string, name string, args ...string) (ti
 	if err != nil {
 		return 0, "", err
 	}
-	defer errf.Close()
+	defer func() { _ = errf.Close() }() // the child's log: its output is read from stdout
 	cmd.Stdout = io.MultiWriter(&stdout, errf)
 	cmd.Stderr = errf
 	if err := cmd.Run(); err != nil {
@@ -322,7 +322,7 @@ func freeAddr() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().String(), nil
 }
 
@@ -514,7 +514,7 @@ func (s *settings) daemon(ctx context.Context) error {
 			if err != nil {
 				return run{}, err
 			}
-			defer logf.Close()
+			defer func() { _ = logf.Close() }()
 			cmd := exec.CommandContext(ctx, bin, "--config.file="+cfg, "--web.listen-address="+addr, "--log.level=warn")
 			cmd.Stdout, cmd.Stderr = logf, logf
 			if err := cmd.Start(); err != nil {

@@ -63,7 +63,7 @@ func main() {
 		if err := pprof.StartCPUProfile(f); err != nil {
 			log.Fatal(err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		defer pprof.StopCPUProfile()
 	}
 	if *topic == "" {
