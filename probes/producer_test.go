@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/model"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
 func TestFailureReason(t *testing.T) {
@@ -129,5 +131,39 @@ func TestHandOutReadsTheClockPerRecord(t *testing.T) {
 		if len(got) != 5 {
 			t.Fatalf("unlimited=%v: %d records handed over, want 5", unlimited, len(got))
 		}
+	}
+}
+
+// ids is a Recorder that keeps the ids of the records acknowledged.
+type ids struct{ produced []RecordID }
+
+func (r *ids) Produced(_ time.Duration, _ int, id RecordID) { r.produced = append(r.produced, id) }
+func (r *ids) Failed(string, int)                           {}
+func (r *ids) Consumed(time.Duration, int, bool, RecordID)  {}
+
+// The promise takes a record's header from beside the record, not from its
+// value (cold in the cache by the time Kafka answers): a value whose
+// header bytes were overwritten after the hand-over is still accounted as
+// the record it was made as. A record of another making is decoded.
+func TestPromiseReadsHeaderBesideValue(t *testing.T) {
+	var cfg config.Probe
+	cfg.SetDefaults()
+	cfg.Name = "beside"
+	cfg.Resolve()
+	rec := &ids{}
+	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
+	p.partitions.Store(2)
+	pr := newProducer(p.runDeps(), nil, 0)
+	now := p.clk.now()
+	for range 3 {
+		r := pr.record(now, now)
+		clear(r.Value[:payload.HeaderSize])
+		pr.promise(r, nil)
+	}
+	decoded := &kgo.Record{Partition: 1, Value: pr.pool.Get(payload.Header{RunID: 7, Partition: 1, Seq: 9, Intended: now.UnixNano()})}
+	pr.promise(decoded, nil)
+	want := []RecordID{{Run: p.runID, Partition: 0, Seq: 0}, {Run: p.runID, Partition: 1, Seq: 0}, {Run: p.runID, Partition: 0, Seq: 1}, {Run: 7, Partition: 1, Seq: 9}}
+	if fmt.Sprint(rec.produced) != fmt.Sprint(want) {
+		t.Errorf("acknowledged %v, want %v", rec.produced, want)
 	}
 }

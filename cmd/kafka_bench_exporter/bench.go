@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -52,6 +53,7 @@ type benchFlags struct {
 	setNum, setSize, setAcks, setParts bool
 	setListen, setFormat               bool
 	action, resultFile                 string // bench report FILE.json
+	cpuProfile                         string
 	rounds                             roundFlags
 	sweep                              workerFlags
 }
@@ -67,6 +69,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("bench.embedded", "Bench the in-process fake cluster when no brokers are given (for tests only: it measures nothing real).").BoolVar(&bf.embedded)
 	cmd.Flag("hosts-required", "Fail a scenario (exit 1) when a machine of the bench file's hosts cannot be scraped, instead of reporting it unreachable.").BoolVar(&bf.hostsRequired)
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
+	cmd.Flag("cpuprofile", "Write a CPU profile of the whole run (Go's pprof format, for go tool pprof) to this file.").PlaceHolder("FILE").StringVar(&bf.cpuProfile)
 	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(benchreport.FormatMarkdown).EnumVar(&bf.format, benchreport.Formats...)
 	addReportArgs(cmd, bf)
 	addRoundFlags(cmd, &bf.rounds)
@@ -98,6 +101,14 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	logger := promslog.New(&f.log)
+	if bf.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(bf.cpuProfile)
+		if err != nil {
+			say(stderr, "%s %s: --cpuprofile: %v\n", program, benchCommand, err)
+			return exitBadInput
+		}
+		defer stopProfile()
+	}
 
 	if bf.embedded {
 		if len(b.Kafka.Brokers) > 0 {
@@ -279,5 +290,21 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
 		defer scancel()
 		_ = server.Shutdown(sctx)
+	}, nil
+}
+
+// startCPUProfile profiles the process into file until the returned stop.
+func startCPUProfile(file string) (stop func(), err error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
 	}, nil
 }

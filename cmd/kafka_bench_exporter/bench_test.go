@@ -119,3 +119,26 @@ num_records: 10
 		t.Errorf("the bench output shows the password:\n%s", out)
 	}
 }
+
+// TestBenchCPUProfile: --cpuprofile writes Go's pprof profile of the run
+// (gzip-compressed protobuf) to the file; a file that cannot be created is
+// bad input naming the flag.
+func TestBenchCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	code, stdout, stderr := runCLI(t, "bench", "--bench.embedded", "--bench.num-records", "300", "--bench.record-size", "100",
+		"--bench.acks", "1", "--cpuprofile", prof)
+	if code != exitOK {
+		t.Fatalf("exit code %d; stderr:\n%s\nstdout:\n%s", code, stderr, stdout)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("%s: %d bytes, not a gzip-compressed profile", prof, len(b))
+	}
+	code, _, stderr = runCLI(t, "bench", "--bench.embedded", "--bench.num-records", "10", "--cpuprofile", filepath.Join(t.TempDir(), "missing", "cpu.pprof"))
+	if code != exitBadInput || !strings.Contains(stderr, "--cpuprofile: ") {
+		t.Errorf("uncreatable profile: exit %d, stderr %q; want %d naming --cpuprofile", code, stderr, exitBadInput)
+	}
+}
