@@ -116,7 +116,7 @@ probes:
 	if got := before.Label("kafka_bench_cluster_info", "controller"); got != b {
 		t.Errorf("controller = %q, want %s (the only node)", got, b)
 	}
-	// franz-go names a release by major.minor: "v4.1" for Kafka 4.1.1.
+	// franz-go names a release by major.minor: "v4.4" for Kafka 4.4.0.
 	if kv := strings.SplitN(c.KafkaVersion(), ".", 3); len(kv) < 2 {
 		t.Errorf("kafkatest runs Kafka %q", c.KafkaVersion())
 	} else if got, want := before.Label("kafka_bench_cluster_info", "version"), "v"+kv[0]+"."+kv[1]; got != want {
