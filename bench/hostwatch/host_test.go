@@ -15,7 +15,6 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
-	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -87,7 +86,7 @@ func TestHostRow(t *testing.T) {
 			MemTotal: 100, MemAvailable: avail, DiskIOTime: map[string]float64{"sda": io, "sdb": 0},
 			DiskRead: read, NetRecv: recv, NetSent: 50 * result.MiB}
 	}
-	tr := &hostTrack{src: &Source{HostEntry: spec.HostEntry{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}}
+	tr := &hostTrack{src: &Source{Name: "kafka1", Role: "broker", URL: "http://kafka1:9100/metrics"}}
 	tr.add(sample(0, 0, 0, 80, 0, 0, 0), nodeExporter, nil)
 	tr.add(sample(2, 18, 20, 60, 1, 2*result.MiB, 4*result.MiB), nodeExporter, nil) // 90 % busy
 	tr.add(hostSample{}, dialect{}, errors.New("a scrape in between failed"))       // skipped
@@ -111,7 +110,7 @@ func TestHostWatch(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	src := func(name string, fail func(call int) bool) (*Source, *int) {
 		calls := new(int)
-		return &Source{HostEntry: spec.HostEntry{Name: name, Role: "broker"}, scrape: func(context.Context) (families, error) {
+		return &Source{Name: name, Role: "broker", scrape: func(context.Context) (families, error) {
 			*calls++
 			if fail(*calls) {
 				return nil, errors.New("connection refused")

@@ -164,8 +164,8 @@ func programNames(t *testing.T) doccheck.Names {
 }
 
 func cutLast(s, sep string) (before, after string, found bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
+	if before, after, found = strings.CutLast(s, sep); found {
+		return before, after, true
 	}
 	return "", s, false
 }
