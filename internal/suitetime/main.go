@@ -41,7 +41,7 @@ func run(w io.Writer, marksFile string, slowest int, outputs []string) error {
 			return err
 		}
 		phases, err = readMarks(f)
-		f.Close()
+		_ = f.Close() // read only: nothing to lose
 		if err != nil {
 			return fmt.Errorf("%s: %w", marksFile, err)
 		}
@@ -53,7 +53,7 @@ func run(w io.Writer, marksFile string, slowest int, outputs []string) error {
 			return err
 		}
 		err = res.read(f)
-		f.Close()
+		_ = f.Close() // read only: nothing to lose
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -161,7 +161,7 @@ func (r *results) read(in io.Reader) error {
 }
 
 func write(w io.Writer, phases []phase, res results, slowest int) error {
-	bw := bufio.NewWriter(w)
+	bw := &tableWriter{w: w}
 	if len(phases) > 0 {
 		start, end := phases[0].begin, phases[0].end
 		for _, p := range phases {
@@ -172,16 +172,16 @@ func write(w io.Writer, phases []phase, res results, slowest int) error {
 				end = p.end
 			}
 		}
-		fmt.Fprintln(bw, "| phase | starts at s | seconds |")
-		fmt.Fprintln(bw, "|---|---:|---:|")
+		bw.printf("| phase | starts at s | seconds |\n")
+		bw.printf("|---|---:|---:|\n")
 		for _, p := range phases {
 			if p.end.IsZero() {
-				fmt.Fprintf(bw, "| %s | %.0f | (not ended) |\n", p.name, p.begin.Sub(start).Seconds())
+				bw.printf("| %s | %.0f | (not ended) |\n", p.name, p.begin.Sub(start).Seconds())
 				continue
 			}
-			fmt.Fprintf(bw, "| %s | %.0f | %.0f |\n", p.name, p.begin.Sub(start).Seconds(), p.end.Sub(p.begin).Seconds())
+			bw.printf("| %s | %.0f | %.0f |\n", p.name, p.begin.Sub(start).Seconds(), p.end.Sub(p.begin).Seconds())
 		}
-		fmt.Fprintf(bw, "| **wall time** | | **%.0f** |\n", end.Sub(start).Seconds())
+		bw.printf("| **wall time** | | **%.0f** |\n", end.Sub(start).Seconds())
 	}
 	if len(res.pkgs) > 0 {
 		pkgs := append([]pkgResult(nil), res.pkgs...)
@@ -190,28 +190,40 @@ func write(w io.Writer, phases []phase, res results, slowest int) error {
 		for _, p := range pkgs {
 			sum += p.seconds
 		}
-		fmt.Fprintln(bw)
-		fmt.Fprintln(bw, "| test package | result | seconds |")
-		fmt.Fprintln(bw, "|---|---|---:|")
+		bw.printf("\n")
+		bw.printf("| test package | result | seconds |\n")
+		bw.printf("|---|---|---:|\n")
 		for _, p := range pkgs {
-			fmt.Fprintf(bw, "| %s | %s | %.1f |\n", p.name, p.outcome, p.seconds)
+			bw.printf("| %s | %s | %.1f |\n", p.name, p.outcome, p.seconds)
 		}
-		fmt.Fprintf(bw, "| %d packages, summed | | %.1f |\n", len(pkgs), sum)
+		bw.printf("| %d packages, summed | | %.1f |\n", len(pkgs), sum)
 	}
 	if len(res.tests) > 0 && slowest > 0 {
 		tests := append([]testResult(nil), res.tests...)
 		sort.SliceStable(tests, func(i, j int) bool { return tests[i].seconds > tests[j].seconds })
 		tests = tests[:min(slowest, len(tests))]
-		fmt.Fprintln(bw)
-		fmt.Fprintf(bw, "| slowest tests (of %d) | result | seconds |\n", len(res.tests))
-		fmt.Fprintln(bw, "|---|---|---:|")
+		bw.printf("\n")
+		bw.printf("| slowest tests (of %d) | result | seconds |\n", len(res.tests))
+		bw.printf("|---|---|---:|\n")
 		for _, t := range tests {
 			name := t.name
 			if t.pkg != "" {
 				name = t.pkg + "." + name
 			}
-			fmt.Fprintf(bw, "| %s | %s | %.1f |\n", name, t.outcome, t.seconds)
+			bw.printf("| %s | %s | %.1f |\n", name, t.outcome, t.seconds)
 		}
 	}
-	return bw.Flush()
+	return bw.err
+}
+
+// tableWriter keeps the first write error; later writes are skipped.
+type tableWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *tableWriter) printf(format string, a ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, a...)
+	}
 }
