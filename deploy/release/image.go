@@ -168,8 +168,8 @@ func (s imageSpec) index() (v1.ImageIndex, error) {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		idx = mutate.AppendManifests(idx, mutate.IndexAddendum{
-			Add:        img,
-			Descriptor: v1.Descriptor{Platform: plat},
+			Add:      img,
+			Platform: plat,
 		})
 	}
 	return mutate.Annotations(idx, s.labels()).(v1.ImageIndex), nil
