@@ -18,12 +18,16 @@ import (
 
 // testIdP is a small OpenID provider on loopback: a JWKS endpoint (always
 // up, the broker fetches keys there) and a client-credentials token
-// endpoint issuing short-lived RS256 JWTs, which a test can take down and
-// bring back on the same address.
+// endpoint issuing short-lived RS256 JWTs (issuer idpIssuer, for one
+// audience), which a test can take down and bring back on the same address.
+// idpIssuer is the test IdP's name in its tokens (iss).
+const idpIssuer = "kafka-bench-test-idp"
+
 type testIdP struct {
 	t          *testing.T
 	key        *rsa.PrivateKey
 	lifetime   time.Duration
+	audience   string // the tokens' aud claim
 	clientID   string
 	secret     string
 	JWKSURL    string
@@ -35,13 +39,13 @@ type testIdP struct {
 	tokenAlive bool
 }
 
-func newTestIdP(t *testing.T, lifetime time.Duration, clientID, secret string) *testIdP {
+func newTestIdP(t *testing.T, lifetime time.Duration, audience, clientID, secret string) *testIdP {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idp := &testIdP{t: t, key: key, lifetime: lifetime, clientID: clientID, secret: secret}
+	idp := &testIdP{t: t, key: key, lifetime: lifetime, audience: audience, clientID: clientID, secret: secret}
 	jwks, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +119,7 @@ func (idp *testIdP) token(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	b64 := base64.RawURLEncoding.EncodeToString
 	header, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "JWT", "kid": "k1"})
-	claims, _ := json.Marshal(map[string]any{"sub": id, "iss": "kafka-bench-test-idp", "iat": now.Unix(),
+	claims, _ := json.Marshal(map[string]any{"sub": id, "iss": idpIssuer, "aud": idp.audience, "iat": now.Unix(),
 		"exp": now.Add(idp.lifetime).Unix(), "scope": r.PostForm.Get("scope")})
 	signing := b64(header) + "." + b64(claims)
 	sum := sha256.Sum256([]byte(signing))

@@ -31,6 +31,9 @@ import (
 const (
 	idpClientID     = "kafka-bench"
 	idpClientSecret = "idp-secret-7f3a"
+	// idpAudience is the audience the test IdP's tokens name and the
+	// broker requires.
+	idpAudience = "kafka-bench-cluster"
 	// tokenLifetime is short, so that the probe outlives several tokens in
 	// a short test; the broker enforces re-authentication every 8 s.
 	tokenLifetime = 12 * time.Second
@@ -51,9 +54,10 @@ const (
 //     the reload metric), then the broker is restarted trusting ca2 only:
 //     only the new pair can connect, and the probe flows on with 0 lost.
 func TestAuthOAuthBearerAndRotation(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	kafkatest.Integration(t)
 	dir := t.TempDir()
-	idp := newTestIdP(t, tokenLifetime, idpClientID, idpClientSecret)
+	idp := newTestIdP(t, tokenLifetime, idpAudience, idpClientID, idpClientSecret)
 	sets := make([]*testcerts.Set, 2)
 	var trust []byte
 	for i := range sets {
@@ -74,11 +78,13 @@ func TestAuthOAuthBearerAndRotation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	c, err := kafkatest.StartCluster(ctx, kafkatest.Options{SASLSSL: &kafkatest.SASLSSL{
-		Users:        map[string]string{secureUser: securePassword},
-		ClientAuth:   true,
-		ClientCAFile: trustFile,
-		OAuthJWKS:    idp.JWKSURL,
-		OAuthReauth:  8 * time.Second,
+		Users:         map[string]string{secureUser: securePassword},
+		ClientAuth:    true,
+		ClientCAFile:  trustFile,
+		OAuthJWKS:     idp.JWKSURL,
+		OAuthIssuer:   idpIssuer,
+		OAuthAudience: idpAudience,
+		OAuthReauth:   8 * time.Second,
 	}}, t.Logf)
 	if err != nil {
 		t.Fatalf("starting the broker: %v", err)

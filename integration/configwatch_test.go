@@ -79,8 +79,10 @@ func countPolls(logs string) int { return strings.Count(logs, `msg="`+polledMsg+
 // poll as a new hash, a counter that rose by exactly 1, a log line naming
 // the key old → new, and a /changes entry.
 func TestConfigWatch(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
+	exclusiveBrokerConfigs(t)
 	const probe, topic = "configwatch", "kafka-bench-configwatch"
 	broker := c.NodeID(0)
 	b := strconv.Itoa(int(broker))
@@ -116,7 +118,7 @@ probes:
 	if got := before.Label("kafka_bench_cluster_info", "controller"); got != b {
 		t.Errorf("controller = %q, want %s (the only node)", got, b)
 	}
-	// franz-go names a release by major.minor: "v4.1" for Kafka 4.1.1.
+	// franz-go names a release by major.minor: "v4.4" for Kafka 4.4.0.
 	if kv := strings.SplitN(c.KafkaVersion(), ".", 3); len(kv) < 2 {
 		t.Errorf("kafkatest runs Kafka %q", c.KafkaVersion())
 	} else if got, want := before.Label("kafka_bench_cluster_info", "version"), "v"+kv[0]+"."+kv[1]; got != want {

@@ -140,6 +140,7 @@ func experiment(t *testing.T, name string) (c *kafkatest.Cluster, cl *kgo.Client
 	t.Helper()
 	c = cluster(t, 1)
 	ensureRunning(t, c)
+	exclusiveBrokerConfigs(t)
 	topic = fmt.Sprintf("experiment-%s-%d", name, time.Now().UnixNano())
 	cl, _, ids = experimentSetup(t, c, topic)
 	return c, cl, ids, topic, experimentState(t, cl, ids, topic)
@@ -201,6 +202,7 @@ func (w *describingWriter) Write(p []byte) (int, error) {
 // back, including broker 2's own value. The live metrics carry the scenario
 // name as the probe label.
 func TestConfigExperimentAppliesAndRestores(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "rounds")
 	b := parseExperiment(t, c, `
 num_records: 500
@@ -288,6 +290,7 @@ func probeLabels(g prometheus.Gatherer) map[string]bool {
 // TestConfigExperimentRefusesStaticKey: a static broker configuration is
 // refused, naming it, before the first scenario changes anything.
 func TestConfigExperimentRefusesStaticKey(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "static")
 	b := parseExperiment(t, c, `
 num_records: 100
@@ -313,6 +316,7 @@ scenarios:
 // TestConfigExperimentSIGINT interrupts the real binary mid-scenario: it
 // exits after restoring every original configuration.
 func TestConfigExperimentSIGINT(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "sigint")
 
 	dir := t.TempDir()
@@ -400,6 +404,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // TestConfigExperimentDryRun: the plan shows each change with the value it
 // replaces and how it is put back, and changes nothing.
 func TestConfigExperimentDryRun(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "plan")
 	b := parseExperiment(t, c, `
 num_records: 100

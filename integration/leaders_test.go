@@ -58,6 +58,7 @@ func observedBrokers(f scrape.Families, name, probe string) []string {
 // preferred leader election follows, and the latency histograms then show
 // all three brokers, with no record lost.
 func TestLeaderOnEveryBroker(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 3)
 	ensureRunning(t, c)
 	const probe, topic = "spread", "kafka-bench-spread"

@@ -27,6 +27,22 @@ import (
 
 // Clusters are shared by the tests of this package (a JVM start costs
 // seconds); each test uses its own topics and groups.
+//
+// Waiting: most tests here spend their time waiting on a fault's duration, a
+// window, a grace period or a token's lifetime, not computing. Those call
+// t.Parallel() first and run together once the others are done (go test
+// -parallel sets how many at once); they use clusters of their own, or
+// their own topics and groups on a shared one. The others run one at a time
+// before them: those that fault a shared cluster (SIGSTOP, SIGKILL) and
+// those whose assertions are about rates, latencies or resource use, which
+// other tests' CPU on two cores would move (TestSingleBrokerAcks1,
+// TestThreeBrokersAcksAllAndLeaderKill, TestStallChargedToEveryDelayedRecord,
+// TestLagWhileConsumerHeld, TestLagZeroWhenCaughtUp, TestSoak,
+// TestPartitionsAddedWhileRunning, TestReplicationTopicRecreated), and
+// TestMonitoringEndToEnd, whose four Prometheus servers, two exporters and
+// two clusters would starve the others on two cores (and their queries
+// have deadlines). The capacity tests' limits are wide enough for a loaded
+// machine (see capacity_test.go): they run in parallel.
 var clusters struct {
 	mu    sync.Mutex
 	byN   map[int]*kafkatest.Cluster
@@ -76,6 +92,20 @@ func cluster(t *testing.T, n int) *kafkatest.Cluster {
 	t.Logf("%d-node Kafka cluster started in %.1fs: %v", n, time.Since(start).Seconds(), c.Bootstrap())
 	clusters.byN[n] = c
 	return c
+}
+
+// brokerConfigs is held by the parallel tests that change the shared
+// 1-node cluster's broker configuration and compare it with what they read
+// before (TestConfigWatch, the TestConfigExperiment tests): one at a time
+// among themselves, beside the other tests.
+var brokerConfigs sync.Mutex
+
+// exclusiveBrokerConfigs holds brokerConfigs until t and its cleanups (the
+// restores) are done.
+func exclusiveBrokerConfigs(t *testing.T) {
+	t.Helper()
+	brokerConfigs.Lock()
+	t.Cleanup(brokerConfigs.Unlock)
 }
 
 // ensureRunning restarts every node a previous test left stopped or paused.
@@ -189,10 +219,29 @@ func waitSteady(t *testing.T, x *exportertest.Exporter, probe string, rate float
 func waitCaughtUp(t *testing.T, x *exportertest.Exporter, probe string, maxRecords float64) {
 	t.Helper()
 	probetest.Eventually(t, time.Minute, "probe "+probe+" consumer caught up", func() (bool, string) {
-		f := x.Scrape(t)
-		c, lag := value(t, f, "kafka_bench_consumed_records_total", probe), value(t, f, "kafka_bench_consumer_lag_records", probe)
+		v, missing := values(x.Scrape(t), probe, "kafka_bench_consumed_records_total", "kafka_bench_consumer_lag_records")
+		if missing != "" {
+			return false, missing
+		}
+		c, lag := v[0], v[1]
 		return c > 0 && lag <= maxRecords, fmt.Sprintf("consumed=%v lag_records=%v", c, lag)
 	})
+}
+
+// values reads series of probe for a condition that is polled: a series
+// not there yet (the consumer's lag appears once it has its partitions,
+// later on a loaded machine) is the condition not holding, named in
+// missing; at the deadline the poll fails with it, so a renamed metric
+// still cannot read as 0.
+func values(f scrape.Families, probe string, names ...string) (v []float64, missing string) {
+	v = make([]float64, len(names))
+	for i, name := range names {
+		var ok bool
+		if v[i], ok = f.Value(name, "probe", probe); !ok {
+			return nil, fmt.Sprintf("no series %s{probe=%q} yet", name, probe)
+		}
+	}
+	return v, ""
 }
 
 // drain stops the producer and waits until everything produced was consumed
@@ -203,12 +252,16 @@ func drain(t *testing.T, x *exportertest.Exporter, probe string) scrape.Families
 	var f scrape.Families
 	probetest.Eventually(t, 60*time.Second, "probe "+probe+" to drain", func() (bool, string) {
 		f = x.Scrape(t)
-		p, c := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
-		lag, lagS := value(t, f, "kafka_bench_consumer_lag_records", probe), value(t, f, "kafka_bench_consumer_lag_seconds", probe)
-		glag, glagS := value(t, f, "kafka_bench_consumer_group_lag_records", probe), value(t, f, "kafka_bench_consumer_group_lag_seconds", probe)
+		v, missing := values(f, probe, "kafka_bench_produced_records_total", "kafka_bench_consumed_records_total",
+			"kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds",
+			"kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds", "kafka_bench_produce_failed_total")
+		if missing != "" {
+			return false, missing
+		}
+		p, c, lag, lagS, glag, glagS := v[0], v[1], v[2], v[3], v[4], v[5]
 		// Every record handed to the client has its outcome (failed also
 		// counts records skipped behind schedule, which were never sent).
-		sent, failed := float64(x.Probe(probe).Sent()), value(t, f, "kafka_bench_produce_failed_total", probe)
+		sent, failed := float64(x.Probe(probe).Sent()), v[6]
 		return p > 0 && p+failed >= sent && c >= p && lag == 0 && lagS == 0 && glag == 0 && glagS == 0,
 			fmt.Sprintf("sent=%v produced=%v failed=%v consumed=%v lag=%v lag_s=%v group_lag=%v group_lag_s=%v", sent, p, failed, c, lag, lagS, glag, glagS)
 	})

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -62,9 +63,11 @@ func startBinary(t *testing.T, configYAML string) (url string, proc *os.Process,
 // Test 4: every broker stopped for 60 s. /metrics keeps answering within
 // 1 s, probe_up is 0 meanwhile, memory stays below buffer.memory + 64 MiB,
 // and the probe recovers within 30 s of the restart, in the same process.
+// The broker is the test's own: the outage is not the other tests'.
 func TestAllBrokersDownForAMinute(t *testing.T) {
-	c := cluster(t, 1)
-	ensureRunning(t, c)
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	kafkatest.Integration(t)
+	c := kafkatest.Start(t, kafkatest.Options{})
 	const probe, bufferMemory = "outage", 32 << 20
 	url, proc, _ := startBinary(t, fmt.Sprintf(`
 kafka:

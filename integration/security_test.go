@@ -67,12 +67,18 @@ func kafkaSection(c *kafkatest.Cluster, sasl string) string {
 // at format time, password from a file) and PLAIN (JAAS, password from the
 // environment): records flow, nothing is lost and nothing fails.
 func TestSecuritySASLSSL(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c := secureCluster(t)
 	pwFile := filepath.Join(t.TempDir(), "password")
 	if err := os.WriteFile(pwFile, []byte(securePassword+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("KAFKA_BENCH_IT_PASSWORD", securePassword)
+	// Not t.Setenv, which a parallel test cannot use: no other test reads
+	// this variable.
+	if err := os.Setenv("KAFKA_BENCH_IT_PASSWORD", securePassword); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Unsetenv("KAFKA_BENCH_IT_PASSWORD") })
 	for _, tc := range []struct{ probe, sasl string }{
 		{"scram512", "mechanism: SCRAM-SHA-512, username: alice, password_file: " + pwFile},
 		{"plain", "mechanism: PLAIN, username: alice, password_env: KAFKA_BENCH_IT_PASSWORD"},
@@ -107,6 +113,7 @@ probes:
 // 0, no crash; then the password file is fixed, SIGHUP reloads, and the
 // probe recovers in the same process.
 func TestSecurityWrongPasswordThenReload(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c := secureCluster(t)
 	const wrong = "wrong-pw-0815"
 	pwFile := filepath.Join(t.TempDir(), "password")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real Apache Kafka from Maven Central jars, for integration tests, fault tests
 # and benchmarks. This is the single place where the Kafka version is pinned:
-# 4.1.1, or KAFKA_VERSION from the environment (for instance 3.7.2 or 3.9.1,
+# 4.4.0, or KAFKA_VERSION from the environment (for instance 3.9.1 or 4.1.1,
 # which scripts/release.sh checks the exporter against).
 #
 #   scripts/kafka.sh lib                    ensure the jars are cached, print the lib dir
@@ -9,6 +9,7 @@
 #   scripts/kafka.sh java-class CLASS ARGS  run a class from the lib dir with that log config
 #   scripts/kafka.sh version                print the Kafka version in use
 #   scripts/kafka.sh mirror-lib             ensure the MirrorMaker 2 jars are cached, print their lib dir
+#                                           (MirrorMaker 2 at KAFKA_MIRROR_VERSION, see MIRROR_VERSION below)
 #
 # Cache: ${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}/kafka-$KAFKA_VERSION/{lib,log4j2.properties}
 # and, for cross-cluster tests, mirror-lib/ (connect-mirror with its runtime dependencies: a classpath of
@@ -19,15 +20,39 @@
 # Extra JVM flags for java-class: KAFKA_BENCH_JAVA_OPTS (word-split), e.g. "-Xmx1g".
 set -euo pipefail
 
-KAFKA_DEFAULT_VERSION=4.1.1
+KAFKA_DEFAULT_VERSION=4.4.0
 KAFKA_VERSION=${KAFKA_VERSION:-$KAFKA_DEFAULT_VERSION}
 [[ $KAFKA_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || {
 	echo "kafka.sh: KAFKA_VERSION = \"$KAFKA_VERSION\": want a release version such as $KAFKA_DEFAULT_VERSION" >&2
 	exit 2
 }
-# Kafka 4.0/4.1 ship log4j 2.24.3 in their tarballs; slf4j-api is 1.7.x, so the
+# log4j_version V: the log4j that Kafka V's tarball ships (the version its
+# kafka-server pom asks for): 2.24.3 up to 4.1, 2.25.3 in 4.2, 2.25.4 in 4.3,
+# 2.25.5 in 4.4. slf4j-api is 1.7.x in all of them (1.7.36 in 4.4.0), so the
 # binding must be log4j-slf4j-impl (log4j-slf4j2-impl would leave a NOP logger).
-LOG4J_VERSION=2.24.3
+log4j_version() {
+	case $1 in
+	4.2.*) echo 2.25.3 ;;
+	4.3.*) echo 2.25.4 ;;
+	4.4.*) echo 2.25.5 ;;
+	*) echo 2.24.3 ;;
+	esac
+}
+LOG4J_VERSION=$(log4j_version "$KAFKA_VERSION")
+# MirrorMaker 2 (connect-mirror) at the broker's version where Maven Central
+# has it; connect-mirror 4.4.0 is not published there, so 4.4.x brokers get
+# MirrorMaker 2 4.3.0 (it talks to the brokers through the client protocol
+# only). KAFKA_MIRROR_VERSION overrides.
+case $KAFKA_VERSION in
+4.4.*) MIRROR_DEFAULT_VERSION=4.3.0 ;;
+*) MIRROR_DEFAULT_VERSION=$KAFKA_VERSION ;;
+esac
+MIRROR_VERSION=${KAFKA_MIRROR_VERSION:-$MIRROR_DEFAULT_VERSION}
+[[ $MIRROR_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || {
+	echo "kafka.sh: KAFKA_MIRROR_VERSION = \"$MIRROR_VERSION\": want a release version such as $MIRROR_DEFAULT_VERSION" >&2
+	exit 2
+}
+MIRROR_LOG4J_VERSION=$(log4j_version "$MIRROR_VERSION")
 DEPENDENCY_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
 
 CACHE_ROOT="${KAFKA_BENCH_CACHE:-$HOME/.cache/kafka_bench_exporter}"
@@ -91,7 +116,7 @@ EOF
 }
 
 # MirrorMaker 2 in dedicated mode (org.apache.kafka.connect.mirror.MirrorMaker)
-# needs connect-mirror and connect-runtime at the broker's version.
+# needs connect-mirror and connect-runtime, at MIRROR_VERSION.
 mirror_pom() {
 	cat <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -102,11 +127,11 @@ mirror_pom() {
   <version>1</version>
   <packaging>pom</packaging>
   <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-mirror</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-runtime</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$LOG4J_VERSION</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>$LOG4J_VERSION</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>$LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-mirror</artifactId><version>$MIRROR_VERSION</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-runtime</artifactId><version>$MIRROR_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$MIRROR_LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>$MIRROR_LOG4J_VERSION</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>$MIRROR_LOG4J_VERSION</version></dependency>
   </dependencies>
 </project>
 EOF
@@ -159,7 +184,7 @@ ensure_mirror_lib() {
 	exec 9>"$KAFKA_HOME_DIR/.lock"
 	flock 9
 	if ! mirror_ok; then
-		resolve mirror_pom "$MIRROR_LIB_DIR" "$(mirror_fingerprint)" "MirrorMaker 2"
+		resolve mirror_pom "$MIRROR_LIB_DIR" "$(mirror_fingerprint)" "MirrorMaker 2" "$MIRROR_VERSION"
 	fi
 	flock -u 9
 	exec 9>&-
@@ -197,27 +222,31 @@ ensure_lib() {
 # resolve POM_FUNC DIR FINGERPRINT LABEL copies the runtime dependencies of the
 # pom that POM_FUNC prints into DIR, replacing DIR whole; the caller holds the lock.
 resolve() {
-	local pom_func="$1" dir="$2" print="$3" label="$4" work start
+	local pom_func="$1" dir="$2" print="$3" label="$4" version="${5:-$KAFKA_VERSION}" work start
 	# We hold the lock: any .download.* left is from a run that was SIGKILLed.
 	rm -rf "$KAFKA_HOME_DIR"/.download.*
 	work="$(mktemp -d "$KAFKA_HOME_DIR/.download.XXXXXX")"
 	# On any failure or interrupt the partial download is removed; $dir is untouched.
 	trap 'rm -rf "$work"' EXIT
 	start=$SECONDS
-	echo "kafka.sh: resolving $label $KAFKA_VERSION jars from Maven Central into $dir ..." >&2
+	echo "kafka.sh: resolving $label $version jars from Maven Central into $dir ..." >&2
 	"$pom_func" >"$work/pom.xml"
 	# mvn writes to stdout; keep stdout for the path we print. Debian's mvn
 	# 3.8.7 prints bare colour resets even in batch mode: strip them.
 	if ! mvn -B -q -f "$work/pom.xml" "$DEPENDENCY_PLUGIN:copy-dependencies" \
 		-DoutputDirectory="$work/lib" -DincludeScope=runtime 2>&1 |
 		sed -e $'s/\x1b\\[[0-9;]*m//g' -e '/^$/d' >&2; then
-		die "mvn failed to resolve $label $KAFKA_VERSION jars (see its output above)"
+		die "mvn failed to resolve $label $version jars (see its output above)"
 	fi
 	local n
 	n="$(find "$work/lib" -name '*.jar' | wc -l)"
 	[[ "$n" -gt 0 ]] || die "mvn copied no jars into $work/lib"
 	# Without the binding the JVM would run with slf4j's silent NOP logger.
 	compgen -G "$work/lib/log4j-slf4j-impl-*.jar" >/dev/null || die "log4j-slf4j-impl missing from resolved jars"
+	# log4j-slf4j-impl binds slf4j-api 1.x only; with 2.x the binding is
+	# log4j-slf4j2-impl, and a wrong one is a silent NOP logger too.
+	compgen -G "$work/lib/slf4j-api-1.*.jar" >/dev/null ||
+		die "$label $version resolves slf4j-api $(cd "$work/lib" && echo slf4j-api-*.jar): log4j-slf4j-impl binds 1.x only (2.x needs log4j-slf4j2-impl)"
 	echo "$print" >"$work/lib/.complete"
 	rm -rf "$dir"
 	mv -T "$work/lib" "$dir"

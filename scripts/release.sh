@@ -19,7 +19,7 @@
 #                     the linux ones
 #   RELEASE_COMPAT    1 (default): first run the compatibility smoke test
 #                     against each of RELEASE_KAFKA_VERSIONS; 0: skip it
-#   RELEASE_KAFKA_VERSIONS  default "3.7.2 3.9.1 4.1.1"
+#   RELEASE_KAFKA_VERSIONS  default "3.7.2 3.9.1 4.1.1 4.4.0"
 #   IMAGE_REPOSITORY  the name the image archive carries
 #                     (default ghcr.io/kafka-bench/kafka_bench_exporter)
 #   CA_CERTIFICATES   the image's CA bundle (default: Debian's ca-certificates,
@@ -81,7 +81,7 @@ if [ "${RELEASE_COMPAT:-1}" = 1 ]; then
 	# The daemon with records flowing and nothing lost, a configuration
 	# change on /changes, a bench scenario that sets and restores a broker.*
 	# setting: on each Kafka version the release supports.
-	for kv in ${RELEASE_KAFKA_VERSIONS:-3.7.2 3.9.1 4.1.1}; do
+	for kv in ${RELEASE_KAFKA_VERSIONS:-3.7.2 3.9.1 4.1.1 4.4.0}; do
 		echo "== compatibility smoke test: Kafka $kv" >&2
 		KAFKA_VERSION=$kv KAFKA_BENCH_INTEGRATION=1 go test -count=1 -p 1 -timeout 15m ./integration \
 			-run '^(TestSingleBrokerAcks1|TestConfigWatch|TestConfigExperimentAppliesAndRestores)$' >&2 ||

@@ -3,8 +3,8 @@
 # (Prometheus 2 for one smoke test, promtool and node_exporter from Debian,
 # Chromium for the browser tests, Apache Kafka jars from Maven Central,
 # Prometheus 3, the Helm and kustomize CLIs built from their Go modules),
-# checks formatting, vet, golangci-lint and govulncheck (no known vulnerability
-# reachable), then runs every test — unit, embedded-cluster,
+# checks formatting, vet, golangci-lint and known vulnerabilities
+# (govulncheck), then runs every test — unit, embedded-cluster,
 # real-Kafka integration and fault tests, real-Prometheus end-to-end tests.
 # Nothing skips: KAFKA_BENCH_INTEGRATION=1 turns a missing prerequisite into
 # a failure.
@@ -13,18 +13,51 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 
+# Phase timing: each step below is marked "begin NAME" and "end NAME" (unix
+# nanoseconds) in $marks; at the end internal/suitetime prints the table of
+# phases (background ones overlap the others), test packages and the
+# slowest tests (with -v) from the go test output kept in $test_logs.
+marks=$(mktemp)
+test_logs=$(mktemp -d)
+phase_begin() { printf 'begin\t%s\t%s\n' "$1" "$(date +%s%N)" >>"$marks"; }
+phase_end() { printf 'end\t%s\t%s\n' "$1" "$(date +%s%N)" >>"$marks"; }
+cleanup() { rm -rf "$marks" "$test_logs" "${tools_log:-}" "${lint_log:-}" "${vuln_log:-}" "${bin_dir:-}"; }
+trap cleanup EXIT
+
 # Prometheus 3, the Helm, kustomize and golangci-lint CLIs and the release
 # tools compile from their Go modules (once, then cached) while apt-get and
 # Maven download: CPU beside network and disk, which on a fresh machine
-# saves minutes. Prometheus first: it is the longest of the builds.
+# saves minutes. golangci-lint builds beside the others, so that linting
+# starts once it is there while Prometheus (the longest of the builds), Helm
+# and kustomize, which only the tests need, still build.
+lint_log=$(mktemp)
+(
+  phase_begin "golangci-lint build (background)"
+  rc=0
+  scripts/golangci-lint.sh path || rc=$?
+  phase_end "golangci-lint build (background)"
+  exit $rc
+) >"$lint_log" 2>&1 &
+lint_pid=$!
 tools_log=$(mktemp)
-vuln_log=$(mktemp)
-trap 'rm -f "$tools_log" "$vuln_log"' EXIT
-(scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/golangci-lint.sh path && scripts/release.sh tools) >"$tools_log" 2>&1 &
+(
+  phase_begin "tool builds (background)"
+  rc=0
+  { scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools; } || rc=$?
+  phase_end "tool builds (background)"
+  exit $rc
+) >"$tools_log" 2>&1 &
 tools_pid=$!
 # Beside them govulncheck and its offline database: the golang.org/x/vulndb
 # module's download overlaps the compiling, its indexing the downloads.
-(scripts/govulncheck.sh path && scripts/govulncheck.sh db) >"$vuln_log" 2>&1 &
+vuln_log=$(mktemp)
+(
+  phase_begin "govulncheck and its database (background)"
+  rc=0
+  { scripts/govulncheck.sh path && scripts/govulncheck.sh db; } || rc=$?
+  phase_end "govulncheck and its database (background)"
+  exit $rc
+) >"$vuln_log" 2>&1 &
 vuln_pid=$!
 
 need_apt=()
@@ -38,6 +71,7 @@ command -v prometheus-node-exporter >/dev/null 2>&1 || need_apt+=(prometheus-nod
 command -v krb5kdc >/dev/null 2>&1 || need_apt+=(krb5-kdc krb5-admin-server)
 # The release test runs the built image's root filesystem under an OCI runtime.
 command -v runc >/dev/null 2>&1 || need_apt+=(runc)
+phase_begin "apt-get installs"
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
@@ -53,26 +87,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     done
   fi
 fi
+phase_end "apt-get installs"
 
 echo "== Apache Kafka jars"
+phase_begin "Kafka jars (Maven)"
 scripts/kafka.sh lib
 scripts/kafka.sh mirror-lib # MirrorMaker 2, for integration/replication_test.go
-
-echo "== Prometheus 3, the Helm, kustomize, golangci-lint and govulncheck CLIs, the vulnerability database (built once from their Go modules, then cached)"
-if ! wait "$tools_pid"; then
-  cat "$tools_log" >&2
-  echo "building Prometheus 3, the Helm or kustomize CLI or the release tools failed" >&2
-  exit 1
-fi
-cat "$tools_log"
-if ! wait "$vuln_pid"; then
-  cat "$vuln_log" >&2
-  echo "building govulncheck or its vulnerability database failed" >&2
-  exit 1
-fi
-cat "$vuln_log"
+phase_end "Kafka jars (Maven)"
 
 echo "== gofmt, go vet"
+phase_begin "gofmt, go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change: $unformatted" >&2
@@ -84,36 +108,94 @@ go vet -C deploy/validate ./...
 # deploy/release (the release's archiver and image builder) likewise keeps
 # go-containerregistry out of go.mod; deploy/release_test.go runs it.
 go vet -C deploy/release ./...
+phase_end "gofmt, go vet"
 
 echo "== golangci-lint"
-# Built with the CLIs above (scripts/golangci-lint.sh); the rules are in
-# .golangci.yml. Each module is linted from its own root.
+phase_begin "waiting for the golangci-lint build"
+if ! wait "$lint_pid"; then
+  cat "$lint_log" >&2
+  echo "building golangci-lint failed" >&2
+  exit 1
+fi
+cat "$lint_log"
+phase_end "waiting for the golangci-lint build"
+phase_begin "golangci-lint"
+# Built above (scripts/golangci-lint.sh); the rules are in .golangci.yml.
+# Each module is linted from its own root. --allow-serial-runners: another
+# golangci-lint on the machine (another checkout) is waited for, not an error.
 lint=$(scripts/golangci-lint.sh path)
-"$lint" run ./...
-(cd deploy/validate && "$lint" run --config ../../.golangci.yml ./...)
-(cd deploy/release && "$lint" run --config ../../.golangci.yml ./...)
+"$lint" run --allow-serial-runners ./...
+(cd deploy/validate && "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
+(cd deploy/release && "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
+phase_end "golangci-lint"
 
 echo "== govulncheck"
+phase_begin "waiting for govulncheck and its database"
+if ! wait "$vuln_pid"; then
+  cat "$vuln_log" >&2
+  echo "building govulncheck or its vulnerability database failed" >&2
+  exit 1
+fi
+cat "$vuln_log"
+phase_end "waiting for govulncheck and its database"
+phase_begin "govulncheck"
 # Any known vulnerability that the code of a module reaches, in a required
 # module or in the standard library of the pinned toolchain, fails the suite
 # (scripts/govulncheck.sh: the offline database of golang.org/x/vulndb).
 scripts/govulncheck.sh ./...
 scripts/govulncheck.sh -C deploy/validate ./...
 scripts/govulncheck.sh -C deploy/release ./...
+phase_end "govulncheck"
 
 echo "== the exporter binary"
+phase_begin "exporter binary"
 # Built once for every test that runs it as a process (internal/testbin);
 # the version comes from git, as in the tests that build it themselves.
 bin_dir=$(mktemp -d)
-trap 'rm -f "$tools_log" "$vuln_log"; rm -rf "$bin_dir"' EXIT
 env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
   scripts/build.sh "$bin_dir/kafka_bench_exporter"
 export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"
+phase_end "exporter binary"
+
+echo "== Prometheus 3, Helm and kustomize CLIs (built once from their Go modules, then cached)"
+phase_begin "waiting for the tool builds"
+if ! wait "$tools_pid"; then
+  cat "$tools_log" >&2
+  echo "building Prometheus 3, the Helm or kustomize CLI or the release tools failed" >&2
+  exit 1
+fi
+cat "$tools_log"
+phase_end "waiting for the tool builds"
 
 echo "== go test"
-# -p 1: the machine has 2 cores and the integration packages start real JVM
-# brokers; running them one package at a time keeps timings honest.
-KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 40m "$@" ./...
-go test -C deploy/validate -count=1 ./...
+# integration/ (real brokers; most of its time is waiting on faults,
+# windows and grace periods) is the longest package: it starts first, in
+# the background, and its waiting tests run together (-parallel 3, see
+# integration/main_test.go), while the other packages run one at a time
+# beside it. So at most two packages run at once on the 2 cores; the
+# integration tests whose assertions are about rates and latencies run
+# alone inside their package.
+phase_begin "go test ./integration (background)"
+(
+  rc=0
+  KAFKA_BENCH_INTEGRATION=1 go test -count=1 -parallel 3 -timeout 40m "$@" ./integration >"$test_logs/integration.out" 2>&1 || rc=$?
+  phase_end "go test ./integration (background)"
+  exit $rc
+) &
+integration_pid=$!
+phase_begin "go test, the other packages"
+mapfile -t packages < <(go list ./... | grep -v '/integration$')
+rc=0
+KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 40m "$@" "${packages[@]}" 2>&1 | tee "$test_logs/packages.out" || rc=$?
+go test -C deploy/validate -count=1 ./... 2>&1 | tee "$test_logs/deploy-validate.out" || rc=$?
+phase_end "go test, the other packages"
+phase_begin "waiting for go test ./integration"
+integration_rc=0
+wait "$integration_pid" || integration_rc=$?
+phase_end "waiting for go test ./integration"
+cat "$test_logs/integration.out"
 
+echo "== where the time went"
+go run ./internal/suitetime -marks "$marks" "$test_logs"/*.out || true
 echo "== suite took $(( $(date +%s) - start )) s"
+[ "$rc" = 0 ] && [ "$integration_rc" = 0 ]

@@ -449,7 +449,7 @@ func (c *Cluster) Dir() string { return c.dir }
 // ClusterID returns the KRaft cluster id the nodes were formatted with.
 func (c *Cluster) ClusterID() string { return c.clusterID }
 
-// KafkaVersion is the Apache Kafka release the nodes run, e.g. "4.1.1".
+// KafkaVersion is the Apache Kafka release the nodes run, e.g. "4.4.0".
 func (c *Cluster) KafkaVersion() string { return c.env.version }
 
 // Running reports whether node i's JVM is alive (paused counts as alive).

@@ -36,12 +36,18 @@ type SASLSSL struct {
 	// start: a test rotating client CAs rewrites it and restarts the node.
 	ClientCAFile string
 	// OAuthJWKS, when set, also lets clients log in with OAUTHBEARER: the
-	// broker validates their JWTs (RS256, claims sub and exp) with the keys
-	// at this JWKS URL (Kafka's OAuthBearerValidatorCallbackHandler), and
-	// re-authentication is enforced after OAuthReauth (default 10 s), so
-	// that an expiring token matters for open connections too.
-	OAuthJWKS   string
-	OAuthReauth time.Duration
+	// broker validates their JWTs (RS256, claims sub, exp, iss and aud)
+	// with the keys at this JWKS URL (Kafka's
+	// OAuthBearerValidatorCallbackHandler), and re-authentication is
+	// enforced after OAuthReauth (default 10 s), so that an expiring token
+	// matters for open connections too. OAuthIssuer and OAuthAudience,
+	// required with OAuthJWKS, are the issuer and the audience the tokens
+	// must name (sasl.oauthbearer.expected.issuer and .audience): Kafka 4.4
+	// refuses to start an OAUTHBEARER listener that checks neither.
+	OAuthJWKS     string
+	OAuthIssuer   string
+	OAuthAudience string
+	OAuthReauth   time.Duration
 	// Kerberos, when set, makes GSSAPI the listener's only mechanism.
 	Kerberos *Kerberos
 	// PlainText makes the listener SASL_PLAINTEXT instead of SASL_SSL.
@@ -56,6 +62,9 @@ type Kerberos struct {
 }
 
 func (s *SASLSSL) certificates(dir string) (*testcerts.Set, error) {
+	if s.OAuthJWKS != "" && (s.OAuthIssuer == "" || s.OAuthAudience == "") {
+		return nil, fmt.Errorf("kafkatest: SASLSSL.OAuthJWKS = %q: needs OAuthIssuer and OAuthAudience, the issuer and audience the broker requires of tokens", s.OAuthJWKS)
+	}
 	for u, p := range s.Users {
 		if !plainToken(u) || !plainToken(p) {
 			return nil, fmt.Errorf("kafkatest: SASLSSL user %q: names and passwords must be [A-Za-z0-9_-]+", u)
@@ -133,6 +142,8 @@ func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) 
 			[2]string{prefix + "oauthbearer.sasl.server.callback.handler.class", "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler"},
 			[2]string{prefix + "oauthbearer.connections.max.reauth.ms", strconv.FormatInt(reauth.Milliseconds(), 10)},
 			[2]string{"sasl.oauthbearer.jwks.endpoint.url", s.OAuthJWKS},
+			[2]string{"sasl.oauthbearer.expected.issuer", s.OAuthIssuer},
+			[2]string{"sasl.oauthbearer.expected.audience", s.OAuthAudience},
 		)
 	}
 	if k := s.Kerberos; k != nil {
