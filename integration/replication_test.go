@@ -69,7 +69,12 @@ probes:
 	t.Run("steady state", func(t *testing.T) {
 		probetest.Eventually(t, 4*time.Minute, "records read from the replica with the lag near 0", func() (bool, string) {
 			s0 = gather()
-			read, lag := v(s0, "kafka_bench_replication_consumed_records_total"), v(s0, "kafka_bench_replication_lag_records")
+			// The lag series appears once the reader has read a lag.
+			lag, known := s0.Value("kafka_bench_replication_lag_records", link...)
+			if !known {
+				return false, "no replication lag known yet"
+			}
+			read := v(s0, "kafka_bench_replication_consumed_records_total")
 			return read > 0 && lag <= rate, fmt.Sprintf("read %v, lag %v records", read, lag)
 		})
 		var s1 scrape.Families
