@@ -129,20 +129,7 @@ func TestTLSMaterialRotates(t *testing.T) {
 func TestPasswordFileRotates(t *testing.T) {
 	pw := filepath.Join(t.TempDir(), "pw")
 	write(t, pw, []byte("first\n"))
-	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: config.SASLPlain, Username: "u", PasswordFile: pw}}
-	m := NewCredentialMetrics(prometheus.NewRegistry())
-	creds, err := NewCredentials(k, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg := func() string {
-		t.Helper()
-		_, b, err := creds.mech.Authenticate(t.Context(), "127.0.0.1:9092")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	m, msg := plainFromFile(t, pw)
 	if got := msg(); got != "\x00u\x00first" {
 		t.Errorf("first message %q", got)
 	}
@@ -153,6 +140,26 @@ func TestPasswordFileRotates(t *testing.T) {
 	write(t, pw, []byte("\n"))
 	if got := msg(); got != "\x00u\x00second-longer" || metricValue(m.reloadFailed.WithLabelValues(KindSASLPassword)) != 1 {
 		t.Errorf("emptied file: %q, failures %v", got, metricValue(m.reloadFailed.WithLabelValues(KindSASLPassword)))
+	}
+}
+
+// plainFromFile is PLAIN credentials with user u and the password in file
+// pw, their metrics, and the first SASL message of a new authentication.
+func plainFromFile(t *testing.T, pw string) (*CredentialMetrics, func() string) {
+	t.Helper()
+	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: config.SASLPlain, Username: "u", PasswordFile: pw}}
+	m := NewCredentialMetrics(prometheus.NewRegistry())
+	creds, err := NewCredentials(k, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, func() string {
+		t.Helper()
+		_, b, err := creds.mech.Authenticate(t.Context(), "127.0.0.1:9092")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
 	}
 }
 
@@ -177,20 +184,7 @@ func TestSameStatRewriteRotates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: config.SASLPlain, Username: "u", PasswordFile: pw}}
-	m := NewCredentialMetrics(prometheus.NewRegistry())
-	creds, err := NewCredentials(k, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg := func() string {
-		t.Helper()
-		_, b, err := creds.mech.Authenticate(t.Context(), "127.0.0.1:9092")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	_, msg := plainFromFile(t, pw)
 	if got := msg(); got != "\x00u\x00first" {
 		t.Fatalf("first message %q", got)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -25,15 +24,7 @@ import (
 // stopped for the rest of the run: once the file is back, the new reader
 // reads the new topic.
 func TestReplicaReaderRestartIsRetried(t *testing.T) {
-	certs, err := testcerts.Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	certs, c := testcerts.KfakeTLS(t)
 	ca, err := os.ReadFile(certs.CAFile)
 	if err != nil {
 		t.Fatal(err)

@@ -90,15 +90,7 @@ probes:
 // probe_up 0 and kafka_bench_probe_client_failed_total{reason="config"};
 // Run does not return, and the probe comes up once the file is back.
 func TestClientBuildFailureIsRetried(t *testing.T) {
-	certs, err := testcerts.Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	certs, c := testcerts.KfakeTLS(t)
 	cfg := probetest.Config(t, `
 probes:
   - name: tls
@@ -146,17 +138,9 @@ probes:
 // "replica",reason="config"} counting, and comes up, reading its replica,
 // once the file is back.
 func TestReplicaBuildFailureIsRetried(t *testing.T) {
-	certs, err := testcerts.Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	// One TLS cluster is both source and target (the identity policy reads
 	// the probe topic back); the probe's own clients read a copy of the CA.
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	certs, c := testcerts.KfakeTLS(t)
 	ca, err := os.ReadFile(certs.CAFile)
 	if err != nil {
 		t.Fatal(err)

@@ -92,14 +92,6 @@ probes:
 // certificate of a test CA that no probe is told about.
 func untrustedTLSCluster(t *testing.T) *kfake.Cluster {
 	t.Helper()
-	certs, err := testcerts.Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	_, c := testcerts.KfakeTLS(t)
 	return c
 }

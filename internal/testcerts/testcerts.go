@@ -17,7 +17,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
 )
 
 // Set is a CA and the certificates it signed, written to Dir.
@@ -140,4 +143,21 @@ func (s *Set) ServerTLS(clientAuth bool) *tls.Config {
 
 func pemBlock(typ string, der []byte) []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})
+}
+
+// KfakeTLS is a one-broker kfake cluster serving TLS with the server
+// certificate of a new Set (in a temporary directory of t), closed when t
+// ends, and that Set.
+func KfakeTLS(t testing.TB) (*Set, *kfake.Cluster) {
+	t.Helper()
+	certs, err := Generate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return certs, c
 }
