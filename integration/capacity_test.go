@@ -11,7 +11,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -30,13 +29,12 @@ func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*capacity
 // A capacity run with 3 s steps on a real broker, with a ceiling far out of
 // reach, finds a capacity > 0 and stops by itself at a limit it logs. The
 // SLOs of these tests are generous: the test machine is shared and loaded,
-// and a stall there is no property of the broker. The run drives its broker
-// to a limit: the broker is the test's own, so the other tests' is not
-// saturated.
+// and a stall there is no property of the broker. The run drives the
+// machine to a limit, so it runs alone (serial, see main_test.go), not
+// beside the waiting tests.
 func TestCapacityRunOnRealBroker(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
-	kafkatest.Integration(t)
-	c := kafkatest.Start(t, kafkatest.Options{})
+	c := cluster(t, 1)
+	ensureRunning(t, c)
 	cp, logs := capacityRunner(t, c.Bootstrap(), `
   - name: cap-real
     record_size: 1024

@@ -38,11 +38,12 @@ import (
 // other tests' CPU on two cores would move (TestSingleBrokerAcks1,
 // TestThreeBrokersAcksAllAndLeaderKill, TestStallChargedToEveryDelayedRecord,
 // TestLagWhileConsumerHeld, TestLagZeroWhenCaughtUp, TestSoak,
-// TestPartitionsAddedWhileRunning, TestReplicationTopicRecreated), and
+// TestPartitionsAddedWhileRunning, TestReplicationTopicRecreated),
+// TestCapacityRunOnRealBroker, whose ramp drives the machine to a limit, and
 // TestMonitoringEndToEnd, whose four Prometheus servers, two exporters and
 // two clusters would starve the others on two cores (and their queries
-// have deadlines). The capacity tests' limits are wide enough for a loaded
-// machine (see capacity_test.go): they run in parallel.
+// have deadlines). The quota capacity test's limits are wide enough for a
+// loaded machine (see capacity_test.go): it runs in parallel.
 var clusters struct {
 	mu    sync.Mutex
 	byN   map[int]*kafkatest.Cluster
