@@ -39,7 +39,9 @@ import (
 // TestThreeBrokersAcksAllAndLeaderKill, TestStallChargedToEveryDelayedRecord,
 // TestLagWhileConsumerHeld, TestLagZeroWhenCaughtUp, TestSoak,
 // TestPartitionsAddedWhileRunning, TestReplicationTopicRecreated),
-// TestCapacityRunOnRealBroker, whose ramp drives the machine to a limit, and
+// TestCapacityRunOnRealBroker, whose ramp drives the machine to a limit,
+// TestAllBrokersDownForAMinute, whose scrapes during the outage have a 1 s
+// budget, and
 // TestMonitoringEndToEnd, whose four Prometheus servers, two exporters and
 // two clusters would starve the others on two cores (and their queries
 // have deadlines). The quota capacity test's limits are wide enough for a

@@ -65,7 +65,6 @@ func startBinary(t *testing.T, configYAML string) (url string, proc *os.Process,
 // and the probe recovers within 30 s of the restart, in the same process.
 // The broker is the test's own: the outage is not the other tests'.
 func TestAllBrokersDownForAMinute(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	kafkatest.Integration(t)
 	c := kafkatest.Start(t, kafkatest.Options{})
 	const probe, bufferMemory = "outage", 32 << 20
