@@ -2,7 +2,10 @@
 # Prometheus 3 and its promtool for the monitoring tests, built from their Go
 # module (nothing is downloaded but Go modules) once per version. This is the
 # single place where the Prometheus version is pinned. The tests use the HTTP
-# API only, so the web UI's assets (build tag builtinassets) are left out.
+# API only, so the web UI's assets (build tag builtinassets) are left out, and
+# static targets only, so every service discovery but file and HTTP (build
+# tag remove_all_sd: no Kubernetes, AWS, Azure, GCE... SDKs to download and
+# compile, most of a fresh build).
 #
 #   scripts/prometheus.sh path            ensure both are built, print prometheus's path
 #   scripts/prometheus.sh promtool-path   ensure both are built, print promtool's path
@@ -24,7 +27,7 @@ PROM_DIR="$CACHE_ROOT/prometheus-v$PROM_VERSION"
 ldflags="-X github.com/prometheus/common/version.Version=$PROM_VERSION -X github.com/prometheus/common/version.Branch=HEAD"
 # promtool right after prometheus: it reuses the packages just compiled.
 for cmd in prometheus promtool; do
-	"$(dirname "$0")/go-tool.sh" "$PROM_DIR" "$cmd" "github.com/prometheus/prometheus/cmd/$cmd@$PROM_MODULE_VERSION" "$ldflags"
+	"$(dirname "$0")/go-tool.sh" "$PROM_DIR" "$cmd" "github.com/prometheus/prometheus/cmd/$cmd@$PROM_MODULE_VERSION" "$ldflags" remove_all_sd
 done
 
 case "${1:-}" in
