@@ -402,3 +402,69 @@ func TestCapacityGateWaitIsLogged(t *testing.T) {
 		t.Errorf("a run started while another held the gate:\n%s", logs)
 	}
 }
+
+// A broker that stops answering produce requests during a step fills the
+// client's buffer: the step still ends (its unsent records are late, the
+// step is limited by latency) instead of blocking in Produce until the
+// broker answers again.
+func TestCapacityStepEndsWhenTheBrokerStopsAnswering(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stall atomic.Bool
+	release := make(chan struct{})
+	// Closed before the cluster: the slept requests finish, kfake stops.
+	defer c.Close()
+	defer close(release)
+	c.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if stall.Load() {
+			c.SleepControl(func() { <-release })
+		}
+		return nil, nil, false
+	})
+	brokers := c.ListenAddrs()
+	const topic = "kafka-bench-stall-capacity"
+	p := capacityProbe("stall", config.Capacity{
+		Interval: model.Duration(time.Hour), StepDuration: model.Duration(2 * time.Second), StartRate: 1000, Growth: 2,
+		MaxRate: 2000, LatencySLO: model.Duration(time.Second), Topic: topic,
+	})
+	p.Producer.BufferMemory = 16 << 10 // about 80 records of 200 B: full within a step's first 0.1 s
+	reg := prometheus.NewRegistry()
+	cp := New(p, Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg)})
+	done := make(chan Result, 1)
+	go func() { done <- cp.RunOnce(context.Background()) }()
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		// The warm-up sends one record per partition; more: a step runs.
+		ends, _ := adm.ListEndOffsets(context.Background(), topic)
+		var n int64
+		ends.Each(func(o kadm.ListedOffset) { n += o.Offset })
+		if n > 50 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the capacity run produced only %d records", n)
+		}
+	}
+	stall.Store(true)
+	select {
+	case res := <-done:
+		if len(res.Steps) == 0 {
+			t.Fatalf("result %+v: no step", res)
+		}
+		last := res.Steps[len(res.Steps)-1]
+		if last.Limit != LimitLatency && res.Result != ResultError {
+			t.Errorf("result %+v: the stalled step's limit is %q, want %q (or the run failed)", res, last.Limit, LimitLatency)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the run did not end while the broker stopped answering produce requests")
+	}
+}

@@ -113,18 +113,21 @@ func (r *run) warmUp(ctx context.Context) error {
 func (r *run) available(ctx context.Context) error {
 	now := r.p.Now()
 	st := newStepStats(0, now, now, r.pool, r.p.Now)
-	for range r.partitions {
-		r.send(st, r.p.Now())
-	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	for range r.partitions {
+		r.send(ctx, st, r.p.Now())
+	}
 	if err := r.client.Flush(ctx); err != nil {
 		return err
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.errors > 0 {
+	switch {
+	case st.errors > 0:
 		return st.firstErr
+	case st.unsent > 0:
+		return fmt.Errorf("%d of %d records not sent within 15s: %w", st.unsent, r.partitions, context.DeadlineExceeded)
 	}
 	return nil
 }
@@ -165,6 +168,12 @@ func (r *run) step(ctx context.Context, rate float64, d time.Duration) Step {
 	paced := r.c.probe
 	paced.Rate = rate
 	pc := pacer.New(clock, start, rate, probes.RoundSize(paced, r.partitions))
+	wait := max(probes.FlushTimeout, 2*time.Duration(max(cfg.LatencySLO, cfg.EndToEndSLO)))
+	// A record the client has not sent by the end of the step's wait
+	// (its buffer full: the cluster takes less than the rate) fails with
+	// this context's error instead of blocking Produce, and counts as late.
+	sendCtx, cancelSend := context.WithDeadline(ctx, end.Add(wait))
+	defer cancelSend()
 	stepCtx, cancel := context.WithDeadline(ctx, end)
 	for {
 		first, n, err := pc.Wait(stepCtx, probes.MaxBatch)
@@ -172,11 +181,10 @@ func (r *run) step(ctx context.Context, rate float64, d time.Duration) Step {
 			break
 		}
 		for i := first; i < first+n; i++ {
-			r.send(st, pc.Intended(i))
+			r.send(sendCtx, st, pc.Intended(i))
 		}
 	}
 	cancel()
-	wait := max(probes.FlushTimeout, 2*time.Duration(max(cfg.LatencySLO, cfg.EndToEndSLO)))
 	waitCtx, cancelWait := context.WithTimeout(ctx, wait)
 	defer cancelWait()
 	flushed := r.client.Flush(waitCtx) == nil
@@ -187,8 +195,9 @@ func (r *run) step(ctx context.Context, rate float64, d time.Duration) Step {
 }
 
 // send hands one record to the client, round-robin over the partitions as
-// the steady producer does.
-func (r *run) send(st *stepStats, intended time.Time) {
+// the steady producer does. ctx bounds how long the record may wait for room
+// in the client's buffer and to be sent.
+func (r *run) send(ctx context.Context, st *stepStats, intended time.Time) {
 	part := r.rr
 	r.rr = (r.rr + 1) % max(r.partitions, 1)
 	for int(part) >= len(r.seqs) {
@@ -197,7 +206,7 @@ func (r *run) send(st *stepStats, intended time.Time) {
 	seq := r.seqs[part]
 	r.seqs[part]++
 	value := r.pool.Get(payload.Header{RunID: r.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()})
-	r.client.Produce(context.Background(), &kgo.Record{Partition: part, Value: value}, st.ack)
+	r.client.Produce(ctx, &kgo.Record{Partition: part, Value: value}, st.ack)
 }
 
 // startReader reads the capacity topic from its current end, without a

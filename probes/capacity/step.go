@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -32,9 +33,12 @@ type stepStats struct {
 	acked uint64
 	// ackSlots count acknowledgements by ackSlot since start; the last
 	// slot takes every later one.
-	ackSlots  []uint32
-	errors    uint64
-	firstErr  error
+	ackSlots []uint32
+	errors   uint64
+	firstErr error
+	// unsent counts records the client had not sent when the step's
+	// wait ended (their context expired): late, not failed.
+	unsent    uint64
 	produce   *hdrhistogram.Histogram
 	consumedN uint64
 	e2e       *hdrhistogram.Histogram
@@ -56,6 +60,12 @@ func (st *stepStats) promise(r *kgo.Record, err error) {
 	st.pool.Put(r.Value)
 	if derr != nil || closeErr(err) {
 		return // the run's own shutdown is no broker error
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		st.mu.Lock()
+		st.unsent++
+		st.mu.Unlock()
+		return
 	}
 	if err != nil {
 		st.fail(err)
@@ -119,8 +129,9 @@ func (st *stepStats) achieved(median time.Duration) float64 {
 }
 
 // judge decides the step: produce (or read) errors first, then latency —
-// records still unacknowledged (flushed false) or unread (read false) when
-// the wait ended are late by definition — then the achieved rate.
+// records still unacknowledged (flushed false), never sent (unsent) or
+// unread (read false) when the wait ended are late by definition — then the
+// achieved rate.
 func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) Step {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -134,7 +145,7 @@ func (st *stepStats) judge(cfg config.Capacity, flushed, read bool) Step {
 	switch {
 	case st.errors > 0:
 		s.Limit = LimitErrors
-	case !flushed || s.P99 > time.Duration(cfg.LatencySLO):
+	case !flushed || st.unsent > 0 || s.P99 > time.Duration(cfg.LatencySLO):
 		s.Limit = LimitLatency
 	case e2eOn && (!read || s.EndToEndP99 > time.Duration(cfg.EndToEndSLO)):
 		s.Limit = LimitLatency
