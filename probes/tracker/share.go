@@ -108,7 +108,7 @@ type Confirmation struct {
 
 // shareRec is a delivered record that is not done yet.
 type shareRec struct {
-	deliveryCount int32 // the broker's, at the latest delivery
+	deliveryCount int32       // the broker's, at the latest delivery
 	action        ShareAction // the probe's answer to that delivery
 }
 
