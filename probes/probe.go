@@ -278,6 +278,9 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		if err := p.startShareMembers(consumeCtx, &wg); err != nil {
 			return false, err
 		}
+		if !p.opts.Bench.ConsumeOnly {
+			p.waitShareReady(ctx)
+		}
 	}
 	if p.cfg.Consumer.Enabled && !share {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {

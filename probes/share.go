@@ -94,6 +94,68 @@ func (p *Probe) startShareMembers(ctx context.Context, wg *sync.WaitGroup) error
 	return nil
 }
 
+// shareReadyTimeout bounds the wait for the share group at start: past it
+// the probe produces anyway, and the first records' delivery latency shows
+// the group's start.
+const shareReadyTimeout = time.Minute
+
+// waitShareReady waits until the share group's members are assigned every
+// partition of the topic and the broker describes the group's offsets on
+// each (the share partitions exist), so that the first records are
+// delivered at once, not after the group's start: seconds on a new group
+// (the assignment follows group.share.assignment.interval.ms).
+func (p *Probe) waitShareReady(ctx context.Context) {
+	group := p.cfg.Consumer.Share.GroupID
+	ctx, cancel := context.WithTimeout(ctx, shareReadyTimeout)
+	defer cancel()
+	start := time.Now()
+	for {
+		assigned, described, err := p.shareStarted(ctx, group)
+		if n := int(p.partitions.Load()); n > 0 && assigned >= n && described >= n {
+			p.logger.Info("share group assigned", "group", group, "partitions", n, "after", time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if !sleep(ctx, 100*time.Millisecond) {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				p.logger.Warn("the share group is not assigned every partition; producing anyway", "group", group,
+					"assigned", assigned, "described", described, "err", err)
+			}
+			return
+		}
+	}
+}
+
+// shareStarted counts the topic's partitions assigned to a member of the
+// group, and those the group's offsets describe.
+func (p *Probe) shareStarted(ctx context.Context, group string) (assigned, described int, err error) {
+	groups, err := p.admin.DescribeShareGroups(ctx, group)
+	if err == nil {
+		err = groups.Error()
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	parts := map[int32]bool{}
+	for _, m := range groups[group].Members {
+		for part := range m.Assignment[p.cfg.Topic] {
+			parts[part] = true
+		}
+	}
+	offsets, err := p.admin.DescribeShareGroupOffsets(ctx, group)
+	if err == nil {
+		err = offsets.Error()
+	}
+	if err != nil {
+		return len(parts), 0, err
+	}
+	for _, o := range offsets[group].Offsets[p.cfg.Topic] {
+		if o.Err == nil {
+			described++
+		}
+	}
+	return len(parts), described, nil
+}
+
 // expireShare settles the records whose grace is over: lost or archived.
 func (p *Probe) expireShare(now time.Time) {
 	if p.share == nil {
