@@ -333,7 +333,7 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 		case h.RunID == c.runID:
 			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()
 			sm.delivered(a.count)
-			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count)
+			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count, now)
 			if d.First {
 				latency := since(h.Intended, now)
 				sm.deliveryLatency.Observe(latency.Seconds())

@@ -19,8 +19,12 @@ import (
 //     delivered again; so is one released, or left to its lock, at the
 //     delivery attempt limit.
 //   - A record Kafka acknowledged to the producer that is neither accepted
-//     nor archived within ShareConfig.Grace after its acknowledgement is
-//     lost.
+//     nor archived within ShareConfig.Grace is lost. The grace runs from
+//     its acknowledgement and from the group's first delivery of a later
+//     record of its partition (the broker hands a partition's records out
+//     in offset order, a redelivery aside), whichever is later: a group
+//     that stalls delivers nothing past the record, and its records are
+//     late (lag), not lost.
 //   - Order is not a property of a queue: nothing is counted as reordered.
 //
 // Every delivery is of a record of the own run or of another (a previous
@@ -112,6 +116,39 @@ type shareRec struct {
 	action        ShareAction // the probe's answer to that delivery
 }
 
+// shareAcks are consecutive seqs [lo, hi) the producer heard acknowledged
+// within runSpan, the latest at last; passed is when the group first
+// delivered a record after all of them (zero: not yet).
+type shareAcks struct {
+	lo, hi      uint64
+	first, last time.Time
+	passed      time.Time
+}
+
+func (ps *sharePart) addAck(seq uint64, now time.Time) {
+	v := ps.acked
+	if n := len(v); n > 0 && v[n-1].hi == seq && now.Sub(v[n-1].first) < runSpan && v[n-1].passed.IsZero() {
+		v[n-1].hi++
+		v[n-1].last = now
+		return
+	}
+	ps.acked = append(v, shareAcks{lo: seq, hi: seq + 1, first: now, last: now})
+	ps.pass(now)
+}
+
+// pass marks the runs below the frontier read past at now.
+func (ps *sharePart) pass(now time.Time) {
+	for i := range ps.acked {
+		r := &ps.acked[i]
+		if r.hi > ps.frontier {
+			break
+		}
+		if r.passed.IsZero() {
+			r.passed = now
+		}
+	}
+}
+
 type sharePart struct {
 	// done: accepted, archived or declared lost; a delivery of one is a
 	// duplicate.
@@ -120,7 +157,10 @@ type sharePart struct {
 	held map[uint64]*shareRec
 	// acked: the producer's acknowledgements, in the order they came,
 	// until every record of a run is done or declared.
-	acked ackRuns
+	acked []shareAcks
+	// frontier is one past the highest seq the group delivered; the first
+	// runs of acked below it are read past.
+	frontier uint64
 	// failed: records the producer gave up on; never lost.
 	failed spans
 }
@@ -155,14 +195,19 @@ func (s spans) has(seq uint64) bool {
 	return i < len(s) && s[i].lo <= seq
 }
 
-// Deliver classifies a delivered record with the broker's delivery count.
-func (t *Share) Deliver(partition int32, run, seq uint64, deliveryCount int32) Delivery {
+// Deliver classifies a record delivered at now with the broker's delivery
+// count.
+func (t *Share) Deliver(partition int32, run, seq uint64, deliveryCount int32, now time.Time) Delivery {
 	if run != t.own {
 		return Delivery{OtherRun: true}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ps := t.part(partition)
+	if seq >= ps.frontier {
+		ps.frontier = seq + 1
+		ps.pass(now)
+	}
 	if ps.done.has(seq) {
 		return Delivery{Duplicate: true}
 	}
@@ -231,7 +276,7 @@ func (ps *sharePart) finish(seq uint64) {
 func (t *Share) Acked(partition int32, seq uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.part(partition).acked.add(seq, now)
+	t.part(partition).addAck(seq, now)
 }
 
 // WillNotArrive: the producer gave up on [lo, hi); they are never lost, and
@@ -245,8 +290,8 @@ func (t *Share) WillNotArrive(partition int32, lo, hi uint64, now time.Time) {
 	}
 }
 
-// Expire settles every acknowledged record whose grace period is over and
-// that is not done: one last delivered at the delivery attempt limit was
+// Expire settles every acknowledged record whose grace period is over (from
+// its acknowledgement and from being read past) and that is not done: one last delivered at the delivery attempt limit was
 // archived by the broker (its lock expired or its release was not
 // confirmed), any other is lost. Each record is counted once, ever.
 func (t *Share) Expire(now time.Time) (lost, archived uint64) {
@@ -256,7 +301,7 @@ func (t *Share) Expire(now time.Time) (lost, archived uint64) {
 	for _, ps := range t.parts {
 		n := 0
 		for _, r := range ps.acked {
-			if r.last.After(cutoff) {
+			if r.passed.IsZero() || r.last.After(cutoff) || r.passed.After(cutoff) {
 				break
 			}
 			n++
