@@ -365,8 +365,12 @@ func TestDocsBenchFileKeys(t *testing.T) {
 const configPage = "docs/configuration.md"
 
 // probeOwnKeys are keys of producer: and consumer: that are the probe's
-// own, not Kafka properties, so the mapping table has no row for them.
-var probeOwnKeys = map[string]bool{"consumer.enabled": true, "consumer.consumers": true}
+// own, not Kafka properties, so the mapping table has no row for them (the
+// share group's configs are set on the group, not on a client).
+var probeOwnKeys = map[string]bool{"consumer.enabled": true, "consumer.consumers": true, "consumer.kind": true,
+	"consumer.share.record.lock.duration.ms": true, "consumer.share.delivery.count.limit": true,
+	"consumer.share.faults.release_fraction": true, "consumer.share.faults.reject_fraction": true,
+	"consumer.share.faults.hold": true, "consumer.share.faults.hold_interval": true}
 
 var mappingRowRE = regexp.MustCompile("(?m)^\\| (`[^|]+)\\|")
 
