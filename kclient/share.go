@@ -99,7 +99,7 @@ func SetShareGroupConfigs(ctx context.Context, cl *kgo.Client, group string, con
 			continue
 		}
 		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-		c.Name, c.Value, c.Op = k, kmsg.StringPtr(v), kmsg.IncrementalAlterConfigOpSet
+		c.Name, c.Value, c.Op = k, new(v), kmsg.IncrementalAlterConfigOpSet
 		res.Configs = append(res.Configs, c)
 		keys = append(keys, k+"="+v)
 	}

@@ -53,13 +53,13 @@ type ShareConfig struct {
 type ShareAction int8
 
 const (
-	// NoAction: not acknowledged (yet).
+	// NoAction is no answer (yet).
 	NoAction ShareAction = iota
-	// Accept: processed; the broker moves past it.
+	// Accept is processed: the broker moves past it.
 	Accept
-	// Release: given back for redelivery.
+	// Release gives it back for redelivery.
 	Release
-	// Reject: unprocessable; the broker archives it.
+	// Reject is unprocessable: the broker archives it.
 	Reject
 )
 
@@ -67,11 +67,11 @@ const (
 type Cause int8
 
 const (
-	// CauseNone: not a redelivery.
+	// CauseNone is no redelivery.
 	CauseNone Cause = iota
-	// CauseReleased: the probe released it.
+	// CauseReleased is a release of the probe's.
 	CauseReleased
-	// CauseLockExpired: it came back without a release of the probe: its
+	// CauseLockExpired is a return without a release of the probe's: its
 	// acquisition lock expired (an acknowledgement too late or failed), or
 	// its holder's session ended without releasing it.
 	CauseLockExpired
@@ -279,8 +279,8 @@ func (t *Share) Acked(partition int32, seq uint64, now time.Time) {
 	t.part(partition).addAck(seq, now)
 }
 
-// WillNotArrive: the producer gave up on [lo, hi); they are never lost, and
-// one that arrives anyway is accounted as any delivery.
+// WillNotArrive tells that the producer gave up on [lo, hi): they are never
+// lost, and one that arrives anyway is accounted as any delivery.
 func (t *Share) WillNotArrive(partition int32, lo, hi uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
