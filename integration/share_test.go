@@ -90,13 +90,29 @@ func waitSettled(t *testing.T, x *probetest.Run, probe string, n float64) scrape
 	return x.Gather(t)
 }
 
-// Three members on three partitions of a real Kafka 4.4.0: every record
+// Three members on three partitions of a real Kafka 4.4.0, on a topic with
+// records from before: none of those read, every record of the run
 // delivered once and accepted, none lost, duplicated or redelivered; the
 // delivery latency is of the classic consumer's order (well under the
 // 100 ms fetch wait plus a poll).
 func TestShareProbeSteady(t *testing.T) {
 	c := shareKafka(t)
 	const probe, n = "share-steady", 2000
+	// Records written before the probe starts: its new group starts at the
+	// end, so it reads none of them.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	createTopic(t, ctx, admin(t, c), "kafka-bench-"+probe, 3, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...), kgo.DefaultProduceTopic("kafka-bench-"+probe))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 60 {
+		if err := cl.ProduceSync(ctx, &kgo.Record{Value: fmt.Appendf(nil, "before the probe %d", i)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cl.Close()
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	f := waitSettled(t, x, probe, n)
@@ -107,6 +123,8 @@ func TestShareProbeSteady(t *testing.T) {
 		want   float64
 	}{
 		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n},
+		{"kafka_bench_consumed_records_total", nil, n},
+		{"kafka_bench_records_foreign_total", nil, 0},
 		{"kafka_bench_share_deliveries_total", []string{"delivery_count", "1"}, n},
 		{"kafka_bench_share_redeliveries_total", nil, 0},
 		{"kafka_bench_share_ack_failed_total", nil, 0},

@@ -165,8 +165,11 @@ func (m *Metrics) setInfo(p config.Probe, partitions int32, rf int16) {
 }
 
 func consumerGroup(p config.Probe) string {
-	if !p.Consumer.Enabled {
+	switch {
+	case !p.Consumer.Enabled:
 		return ""
+	case p.Consumer.IsShare():
+		return p.Consumer.Share.GroupID
 	}
 	return p.Consumer.GroupID
 }

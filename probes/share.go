@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -36,7 +38,8 @@ const (
 // setupShare checks the cluster serves share groups, sets the group's
 // configs (share.auto.offset.reset earliest, so that no record produced
 // before a member's first fetch is skipped, and the lock duration and
-// delivery limit of the share block) and makes the run's share tracker,
+// delivery limit of the share block), starts a new group at the topic's
+// end (shareStartAtEnd) and makes the run's share tracker,
 // whose grace is the longest the broker takes to give up on a record:
 // lock duration × delivery limit, plus loss_grace_period.
 func (p *Probe) setupShare(ctx context.Context) error {
@@ -52,6 +55,9 @@ func (p *Probe) setupShare(ctx context.Context) error {
 		configs[kclient.ShareDeliveryCountLimit] = strconv.Itoa(sh.DeliveryCountLimit)
 	}
 	if err := kclient.SetShareGroupConfigs(ctx, p.adminClient, sh.GroupID, configs); err != nil {
+		return err
+	}
+	if err := p.shareStartAtEnd(ctx); err != nil {
 		return err
 	}
 	lock, limit := defaultShareLock, int32(defaultShareLimit)
@@ -74,6 +80,53 @@ func (p *Probe) setupShare(ctx context.Context) error {
 	grace := lock*time.Duration(limit) + time.Duration(p.cfg.LossGracePeriod)
 	p.share = tracker.NewShare(p.runID, tracker.ShareConfig{Grace: grace, DeliveryLimit: limit})
 	p.logger.Info("share group ready", "group", sh.GroupID, "record_lock", lock, "delivery_limit", limit, "loss_grace", grace)
+	return nil
+}
+
+// shareStartAtEnd sets a new share group's start offsets to the topic's end,
+// so that it starts at this run's first record instead of reading an old
+// backlog (share.auto.offset.reset earliest then applies to partitions
+// added later). A group that has started on any partition of the topic
+// resumes where it is. A broker that refuses offsets for a group it does
+// not know yet leaves the group to earliest.
+func (p *Probe) shareStartAtEnd(ctx context.Context) error {
+	group, topic := p.cfg.Consumer.Share.GroupID, p.cfg.Topic
+	described, err := p.admin.DescribeShareGroupOffsets(ctx, group)
+	if err == nil {
+		err = described.Error()
+	}
+	switch {
+	case errors.Is(err, kerr.GroupIDNotFound):
+	case err != nil:
+		return fmt.Errorf("describing the offsets of share group %q: %w", group, err)
+	default:
+		for _, o := range described[group].Offsets[topic] {
+			if o.Err == nil && o.StartOffset >= 0 {
+				return nil // started before: it resumes
+			}
+		}
+	}
+	ends, err := p.admin.ListEndOffsets(ctx, topic)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("listing end offsets of %q: %w", topic, err)
+	}
+	offsets := kadm.Offsets{}
+	for part, end := range ends[topic] {
+		offsets.Add(kadm.Offset{Topic: topic, Partition: part, At: end.Offset})
+	}
+	resp, err := p.admin.AlterShareGroupOffsets(ctx, group, offsets)
+	if err == nil {
+		err = resp.Error()
+	}
+	switch {
+	case errors.Is(err, kerr.GroupIDNotFound):
+		p.logger.Info("the broker sets no offsets of a new share group; it starts at the topic's start (share.auto.offset.reset earliest)", "group", group)
+	case err != nil:
+		return fmt.Errorf("setting the start offsets of share group %q: %w", group, err)
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -35,12 +36,35 @@ probes:
 ` + extra
 }
 
+// backlog starts a kfake cluster whose topic kafka-bench-sq holds records
+// written before the probe starts.
+func backlog(t *testing.T, records int) []string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "kafka-bench-sq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("kafka-bench-sq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for i := range records {
+		if err := cl.ProduceSync(context.Background(), &kgo.Record{Value: fmt.Appendf(nil, "before the probe %d", i)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c.ListenAddrs()
+}
+
 // A share probe with 3 members on 3 partitions on kfake: every record
 // delivered once, accepted, nothing lost, duplicated or redelivered; lag
-// and members known.
+// and members known. The new group starts at the end of the topic: the
+// records written before are not read.
 func TestShareProbeSteady(t *testing.T) {
 	const n = 900
-	x := probetest.StartWith(t, shareConfig("        group.id: g-steady\n"), probetest.Kfake(t, 1),
+	x := probetest.StartWith(t, shareConfig("        group.id: g-steady\n"), backlog(t, 60),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	probetest.Eventually(t, 60*time.Second, "every record accepted", func() (bool, string) {
 		f := x.Gather(t)
@@ -60,6 +84,8 @@ func TestShareProbeSteady(t *testing.T) {
 		{"kafka_bench_share_records_archived_total", nil, 0},
 		{"kafka_bench_records_duplicated_total", nil, 0},
 		{"kafka_bench_records_out_of_order_total", nil, 0},
+		{"kafka_bench_records_foreign_total", nil, 0},
+		{"kafka_bench_consumed_records_total", nil, n},
 	} {
 		if got := probetest.Value(t, f, c.name, append([]string{"probe", "sq"}, c.labels...)...); got != c.want {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
