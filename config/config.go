@@ -120,6 +120,10 @@ type Consumer struct {
 	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms"`
 	AutoOffsetReset        string `yaml:"auto.offset.reset"`
 	Consumers              int    `yaml:"consumers"`
+	// Kind is ConsumerKindGroup (a consumer group) or ConsumerKindShare
+	// (a share group, configured in Share).
+	Kind  string `yaml:"kind"`
+	Share Share  `yaml:"share"`
 }
 
 // Host selects the host metrics read at scrape time.
@@ -260,6 +264,8 @@ func (c *Consumer) SetDefaults() {
 	c.HeartbeatIntervalMS = 3000
 	c.AutoOffsetReset = "earliest"
 	c.Consumers = 1
+	c.Kind = ConsumerKindGroup
+	c.Share.SetDefaults()
 }
 
 // Resolve fills the defaults that depend on other keys (topic and group from
@@ -271,6 +277,9 @@ func (p *Probe) Resolve() {
 	}
 	if p.Consumer.GroupID == "" {
 		p.Consumer.GroupID = DefaultTopicPrefix + p.Name
+	}
+	if p.Consumer.Share.GroupID == "" {
+		p.Consumer.Share.GroupID = DefaultTopicPrefix + p.Name + "-share"
 	}
 	if p.Producer.EnableIdempotence == nil {
 		v := p.Producer.Acks == "all" || p.Producer.Acks == "-1"
@@ -465,6 +474,10 @@ func (c *Consumer) validate(s string) error {
 		return FieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, "must be earliest or latest")
 	case c.Consumers < 1 || c.Consumers > maxConsumers:
 		return FieldError(s, "consumer.consumers", c.Consumers, fmt.Sprintf("must be between 1 and %d", maxConsumers))
+	case c.Kind != ConsumerKindGroup && c.Kind != ConsumerKindShare:
+		return FieldError(s, "consumer.kind", c.Kind, "must be group or share")
+	case c.IsShare():
+		return c.Share.validate(s)
 	}
 	return nil
 }

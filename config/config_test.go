@@ -58,7 +58,7 @@ var invalidFiles = map[string]string{
 	"invalid-unknown-payload-key.yml":                "probe \"p1\": payload.kinds = \"random_bytes\": unknown key (supported: delimiter, file, kind)",
 	"invalid-unknown-top-key.yml":                    "kafkaa = {...}: unknown key (supported: config_poll_interval, host, kafka, probes)",
 	"invalid-config-poll-interval-negative.yml":      "config_poll_interval = \"-5s\": must not be negative",
-	"invalid-unsupported-consumer-property.yml":      "probe \"p1\": consumer.enable.auto.commit = true: Kafka consumer property not supported by the probe (supported: auto.commit.interval.ms, auto.offset.reset, consumers, enabled, fetch.max.bytes, fetch.max.wait.ms, fetch.min.bytes, group.id, heartbeat.interval.ms, max.partition.fetch.bytes, max.poll.records, session.timeout.ms)",
+	"invalid-unsupported-consumer-property.yml":      "probe \"p1\": consumer.enable.auto.commit = true: Kafka consumer property not supported by the probe (supported: auto.commit.interval.ms, auto.offset.reset, consumers, enabled, fetch.max.bytes, fetch.max.wait.ms, fetch.min.bytes, group.id, heartbeat.interval.ms, kind, max.partition.fetch.bytes, max.poll.records, session.timeout.ms, share)",
 	"invalid-unsupported-producer-property.yml":      "probe \"p1\": producer.partitioner.class = \"org.example.P\": Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
 	"invalid-zero-partitions.yml":                    "probe \"p1\": create_topic.partitions = 0: must be >= 1",
 	"invalid-leader-spread-without-create.yml":       "probe \"p1\": create_topic.leader_on_every_broker = true: requires create_topic.enabled: the probe only rearranges a topic it owns",
@@ -93,6 +93,12 @@ var invalidFiles = map[string]string{
 	"invalid-capacity-interval-short.yml":            "probe \"p1\": capacity.interval = 1m: must exceed the longest run (a warm-up and 6 steps of 10s = 1m10s) by the 10 % jitter, so runs never overlap",
 	"invalid-capacity-unknown-key.yml":               "probe \"p1\": capacity.max_rps = 5: unknown key (supported: end_to_end_slo, growth, interval, latency_slo, max_bytes_per_second, max_rate, start_rate, step_duration, topic)",
 	"invalid-capacity-bad-slo.yml":                   "probe \"p1\": capacity.latency_slo = \"fast\": must be a duration such as 500ms, 30s or 5m",
+	"invalid-consumer-kind.yml":                      "probe \"p1\": consumer.kind = \"queue\": must be group or share",
+	"invalid-share-release-fraction.yml":             "probe \"p1\": consumer.share.faults.release_fraction = 1.5: must be between 0 and 1",
+	"invalid-share-fractions-sum.yml":                "probe \"p1\": consumer.share.faults.reject_fraction = 0.6: must be at most 1 - release_fraction",
+	"invalid-share-delivery-count-limit.yml":         "probe \"p1\": consumer.share.delivery.count.limit = 11: must be 0 (the group's) or between 2 and 10",
+	"invalid-share-hold-interval.yml":                "probe \"p1\": consumer.share.faults.hold_interval = 10s: must be longer than hold",
+	"invalid-share-unknown-key.yml":                  "probe \"p1\": consumer.share.group = \"g\": unknown key (supported: delivery.count.limit, faults, group.id, record.lock.duration.ms)",
 	"invalid-capacity-topic-taken.yml":               "probe \"p1\": capacity.topic = \"kafka-bench-p1-capacity\": already used by probe \"p2\": the capacity run needs a topic of its own",
 }
 

@@ -224,6 +224,15 @@ var keyDocs = map[string]KeyDoc{
 	"probes[].consumer.heartbeat.interval.ms":     {Values: "≥ 1, below session.timeout.ms"},
 	"probes[].consumer.auto.offset.reset":         {Values: "`earliest`, `latest`", Doc: "applies to a committed offset out of range: partitions found at start begin at their end, partitions added later at their start (see How it measures)"},
 	"probes[].consumer.consumers":                 {Values: "1 … 256", Doc: "group members, each its own client (the seeds' consumer threads)"},
+	"probes[].consumer.kind":                      {Values: "`group`, `share`", Doc: "`group`: a consumer group; `share`: a share group (KIP-932, Kafka 4.2+), whose members share every partition and acknowledge each record (see How it measures); the other consumer keys but group.id, auto.commit.interval.ms and the session and heartbeat keys apply to both"},
+
+	"probes[].consumer.share.group.id":                {Default: "`kafka-bench-<name>-share`", Values: "not empty", Doc: "the share group (`consumer.kind: share`); its `share.auto.offset.reset` is set to earliest at start"},
+	"probes[].consumer.share.record.lock.duration.ms": {Default: "0 (the group's)", Values: "0, or within the broker's `group.share.min.record.lock.duration.ms` … `group.share.max.record.lock.duration.ms`", Doc: "set as the group's `share.record.lock.duration.ms` at start"},
+	"probes[].consumer.share.delivery.count.limit":    {Default: "0 (the group's)", Values: "0, or 2 … 10 (within the broker's bounds)", Doc: "set as the group's `share.delivery.count.limit` at start: the delivery attempts before the broker archives a record"},
+	"probes[].consumer.share.faults.release_fraction": {Values: "0 … 1", Doc: "records released on their first delivery, chosen by sequence number: redeliveries by release"},
+	"probes[].consumer.share.faults.reject_fraction":  {Values: "0 … 1 − `release_fraction`", Doc: "records rejected on their first delivery, chosen likewise: archived"},
+	"probes[].consumer.share.faults.hold":             {Default: "0s (off)", Values: "≥ 0", Doc: "member 0 keeps one poll's records this long before accepting them; past the record lock they go to another member (redeliveries by lock expiry) and the late accept fails"},
+	"probes[].consumer.share.faults.hold_interval":    {Values: "> `hold`", Doc: "time between two holds"},
 
 	"probes[].capacity":                      {Default: "(off)", Values: "present = on", Doc: "the capacity canary"},
 	"probes[].capacity.interval":             {Values: "> 0; must exceed the longest run (warm-up + steps × `step_duration`) by 10 %", Doc: "time from the end of one run to the start of the next, ±10 % jitter"},

@@ -32,6 +32,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 			return
 		}
 		p.m.lost.Add(float64(p.tracker.Expire(now)))
+		p.expireShare(now)
 		p.updateLag(ctx, now)
 		p.live.update(now)
 		if pr := p.producer.Load(); pr != nil {
@@ -49,6 +50,10 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 // until a first value is known (forProbe leaves them out).
 func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	if !p.cfg.Consumer.Enabled {
+		return
+	}
+	if p.cfg.Consumer.IsShare() {
+		p.updateShareLag(ctx)
 		return
 	}
 	m := p.metrics

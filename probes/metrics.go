@@ -59,6 +59,7 @@ type Metrics struct {
 	groupLagSeconds *prometheus.GaugeVec
 	clientFailed    *prometheus.CounterVec
 	replication     *replicationMetrics // replica_metrics.go
+	share           *shareMetrics       // share_metrics.go
 }
 
 // NewMetrics creates and registers the probe metrics on reg.
@@ -90,6 +91,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	family.Register(reg, m.families()...)
 	m.replication = newReplicationMetrics(reg)
+	m.share = newShareMetrics(reg)
 	return m
 }
 
@@ -163,8 +165,11 @@ func (m *Metrics) setInfo(p config.Probe, partitions int32, rf int16) {
 }
 
 func consumerGroup(p config.Probe) string {
-	if !p.Consumer.Enabled {
+	switch {
+	case !p.Consumer.Enabled:
 		return ""
+	case p.Consumer.IsShare():
+		return p.Consumer.Share.GroupID
 	}
 	return p.Consumer.GroupID
 }
@@ -173,4 +178,5 @@ func consumerGroup(p config.Probe) string {
 func (m *Metrics) deleteProbe(name string) {
 	family.DeleteProbe(name, m.families()...)
 	m.replication.deleteProbe(name)
+	m.share.deleteProbe(name)
 }

@@ -81,7 +81,10 @@ type Probe struct {
 	rec     Recorder // Bench.Recorder; nil: none
 
 	admin        *kadm.Client
+	adminClient  *kgo.Client // under admin
 	tracker      *tracker.Tracker
+	share        *tracker.Share     // share.go: consumer.kind share; nil until its group is set up
+	sm           *shareProbeMetrics // consumer.kind share only
 	produceTimes *produceTimes
 	positions    *positions
 	partitions   atomic.Int32
@@ -131,6 +134,9 @@ func New(cfg config.Probe, opts Options) *Probe {
 		replica:      rep,
 	}
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
+	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {
+		p.sm = opts.Metrics.share.forProbe(cfg.Name)
+	}
 	if rep != nil {
 		rep.retried = p.countClientFailure
 	}
@@ -186,7 +192,7 @@ func (p *Probe) Run(ctx context.Context) error {
 		}
 	}
 	defer adminClient.Close()
-	p.admin = kadm.NewClient(adminClient)
+	p.admin, p.adminClient = kadm.NewClient(adminClient), adminClient
 
 	p.logger.Info("probe starting", "topic", p.cfg.Topic, "rate", p.cfg.Rate, "record_size", p.cfg.RecordSize, "run_id", strconv.FormatUint(p.runID, 16))
 	if err := p.ensureTopic(ctx); err != nil {
@@ -225,6 +231,7 @@ func (p *Probe) Run(ctx context.Context) error {
 func (p *Probe) newRun() {
 	p.runID = payload.NewRunID()
 	p.tracker = tracker.New(p.runID, tracker.Config{GracePeriod: time.Duration(p.cfg.LossGracePeriod)})
+	p.share = nil // set up again with the new run
 	p.produceTimes.reset()
 	p.positions.reset()
 }
@@ -239,7 +246,22 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 		stopConsumers()
 		wg.Wait()
 	}()
-	if p.cfg.Consumer.Enabled && !p.opts.Bench.ConsumeOnly {
+	share := p.cfg.Consumer.Enabled && p.cfg.Consumer.IsShare()
+	if share {
+		for failures := 1; ; failures++ {
+			err := p.setupShare(ctx)
+			if errors.Is(err, kclient.ErrNoShareGroups) {
+				return false, p.shareUnsupported(err) // retrying cannot help: the probe stops
+			}
+			if err == nil {
+				break
+			}
+			if !sleep(ctx, p.clientFailed(ClientGroup, failures, fmt.Errorf("setting up the share group: %w", err))) {
+				return false, nil
+			}
+		}
+	}
+	if p.cfg.Consumer.Enabled && !share && !p.opts.Bench.ConsumeOnly {
 		// A lasting failure (a denied group ACL) backs off, and shows in
 		// probe_up and kafka_bench_probe_client_failed_total.
 		for failures := 1; ; failures++ {
@@ -252,7 +274,15 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 			}
 		}
 	}
-	if p.cfg.Consumer.Enabled {
+	if share {
+		if err := p.startShareMembers(consumeCtx, &wg); err != nil {
+			return false, err
+		}
+		if !p.opts.Bench.ConsumeOnly {
+			p.waitShareReady(ctx)
+		}
+	}
+	if p.cfg.Consumer.Enabled && !share {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
 			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
 			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)

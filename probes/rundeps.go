@@ -20,7 +20,9 @@ type runDeps struct {
 	clk        clock    // the probe's steady time: every in-process latency
 	workerRuns []uint64 // BenchOptions.WorkerRuns
 	tracker    *tracker.Tracker
-	partitions *atomic.Int32 // grows when partitions are added
+	share      *tracker.Share     // consumer.kind share
+	sm         *shareProbeMetrics // consumer.kind share
+	partitions *atomic.Int32      // grows when partitions are added
 	m          *probeMetrics
 	fails      failCounter
 	latency    *leaderLatency
@@ -36,7 +38,7 @@ type runDeps struct {
 }
 
 func (p *Probe) runDeps() runDeps {
-	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
+	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, share: p.share, sm: p.sm, partitions: &p.partitions, m: p.m,
 		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
 		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica}
 }
@@ -51,12 +53,16 @@ type seqTrackers struct {
 	// read a part of this run's records, so its gaps are no loss; the
 	// merge counts loss exactly).
 	own     *tracker.Tracker
-	replica *replica // nil without a replica block
+	share   *tracker.Share // the share group's tracker instead of own (consumer.kind share)
+	replica *replica       // nil without a replica block
 }
 
 func (d runDeps) seqTrackers() seqTrackers {
 	ts := seqTrackers{replica: d.replica}
-	if d.cfg.Consumer.Enabled && len(d.workerRuns) == 0 {
+	switch {
+	case d.cfg.Consumer.Enabled && d.share != nil:
+		ts.share = d.share
+	case d.cfg.Consumer.Enabled && len(d.workerRuns) == 0:
 		ts.own = d.tracker
 	}
 	return ts
@@ -67,6 +73,9 @@ func (ts seqTrackers) acked(id RecordID, now time.Time) {
 	if ts.own != nil {
 		ts.own.Acked(id.Partition, id.Seq, now)
 	}
+	if ts.share != nil {
+		ts.share.Acked(id.Partition, id.Seq, now)
+	}
 	ts.replica.acked(id, now)
 }
 
@@ -74,6 +83,9 @@ func (ts seqTrackers) acked(id RecordID, now time.Time) {
 func (ts seqTrackers) wontArrive(id RecordID, now time.Time) {
 	if ts.own != nil {
 		ts.own.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
+	}
+	if ts.share != nil {
+		ts.share.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
 	}
 	ts.replica.wontArrive(id, now)
 }

@@ -182,6 +182,11 @@ probes:
     record_size: 100
     lag_interval: 500ms
     capacity: {interval: 20s, step_duration: 1s, start_rate: 50, growth: 2, max_rate: 100, latency_slo: 10s}
+  - name: readme-share
+    rate: 50
+    record_size: 100
+    lag_interval: 500ms
+    consumer: {kind: share}
 `
 
 // lastExposition is the last stable exposition, which the generated
@@ -211,12 +216,13 @@ func exposition(t *testing.T) map[string]map[string]bool {
 		e2e := len(f.Find("kafka_bench_end_to_end_latency_seconds"))
 		topic := len(f.Find("kafka_bench_topic_config_info"))
 		capacity := len(f.Find("kafka_bench_capacity_records_per_second"))
+		share := len(f.Find("kafka_bench_share_group_lag_records")) + len(f.Find("kafka_bench_share_group_members"))
 		names := slices.Sorted(maps.Keys(f))
 		if set := strings.Join(names, " "); set != last {
 			last, stable = set, 0
 		}
 		stable++
-		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), %d families unchanged for %d scrapes", poll, e2e, topic, capacity, len(f), stable)
+		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && share == 2 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), share group series %d of 2, %d families unchanged for %d scrapes", poll, e2e, topic, capacity, share, len(f), stable)
 	})
 	lastExposition = f
 	labels := map[string]map[string]bool{}
@@ -359,8 +365,12 @@ func TestDocsBenchFileKeys(t *testing.T) {
 const configPage = "docs/configuration.md"
 
 // probeOwnKeys are keys of producer: and consumer: that are the probe's
-// own, not Kafka properties, so the mapping table has no row for them.
-var probeOwnKeys = map[string]bool{"consumer.enabled": true, "consumer.consumers": true}
+// own, not Kafka properties, so the mapping table has no row for them (the
+// share group's configs are set on the group, not on a client).
+var probeOwnKeys = map[string]bool{"consumer.enabled": true, "consumer.consumers": true, "consumer.kind": true,
+	"consumer.share.record.lock.duration.ms": true, "consumer.share.delivery.count.limit": true,
+	"consumer.share.faults.release_fraction": true, "consumer.share.faults.reject_fraction": true,
+	"consumer.share.faults.hold": true, "consumer.share.faults.hold_interval": true}
 
 var mappingRowRE = regexp.MustCompile("(?m)^\\| (`[^|]+)\\|")
 

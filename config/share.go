@@ -1,0 +1,97 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/prometheus/common/model"
+)
+
+// Consumer kinds: consumer.kind.
+const (
+	// ConsumerKindGroup is a consumer group: each partition read by one
+	// member, offsets committed.
+	ConsumerKindGroup = "group"
+	// ConsumerKindShare is a share group (KIP-932, queues for Kafka): the
+	// members share every partition and acknowledge each record.
+	ConsumerKindShare = "share"
+)
+
+// Share is the share group of a probe with consumer.kind share.
+type Share struct {
+	// GroupID is the share group's id (default kafka-bench-<name>-share:
+	// a group id is either a consumer group's or a share group's).
+	GroupID string `yaml:"group.id"`
+	// RecordLockDurationMS, when set, is the group's
+	// share.record.lock.duration.ms, set by the probe at start; 0 keeps
+	// the group's (or the broker's group.share.record.lock.duration.ms).
+	RecordLockDurationMS int `yaml:"record.lock.duration.ms"`
+	// DeliveryCountLimit, when set, is the group's
+	// share.delivery.count.limit, set by the probe at start; 0 keeps the
+	// group's (or the broker's).
+	DeliveryCountLimit int `yaml:"delivery.count.limit"`
+	// Faults exercise redelivery on purpose; all off by default.
+	Faults ShareFaults `yaml:"faults"`
+}
+
+// ShareFaults make the probe's members misbehave on purpose, so the
+// redeliveries they cause show in the metrics (and no record is lost).
+type ShareFaults struct {
+	// ReleaseFraction of the records, chosen by their sequence number on
+	// their first delivery, are released for redelivery.
+	ReleaseFraction float64 `yaml:"release_fraction"`
+	// RejectFraction of the records, chosen likewise (apart from the
+	// released ones), are rejected: the broker archives them.
+	RejectFraction float64 `yaml:"reject_fraction"`
+	// Hold, when set, makes member 0 keep the records of one poll this
+	// long before acknowledging them, once every HoldInterval: longer
+	// than the record lock, they are delivered to another member (lock
+	// expired) and the late accept fails.
+	Hold model.Duration `yaml:"hold"`
+	// HoldInterval is the time between two holds.
+	HoldInterval model.Duration `yaml:"hold_interval"`
+}
+
+// Share defaults.
+const (
+	DefaultShareHoldInterval = time.Minute
+	// maxDeliveryCountLimit is the broker's upper bound of
+	// share.delivery.count.limit.
+	maxDeliveryCountLimit = 10
+	minDeliveryCountLimit = 2
+)
+
+// SetDefaults fills the share block's defaults.
+func (s *Share) SetDefaults() {
+	s.Faults.HoldInterval = model.Duration(DefaultShareHoldInterval)
+}
+
+// IsShare says the probe reads with a share group.
+func (c *Consumer) IsShare() bool { return c.Kind == ConsumerKindShare }
+
+func (s *Share) validate(scope string) error {
+	f := s.Faults
+	switch {
+	case s.GroupID == "":
+		return FieldError(scope, "consumer.share.group.id", s.GroupID, "must not be empty")
+	case s.RecordLockDurationMS < 0:
+		return FieldError(scope, "consumer.share.record.lock.duration.ms", s.RecordLockDurationMS, "must be >= 0 (0: the group's)")
+	case s.DeliveryCountLimit != 0 && (s.DeliveryCountLimit < minDeliveryCountLimit || s.DeliveryCountLimit > maxDeliveryCountLimit):
+		return FieldError(scope, "consumer.share.delivery.count.limit", s.DeliveryCountLimit,
+			fmt.Sprintf("must be 0 (the group's) or between %d and %d", minDeliveryCountLimit, maxDeliveryCountLimit))
+	case !fraction(f.ReleaseFraction):
+		return FieldError(scope, "consumer.share.faults.release_fraction", f.ReleaseFraction, "must be between 0 and 1")
+	case !fraction(f.RejectFraction):
+		return FieldError(scope, "consumer.share.faults.reject_fraction", f.RejectFraction, "must be between 0 and 1")
+	case f.ReleaseFraction+f.RejectFraction > 1:
+		return FieldError(scope, "consumer.share.faults.reject_fraction", f.RejectFraction, "must be at most 1 - release_fraction")
+	case f.Hold < 0:
+		return FieldError(scope, "consumer.share.faults.hold", f.Hold, "must be >= 0")
+	case f.Hold > 0 && f.HoldInterval <= f.Hold:
+		return FieldError(scope, "consumer.share.faults.hold_interval", f.HoldInterval, "must be longer than hold")
+	}
+	return nil
+}
+
+func fraction(v float64) bool { return !math.IsNaN(v) && v >= 0 && v <= 1 }

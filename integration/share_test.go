@@ -1,0 +1,361 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
+)
+
+// The share-group tests run on a 1-node Kafka of their own whose minimum
+// record lock is 1 s (the broker's default minimum is 15 s), so that the
+// probes can use a 2 s lock and a lock expiry costs seconds.
+const shareLockMS = 2000
+
+var shareCluster struct {
+	once sync.Once
+	c    *kafkatest.Cluster
+	err  error
+}
+
+func shareKafka(t *testing.T) *kafkatest.Cluster {
+	t.Helper()
+	kafkatest.Integration(t)
+	shareCluster.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		shareCluster.c, shareCluster.err = kafkatest.StartCluster(ctx, kafkatest.Options{Nodes: 1,
+			BrokerConfig: map[string]string{"group.share.min.record.lock.duration.ms": "1000"}}, t.Logf)
+		if shareCluster.err == nil {
+			clusters.mu.Lock()
+			clusters.extra = append(clusters.extra, shareCluster.c)
+			clusters.mu.Unlock()
+		}
+	})
+	if shareCluster.err != nil {
+		t.Fatalf("starting the share-group Kafka: %v", shareCluster.err)
+	}
+	return shareCluster.c
+}
+
+func shareProbeConfig(name, extra string) string {
+	return fmt.Sprintf(`
+probes:
+  - name: %s
+    rate: 200
+    lag_interval: 500ms
+    loss_grace_period: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+    consumer:
+      kind: share
+      consumers: 3
+      fetch.max.wait.ms: 100
+      share:
+        record.lock.duration.ms: %d
+%s`, name, shareLockMS, extra)
+}
+
+// waitSettled waits until probe accepted or archived n records and every
+// grace period of them is over (lock × limit + loss_grace_period = 11 s),
+// and returns the scrape.
+func waitSettled(t *testing.T, x *probetest.Run, probe string, n float64) scrape.Families {
+	t.Helper()
+	probetest.Eventually(t, 2*time.Minute, "every record accepted or archived", func() (bool, string) {
+		f := x.Gather(t)
+		acc := value(t, f, "kafka_bench_share_acks_total", probe, "outcome", "accept")
+		arch := value(t, f, "kafka_bench_share_records_archived_total", probe)
+		return acc+arch >= n, fmt.Sprintf("accepted %v, archived %v of %v", acc, arch, n)
+	})
+	// Every record's grace runs from its acknowledgement to the producer;
+	// the last was acknowledged before the wait above ended.
+	time.Sleep(2*5*time.Second + 2*time.Second)
+	return x.Gather(t)
+}
+
+// Three members on three partitions of a real Kafka 4.4.0, on a topic with
+// records from before: none of those read, every record of the run
+// delivered once and accepted, none lost, duplicated or redelivered; the
+// delivery latency is of the classic consumer's order (well under the
+// 100 ms fetch wait plus a poll).
+func TestShareProbeSteady(t *testing.T) {
+	c := shareKafka(t)
+	const probe, n = "share-steady", 2000
+	// Records written before the probe starts: its new group starts at the
+	// end, so it reads none of them.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	createTopic(t, ctx, admin(t, c), "kafka-bench-"+probe, 3, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...), kgo.DefaultProduceTopic("kafka-bench-"+probe))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 60 {
+		if err := cl.ProduceSync(ctx, &kgo.Record{Value: fmt.Appendf(nil, "before the probe %d", i)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cl.Close()
+	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
+		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
+	f := waitSettled(t, x, probe, n)
+	logLatency(t, f, probe)
+	for _, cs := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n},
+		{"kafka_bench_consumed_records_total", nil, n},
+		{"kafka_bench_records_foreign_total", nil, 0},
+		{"kafka_bench_share_deliveries_total", []string{"delivery_count", "1"}, n},
+		{"kafka_bench_share_redeliveries_total", nil, 0},
+		{"kafka_bench_share_ack_failed_total", nil, 0},
+		{"kafka_bench_share_records_archived_total", nil, 0},
+		{"kafka_bench_records_lost_total", nil, 0},
+		{"kafka_bench_records_duplicated_total", nil, 0},
+	} {
+		if got := value(t, f, cs.name, probe, cs.labels...); got != cs.want {
+			t.Errorf("%s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
+		}
+	}
+	if m := value(t, f, "kafka_bench_share_group_members", probe); m != 3 {
+		t.Errorf("members = %v, want 3", m)
+	}
+	if l := value(t, f, "kafka_bench_share_group_lag_records", probe); l != 0 {
+		t.Errorf("share group lag = %v, want 0", l)
+	}
+	if under := f.BucketCount("kafka_bench_share_delivery_latency_seconds", 1, "probe", probe); float64(under) < 0.99*n {
+		t.Errorf("%d of %d deliveries within 1 s of their intended send time, want 99 %%", under, n)
+	}
+}
+
+// Release and reject fractions are counted exactly: the records ShareFault
+// picks are released once and come back (redeliveries by release) or are
+// rejected (archived); nothing is lost. A second probe holds one poll's
+// records past the lock: they come back to its other members (lock
+// expiry), the late accepts fail, and nothing is lost either.
+func TestShareProbeFaults(t *testing.T) {
+	c := shareKafka(t)
+	const n = 1200 // 400 per partition, round robin from partition 0
+	faults := config.ShareFaults{ReleaseFraction: 0.1, RejectFraction: 0.05}
+	var release, reject float64
+	for p := range int32(3) {
+		for seq := range uint64(n / 3) {
+			switch probes.ShareFault(faults, p, seq) {
+			case tracker.Release:
+				release++
+			case tracker.Reject:
+				reject++
+			}
+		}
+	}
+	x := probetest.StartWith(t, shareProbeConfig("share-faults", "        faults: {release_fraction: 0.1, reject_fraction: 0.05}\n")+
+		strings.TrimPrefix(shareProbeConfig("share-hold", "        faults: {hold: 5s, hold_interval: 1h}\n"), "\nprobes:\n"),
+		c.Bootstrap(), probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
+	f := waitSettled(t, x, "share-faults", n)
+	for _, cs := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n - reject},
+		{"kafka_bench_share_acks_total", []string{"outcome", "release"}, release},
+		{"kafka_bench_share_acks_total", []string{"outcome", "reject"}, reject},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, release},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "lock_expired"}, 0},
+		{"kafka_bench_share_records_archived_total", []string{"reason", "rejected"}, reject},
+		{"kafka_bench_share_records_archived_total", []string{"reason", "delivery_limit"}, 0},
+		{"kafka_bench_records_lost_total", nil, 0},
+		{"kafka_bench_records_duplicated_total", nil, 0},
+	} {
+		if got := value(t, f, cs.name, "share-faults", cs.labels...); got != cs.want {
+			t.Errorf("share-faults: %s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
+		}
+	}
+	f = waitSettled(t, x, "share-hold", n)
+	held := value(t, f, "kafka_bench_share_redeliveries_total", "share-hold", "cause", "lock_expired")
+	failed := value(t, f, "kafka_bench_share_ack_failed_total", "share-hold", "outcome", "accept")
+	t.Logf("share-hold: %v redeliveries by lock expiry, %v accepts failed", held, failed)
+	if held == 0 || failed == 0 {
+		t.Errorf("share-hold: %v redeliveries by lock expiry, %v failed accepts; want both > 0", held, failed)
+	}
+	for _, name := range []string{"kafka_bench_records_lost_total", "kafka_bench_records_duplicated_total", "kafka_bench_share_records_archived_total"} {
+		if got := value(t, f, name, "share-hold"); got != 0 {
+			t.Errorf("share-hold: %s = %v, want 0", name, got)
+		}
+	}
+	if got := value(t, f, "kafka_bench_share_acks_total", "share-hold", "outcome", "accept"); got != n {
+		t.Errorf("share-hold: accepted %v, want %d", got, n)
+	}
+}
+
+// logLatency logs the mean delivery and acknowledgement latency of probe.
+func logLatency(t *testing.T, f scrape.Families, probe string) {
+	t.Helper()
+	for _, name := range []string{"kafka_bench_share_delivery_latency_seconds", "kafka_bench_share_ack_latency_seconds"} {
+		if ms := f.Find(name, "probe", probe); len(ms) == 1 && ms[0].GetHistogram().GetSampleCount() > 0 {
+			h := ms[0].GetHistogram()
+			t.Logf("%s: %d observations, mean %.1f ms", name, h.GetSampleCount(), 1000*h.GetSampleSum()/float64(h.GetSampleCount()))
+		}
+	}
+}
+
+// shareMemberEnv makes the test binary a bare share-group member
+// (TestShareMemberProcess): brokers, group and topic, comma-separated.
+const shareMemberEnv = "KAFKA_BENCH_SHARE_MEMBER"
+
+// TestShareMemberProcess is a share-group member in a process of its own,
+// started by TestShareMemberKilled: it polls once, prints how many records
+// it holds, and holds them, never acknowledging, until it is killed.
+func TestShareMemberProcess(t *testing.T) {
+	spec := os.Getenv(shareMemberEnv)
+	if spec == "" {
+		t.Skip("run by TestShareMemberKilled as a process of its own")
+	}
+	parts := strings.Split(spec, ",")
+	brokers, group, topic := strings.Split(parts[0], ";"), parts[1], parts[2]
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ShareGroup(group), kgo.ConsumeTopics(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		fs := cl.PollRecords(context.Background(), 100)
+		if n := fs.NumRecords(); n > 0 {
+			fmt.Printf("holding %d\n", n)
+			break
+		}
+	}
+	select {} // until SIGKILL
+}
+
+// A member process is killed with SIGKILL while it holds records: the
+// broker gives them to the probe's members once their lock is gone, the
+// probe counts them as redeliveries by lock expiry (it never released
+// them), and nothing is lost.
+func TestShareMemberKilled(t *testing.T) {
+	c := shareKafka(t)
+	const probe, n = "share-killed", 1500
+	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
+		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
+	x.WaitReady(t, probe, 60*time.Second)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestShareMemberProcess$")
+	cmd.Env = append(os.Environ(), shareMemberEnv+"="+strings.Join(c.Bootstrap(), ";")+",kafka-bench-"+probe+"-share,kafka-bench-"+probe)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	holding := make(chan int, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var k int
+			if _, err := fmt.Sscanf(sc.Text(), "holding %d", &k); err == nil {
+				holding <- k
+				return
+			}
+		}
+	}()
+	var held int
+	select {
+	case held = <-holding:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the member process got no records")
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("SIGKILLed a member process holding %d records", held)
+	f := waitSettled(t, x, probe, n)
+	expired := value(t, f, "kafka_bench_share_redeliveries_total", probe, "cause", "lock_expired")
+	if expired < float64(held) {
+		t.Errorf("redeliveries by lock expiry = %v, want at least the %d records the killed member held", expired, held)
+	}
+	for _, cs := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, 0},
+		{"kafka_bench_records_lost_total", nil, 0},
+		{"kafka_bench_records_duplicated_total", nil, 0},
+		{"kafka_bench_share_records_archived_total", nil, 0},
+	} {
+		if got := value(t, f, cs.name, probe, cs.labels...); got != cs.want {
+			t.Errorf("%s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
+		}
+	}
+}
+
+// A cluster without share groups (Kafka 4.1.1, whose share.version is not
+// finalized by default): the share probe stops at start with an error
+// naming the probe and the broker's version, and a group probe beside it
+// keeps running.
+func TestShareProbeRefusedWithoutShareGroups(t *testing.T) {
+	kafkatest.Integration(t)
+	t.Parallel()
+	c := kafkatest.Start(t, kafkatest.Options{Nodes: 1, KafkaVersion: "4.1.1"})
+	cfg := probetest.Config(t, `
+probes:
+  - name: share-refused
+    consumer: {kind: share}
+  - name: share-refused-classic
+    lag_interval: 500ms
+    create_topic: {replication_factor: 1}
+`, c.Bootstrap())
+	reg := prometheus.NewRegistry()
+	opts := probes.Options{Kafka: cfg.Kafka, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
+	share, classic := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	classicDone := make(chan error, 1)
+	go func() { classicDone <- classic.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-classicDone
+	})
+	shareDone := make(chan error, 1)
+	go func() { shareDone <- share.Run(ctx) }()
+	var err error
+	select {
+	case err = <-shareDone:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the share probe did not stop")
+	}
+	if !errors.Is(err, kclient.ErrNoShareGroups) {
+		t.Fatalf("share probe: %v, want ErrNoShareGroups", err)
+	}
+	t.Logf("share probe: %v", err)
+	for _, want := range []string{`probe "share-refused"`, "consumer.kind share", "runs Kafka v4.1"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+	probetest.Eventually(t, 60*time.Second, "the group probe up", func() (bool, string) { return classic.Ready(), "not up" })
+}

@@ -1,0 +1,482 @@
+package probes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
+)
+
+// A probe with consumer.kind share reads its topic with a share group
+// (KIP-932): every member may get records of every partition, acknowledges
+// each one, and a record not accepted in time comes back. The accounting
+// is tracker.Share's; this file is its members and the group's setup.
+
+// Share-group defaults of the broker, for a group whose configs cannot be
+// read.
+const (
+	defaultShareLock  = 30 * time.Second
+	defaultShareLimit = 5
+	// shareAckTimeout bounds the wait for the broker's answer to one
+	// poll's acknowledgements.
+	shareAckTimeout = 10 * time.Second
+	// sharePollWait bounds one poll, so a member notices a stop.
+	sharePollWait = time.Second
+)
+
+// setupShare checks the cluster serves share groups, sets the group's
+// configs (share.auto.offset.reset earliest, so that no record produced
+// before a member's first fetch is skipped, and the lock duration and
+// delivery limit of the share block), starts a new group at the topic's
+// end (shareStartAtEnd) and makes the run's share tracker,
+// whose grace is the longest the broker takes to give up on a record:
+// lock duration × delivery limit, plus loss_grace_period.
+func (p *Probe) setupShare(ctx context.Context) error {
+	if err := kclient.CheckShareGroups(ctx, p.admin); err != nil {
+		return err
+	}
+	sh := p.cfg.Consumer.Share
+	configs := map[string]string{kclient.ShareAutoOffsetReset: "earliest"}
+	if sh.RecordLockDurationMS > 0 {
+		configs[kclient.ShareRecordLockDuration] = strconv.Itoa(sh.RecordLockDurationMS)
+	}
+	if sh.DeliveryCountLimit > 0 {
+		configs[kclient.ShareDeliveryCountLimit] = strconv.Itoa(sh.DeliveryCountLimit)
+	}
+	if err := kclient.SetShareGroupConfigs(ctx, p.adminClient, sh.GroupID, configs); err != nil {
+		return err
+	}
+	if err := p.shareStartAtEnd(ctx); err != nil {
+		return err
+	}
+	lock, limit := defaultShareLock, int32(defaultShareLimit)
+	if got, err := kclient.ShareGroupConfigs(ctx, p.adminClient, sh.GroupID); err != nil {
+		p.logger.Warn("reading the share group's configs failed; assuming the broker defaults", "err", err)
+	} else {
+		if v, err := strconv.Atoi(got[kclient.ShareRecordLockDuration]); err == nil && v > 0 {
+			lock = time.Duration(v) * time.Millisecond
+		}
+		if v, err := strconv.Atoi(got[kclient.ShareDeliveryCountLimit]); err == nil && v > 0 {
+			limit = int32(v)
+		}
+	}
+	if sh.RecordLockDurationMS > 0 {
+		lock = time.Duration(sh.RecordLockDurationMS) * time.Millisecond
+	}
+	if sh.DeliveryCountLimit > 0 {
+		limit = int32(sh.DeliveryCountLimit)
+	}
+	grace := lock*time.Duration(limit) + time.Duration(p.cfg.LossGracePeriod)
+	p.share = tracker.NewShare(p.runID, tracker.ShareConfig{Grace: grace, DeliveryLimit: limit})
+	p.logger.Info("share group ready", "group", sh.GroupID, "record_lock", lock, "delivery_limit", limit, "loss_grace", grace)
+	return nil
+}
+
+// shareStartAtEnd sets a new share group's start offsets to the topic's end,
+// so that it starts at this run's first record instead of reading an old
+// backlog (share.auto.offset.reset earliest then applies to partitions
+// added later). A group that has started on any partition of the topic
+// resumes where it is. A broker that refuses offsets for a group it does
+// not know yet leaves the group to earliest.
+func (p *Probe) shareStartAtEnd(ctx context.Context) error {
+	group, topic := p.cfg.Consumer.Share.GroupID, p.cfg.Topic
+	described, err := p.admin.DescribeShareGroupOffsets(ctx, group)
+	if err == nil {
+		err = described.Error()
+	}
+	switch {
+	case errors.Is(err, kerr.GroupIDNotFound):
+	case err != nil:
+		return fmt.Errorf("describing the offsets of share group %q: %w", group, err)
+	default:
+		for _, o := range described[group].Offsets[topic] {
+			if o.Err == nil && o.StartOffset >= 0 {
+				return nil // started before: it resumes
+			}
+		}
+	}
+	ends, err := p.admin.ListEndOffsets(ctx, topic)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("listing end offsets of %q: %w", topic, err)
+	}
+	offsets := kadm.Offsets{}
+	for part, end := range ends[topic] {
+		offsets.Add(kadm.Offset{Topic: topic, Partition: part, At: end.Offset})
+	}
+	resp, err := p.admin.AlterShareGroupOffsets(ctx, group, offsets)
+	if err == nil {
+		err = resp.Error()
+	}
+	switch {
+	case errors.Is(err, kerr.GroupIDNotFound):
+		p.logger.Info("the broker sets no offsets of a new share group; it starts at the topic's start (share.auto.offset.reset earliest)", "group", group)
+	case err != nil:
+		return fmt.Errorf("setting the start offsets of share group %q: %w", group, err)
+	}
+	return nil
+}
+
+// startShareMembers starts consumer.consumers members of the share group.
+func (p *Probe) startShareMembers(ctx context.Context, wg *sync.WaitGroup) error {
+	for i := 0; i < p.cfg.Consumer.Consumers; i++ {
+		c := &shareMember{runDeps: p.runDeps(), index: i}
+		cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ShareConsumerOpts(p.cfg, c.onAck)...)
+		if err != nil {
+			return &buildError{ClientConsumer, err}
+		}
+		c.client = cl
+		wg.Go(func() {
+			defer cl.Close() // releases what it holds, leaves the group
+			c.run(ctx)
+		})
+	}
+	return nil
+}
+
+// shareReadyTimeout bounds the wait for the share group at start: past it
+// the probe produces anyway, and the first records' delivery latency shows
+// the group's start.
+const shareReadyTimeout = time.Minute
+
+// waitShareReady waits until the share group's members are assigned every
+// partition of the topic and the broker describes the group's offsets on
+// each (the share partitions exist), so that the first records are
+// delivered at once, not after the group's start: seconds on a new group
+// (the assignment follows group.share.assignment.interval.ms).
+func (p *Probe) waitShareReady(ctx context.Context) {
+	group := p.cfg.Consumer.Share.GroupID
+	ctx, cancel := context.WithTimeout(ctx, shareReadyTimeout)
+	defer cancel()
+	start := time.Now()
+	for {
+		assigned, described, err := p.shareStarted(ctx, group)
+		if n := int(p.partitions.Load()); n > 0 && assigned >= n && described >= n {
+			p.logger.Info("share group assigned", "group", group, "partitions", n, "after", time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if !sleep(ctx, 100*time.Millisecond) {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				p.logger.Warn("the share group is not assigned every partition; producing anyway", "group", group,
+					"assigned", assigned, "described", described, "err", err)
+			}
+			return
+		}
+	}
+}
+
+// shareStarted counts the topic's partitions assigned to a member of the
+// group, and those the group's offsets describe.
+func (p *Probe) shareStarted(ctx context.Context, group string) (assigned, described int, err error) {
+	groups, err := p.admin.DescribeShareGroups(ctx, group)
+	if err == nil {
+		err = groups.Error()
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	parts := map[int32]bool{}
+	for _, m := range groups[group].Members {
+		for part := range m.Assignment[p.cfg.Topic] {
+			parts[part] = true
+		}
+	}
+	offsets, err := p.admin.DescribeShareGroupOffsets(ctx, group)
+	if err == nil {
+		err = offsets.Error()
+	}
+	if err != nil {
+		return len(parts), 0, err
+	}
+	for _, o := range offsets[group].Offsets[p.cfg.Topic] {
+		if o.Err == nil {
+			described++
+		}
+	}
+	return len(parts), described, nil
+}
+
+// expireShare settles the records whose grace is over: lost or archived.
+func (p *Probe) expireShare(now time.Time) {
+	if p.share == nil {
+		return
+	}
+	lost, archived := p.share.Expire(now)
+	p.m.lost.Add(float64(lost))
+	p.sm.archivedLimit.Add(float64(archived))
+}
+
+// updateShareLag sets the share group's lag (the broker's share-partition
+// lag) and its member count; a value that cannot be read is dropped.
+func (p *Probe) updateShareLag(ctx context.Context) {
+	m := p.metrics.share
+	group := p.cfg.Consumer.Share.GroupID
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
+	defer cancel()
+	offsets, err := p.admin.DescribeShareGroupOffsets(ctx, group)
+	lag, known := int64(0), err == nil
+	if known {
+		if err = offsets.Error(); err != nil {
+			known = false
+		}
+	}
+	if known {
+		parts := 0
+		for _, o := range offsets[group].Offsets[p.cfg.Topic] {
+			if o.Err != nil || o.Lag < 0 {
+				known = false
+				break
+			}
+			parts++
+			lag += o.Lag
+		}
+		known = known && parts > 0
+	}
+	if known {
+		m.lagRecords.WithLabelValues(p.cfg.Name).Set(float64(lag))
+	} else {
+		p.logger.Debug("share group lag unknown", "err", err)
+		p.dropGauges(m.lagRecords)
+	}
+	groups, err := p.admin.DescribeShareGroups(ctx, group)
+	if err == nil {
+		err = groups.Error()
+	}
+	if err != nil {
+		p.logger.Debug("describing the share group failed", "err", err)
+		p.dropGauges(m.members)
+		return
+	}
+	m.members.WithLabelValues(p.cfg.Name).Set(float64(len(groups[group].Members)))
+}
+
+// ShareFault is the action the fault knobs choose for a record on its first
+// delivery: a fraction release_fraction of the sequence numbers is
+// released, the next reject_fraction rejected, the rest accepted. The
+// choice is a hash of partition and seq, so it is the same in every member
+// and a test can count it.
+func ShareFault(f config.ShareFaults, partition int32, seq uint64) tracker.ShareAction {
+	if f.ReleaseFraction == 0 && f.RejectFraction == 0 {
+		return tracker.Accept
+	}
+	x := splitmix(uint64(uint32(partition))<<48 ^ seq)
+	u := float64(x>>11) / (1 << 53) // uniform in [0, 1)
+	switch {
+	case u < f.ReleaseFraction:
+		return tracker.Release
+	case u < f.ReleaseFraction+f.RejectFraction:
+		return tracker.Reject
+	}
+	return tracker.Accept
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// shareMember is one member of the probe's share group, with its own
+// client.
+type shareMember struct {
+	runDeps
+	index  int
+	client *kgo.Client
+
+	mu       sync.Mutex
+	results  kgo.ShareAckResults // the broker's answers since the last take
+	lastHold time.Time
+}
+
+// answer is the probe's acknowledgement of one delivered record.
+type answer struct {
+	r         *kgo.Record
+	own       bool // a record of the own run, accounted
+	partition int32
+	seq       uint64
+	count     int32 // the broker's delivery count
+	action    tracker.ShareAction
+}
+
+func (c *shareMember) onAck(_ *kgo.Client, rs kgo.ShareAckResults) {
+	c.mu.Lock()
+	c.results = append(c.results, rs...)
+	c.mu.Unlock()
+}
+
+func (c *shareMember) take() kgo.ShareAckResults {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rs := c.results
+	c.results = nil
+	return rs
+}
+
+// run polls until ctx is cancelled; each poll's records are answered and
+// their acknowledgements flushed before the next poll, so the broker's
+// answer is known per poll. The caller closes the client.
+func (c *shareMember) run(ctx context.Context) {
+	for ctx.Err() == nil {
+		if c.held.Load() {
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
+		}
+		pollCtx, cancel := context.WithTimeout(ctx, sharePollWait)
+		fetches := c.client.PollRecords(pollCtx, c.cfg.Consumer.MaxPollRecords)
+		cancel()
+		if fetches.IsClientClosed() || ctx.Err() != nil {
+			return
+		}
+		fetches.EachError(func(_ string, partition int32, err error) {
+			if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				c.errs.fetch(partition, err)
+			}
+		})
+		now := c.clk.now()
+		answers := c.process(fetches, now)
+		if len(answers) == 0 {
+			continue
+		}
+		if c.holdDue(now) && !sleep(ctx, time.Duration(c.cfg.Consumer.Share.Faults.Hold)) {
+			return // closing releases the held records
+		}
+		c.acknowledge(answers)
+	}
+}
+
+// holdDue says member 0 is to hold this poll's records (faults.hold).
+func (c *shareMember) holdDue(now time.Time) bool {
+	f := c.cfg.Consumer.Share.Faults
+	if c.index != 0 || f.Hold <= 0 || (!c.lastHold.IsZero() && now.Sub(c.lastHold) < time.Duration(f.HoldInterval)) {
+		return false
+	}
+	c.lastHold = now
+	c.logger.Info("holding a poll's records past the record lock (faults.hold)", "hold", f.Hold)
+	return true
+}
+
+// process accounts one poll's records and chooses each one's answer.
+func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
+	m, sm, rec := c.m, c.sm, c.rec
+	var answers []answer
+	fetches.EachRecord(func(r *kgo.Record) {
+		m.consumedBytes.Add(float64(len(r.Value)))
+		a := answer{r: r, action: tracker.Accept}
+		h, err := payload.Decode(r.Value)
+		switch {
+		case err != nil || h.Partition != r.Partition:
+			m.foreign.Inc()
+		case h.RunID == c.runID:
+			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()
+			sm.delivered(a.count)
+			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count, now)
+			if d.First {
+				latency := since(h.Intended, now)
+				sm.deliveryLatency.Observe(latency.Seconds())
+				if rec != nil {
+					rec.Consumed(latency, len(r.Value), true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
+				}
+				a.action = ShareFault(c.cfg.Consumer.Share.Faults, r.Partition, h.Seq)
+			}
+			if d.Redelivery {
+				sm.redeliveries[d.Cause].Inc()
+			}
+			if d.Duplicate {
+				m.duplicated.Inc()
+			}
+		}
+		answers = append(answers, a)
+	})
+	if n := len(answers); n > 0 {
+		m.consumed.Add(float64(n))
+		c.live.consumed(now)
+	}
+	return answers
+}
+
+// acknowledge sends the answers, waits for the broker's, and accounts them
+// per partition: an answer is confirmed when the broker confirmed its
+// partition's acknowledgements.
+func (c *shareMember) acknowledge(answers []answer) {
+	// The tracker hears of an answer before it leaves: the broker may
+	// hand a released record to another member before this one hears back.
+	for _, a := range answers {
+		if a.own {
+			c.share.Answered(a.partition, a.seq, a.count, a.action)
+		}
+		a.r.Ack(ackStatus(a.action))
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), shareAckTimeout)
+	err := c.client.FlushAcks(ctx)
+	cancel()
+	took := time.Since(start)
+	ok := map[int32]bool{}
+	for _, r := range c.take() {
+		if r.Topic != c.cfg.Topic {
+			continue
+		}
+		if r.Err == nil {
+			ok[r.Partition] = true
+		} else {
+			c.logger.Debug("share acknowledgement failed", "partition", r.Partition, "err", r.Err)
+		}
+	}
+	if err != nil {
+		c.logger.Debug("flushing share acknowledgements failed", "err", err)
+	}
+	if len(ok) > 0 {
+		c.sm.ackLatency.Observe(took.Seconds())
+	}
+	for _, a := range answers {
+		if !a.own {
+			continue
+		}
+		confirmed := ok[a.partition]
+		if confirmed {
+			c.sm.acks[a.action].Inc()
+		} else {
+			c.sm.ackFailed[a.action].Inc()
+		}
+		if c.share.Confirmed(a.partition, a.seq, a.count, confirmed).Archived {
+			if a.action == tracker.Reject {
+				c.sm.archivedReject.Inc()
+			} else {
+				c.sm.archivedLimit.Inc()
+			}
+		}
+	}
+}
+
+func ackStatus(a tracker.ShareAction) kgo.AckStatus {
+	switch a {
+	case tracker.Release:
+		return kgo.AckRelease
+	case tracker.Reject:
+		return kgo.AckReject
+	}
+	return kgo.AckAccept
+}
+
+// shareUnsupported wraps the error of a cluster without share groups with
+// the probe's name.
+func (p *Probe) shareUnsupported(err error) error {
+	return fmt.Errorf("probe %q: consumer.kind share: %w", p.cfg.Name, err)
+}

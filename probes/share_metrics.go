@@ -1,0 +1,106 @@
+package probes
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
+)
+
+// Label values of the share-group families: fixed sets, so their
+// cardinality is bounded.
+var (
+	// ShareOutcomes are the acknowledgements the probe sends (outcome).
+	ShareOutcomes = []string{"accept", "release", "reject"}
+	// ShareCauses are why a record was delivered again (cause).
+	ShareCauses = []string{tracker.CauseReleased.String(), tracker.CauseLockExpired.String()}
+	// ShareArchiveReasons are why the broker archived a record without
+	// accepting it (reason).
+	ShareArchiveReasons = []string{"rejected", "delivery_limit"}
+)
+
+// maxDeliveryCountLabel bounds the delivery_count label: the broker's
+// delivery attempt limit is at most 10.
+const maxDeliveryCountLabel = 10
+
+// shareMetrics are the families of a probe with consumer.kind share. Their
+// series exist only for such probes.
+type shareMetrics struct {
+	deliveryLatency *prometheus.HistogramVec
+	ackLatency      *prometheus.HistogramVec
+	deliveries      *prometheus.CounterVec
+	redeliveries    *prometheus.CounterVec
+	acks            *prometheus.CounterVec
+	ackFailed       *prometheus.CounterVec
+	archived        *prometheus.CounterVec
+	lagRecords      *prometheus.GaugeVec
+	members         *prometheus.GaugeVec
+}
+
+func newShareMetrics(reg prometheus.Registerer) *shareMetrics {
+	m := &shareMetrics{
+		deliveryLatency: family.Histogram("kafka_bench_share_delivery_latency_seconds", "Time from a probe record's intended send time to its first delivery to a member of the probe's share group (same host clock)."),
+		ackLatency:      family.Histogram("kafka_bench_share_ack_latency_seconds", "Time from sending a poll's acknowledgements to the share group until the broker confirmed them."),
+		deliveries:      family.Counter("kafka_bench_share_deliveries_total", "Probe records delivered to the share group's members, by the broker's delivery count (1: first delivery; 10 includes more).", "delivery_count"),
+		redeliveries:    family.Counter("kafka_bench_share_redeliveries_total", "Probe records delivered again before an accept of them was confirmed, by cause: released (the probe released it) or lock_expired (it came back without a release: its acquisition lock expired or its member went away).", "cause"),
+		acks:            family.Counter("kafka_bench_share_acks_total", "Acknowledgements of probe records the broker confirmed, by outcome: "+strings.Join(ShareOutcomes, ", ")+".", "outcome"),
+		ackFailed:       family.Counter("kafka_bench_share_ack_failed_total", "Acknowledgements of probe records the broker did not confirm (a lock already expired, a session ended), by outcome.", "outcome"),
+		archived:        family.Counter("kafka_bench_share_records_archived_total", "Probe records the broker archived without accepting them, by reason: rejected (by the probe) or delivery_limit (released or left to its lock at the delivery attempt limit).", "reason"),
+		lagRecords:      family.Gauge("kafka_bench_share_group_lag_records", "Records of the probe topic not yet acknowledged by the share group (the broker's share-partition lag, summed over partitions)."),
+		members:         family.Gauge("kafka_bench_share_group_members", "Members of the probe's share group, as the group coordinator describes it."),
+	}
+	family.Register(reg, m.collectors()...)
+	return m
+}
+
+func (m *shareMetrics) collectors() []family.Vec {
+	return []family.Vec{m.deliveryLatency, m.ackLatency, m.deliveries, m.redeliveries, m.acks, m.ackFailed,
+		m.archived, m.lagRecords, m.members}
+}
+
+func (m *shareMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.collectors()...) }
+
+// shareProbeMetrics are one share probe's children.
+type shareProbeMetrics struct {
+	deliveryLatency prometheus.Observer
+	ackLatency      prometheus.Observer
+	deliveries      [maxDeliveryCountLabel + 1]prometheus.Counter // by delivery count, [0] unused
+	redeliveries    map[tracker.Cause]prometheus.Counter
+	acks            map[tracker.ShareAction]prometheus.Counter
+	ackFailed       map[tracker.ShareAction]prometheus.Counter
+	archivedReject  prometheus.Counter
+	archivedLimit   prometheus.Counter
+}
+
+// forProbe creates, at zero, every series of a share probe but the group
+// gauges, which appear once known.
+func (m *shareMetrics) forProbe(name string) *shareProbeMetrics {
+	pm := &shareProbeMetrics{
+		deliveryLatency: m.deliveryLatency.WithLabelValues(name),
+		ackLatency:      m.ackLatency.WithLabelValues(name),
+		redeliveries: map[tracker.Cause]prometheus.Counter{
+			tracker.CauseReleased:    m.redeliveries.WithLabelValues(name, tracker.CauseReleased.String()),
+			tracker.CauseLockExpired: m.redeliveries.WithLabelValues(name, tracker.CauseLockExpired.String()),
+		},
+		acks:           map[tracker.ShareAction]prometheus.Counter{},
+		ackFailed:      map[tracker.ShareAction]prometheus.Counter{},
+		archivedReject: m.archived.WithLabelValues(name, ShareArchiveReasons[0]),
+		archivedLimit:  m.archived.WithLabelValues(name, ShareArchiveReasons[1]),
+	}
+	for i, a := range []tracker.ShareAction{tracker.Accept, tracker.Release, tracker.Reject} {
+		pm.acks[a] = m.acks.WithLabelValues(name, ShareOutcomes[i])
+		pm.ackFailed[a] = m.ackFailed.WithLabelValues(name, ShareOutcomes[i])
+	}
+	for dc := 1; dc <= maxDeliveryCountLabel; dc++ {
+		pm.deliveries[dc] = m.deliveries.WithLabelValues(name, strconv.Itoa(dc))
+	}
+	return pm
+}
+
+// delivered counts a delivery with the broker's delivery count.
+func (pm *shareProbeMetrics) delivered(deliveryCount int32) {
+	pm.deliveries[min(max(int(deliveryCount), 1), maxDeliveryCountLabel)].Inc()
+}

@@ -1,0 +1,334 @@
+package tracker
+
+import (
+	"sync"
+	"time"
+)
+
+// Share accounts the probe records a share group (KIP-932) delivers, by
+// the queue's semantics rather than a consumer group's:
+//
+//   - A record delivered again before the probe's accept of it was
+//     confirmed is a redelivery, not a duplicate. Its cause is read from
+//     the probe's own acknowledgement log: the probe released it, or it
+//     came back without a release: its acquisition lock expired (or the
+//     member holding it went away without releasing it).
+//   - A record delivered again after its accept (or its reject) was
+//     confirmed is a duplicate.
+//   - A record rejected (confirmed) is archived by the broker and never
+//     delivered again; so is one released, or left to its lock, at the
+//     delivery attempt limit.
+//   - A record Kafka acknowledged to the producer that is neither accepted
+//     nor archived within ShareConfig.Grace is lost. The grace runs from
+//     its acknowledgement and from the group's first delivery of a later
+//     record of its partition (the broker hands a partition's records out
+//     in offset order, a redelivery aside), whichever is later: a group
+//     that stalls delivers nothing past the record, and its records are
+//     late (lag), not lost.
+//   - Order is not a property of a queue: nothing is counted as reordered.
+//
+// Every delivery is of a record of the own run or of another (a previous
+// process of the probe); only the own run is accounted.
+type Share struct {
+	own uint64
+	cfg ShareConfig
+
+	mu    sync.Mutex
+	parts map[int32]*sharePart
+}
+
+// ShareConfig holds the share tracker's settings.
+type ShareConfig struct {
+	// Grace is how long after its acknowledgement to the producer a
+	// record may stay neither accepted nor archived before it counts as
+	// lost: at least the group's record lock duration times its delivery
+	// attempt limit, the longest the broker takes to give up on a record.
+	Grace time.Duration
+	// DeliveryLimit is the group's delivery attempt limit: a record
+	// released or left to its lock at this delivery count is archived.
+	DeliveryLimit int32
+}
+
+// ShareAction is what the probe answered a delivery with.
+type ShareAction int8
+
+const (
+	// NoAction is no answer (yet).
+	NoAction ShareAction = iota
+	// Accept is processed: the broker moves past it.
+	Accept
+	// Release gives it back for redelivery.
+	Release
+	// Reject is unprocessable: the broker archives it.
+	Reject
+)
+
+// Cause is why a record was delivered again.
+type Cause int8
+
+const (
+	// CauseNone is no redelivery.
+	CauseNone Cause = iota
+	// CauseReleased is a release of the probe's.
+	CauseReleased
+	// CauseLockExpired is a return without a release of the probe's: its
+	// acquisition lock expired (an acknowledgement too late or failed), or
+	// its holder's session ended without releasing it.
+	CauseLockExpired
+)
+
+func (c Cause) String() string {
+	switch c {
+	case CauseReleased:
+		return "released"
+	case CauseLockExpired:
+		return "lock_expired"
+	}
+	return "none"
+}
+
+// Delivery classifies one delivered record.
+type Delivery struct {
+	// OtherRun: not a record of the own run; nothing else is set.
+	OtherRun bool
+	// First is the probe's first sight of the record (its delivery
+	// latency is measured here), whatever its delivery count.
+	First bool
+	// Redelivery: the broker delivered it before (delivery count above
+	// 1, or seen before by the probe), for Cause.
+	Redelivery bool
+	Cause      Cause
+	// Duplicate: delivered again after its accept or reject was
+	// confirmed, or after it was declared lost.
+	Duplicate bool
+}
+
+// Confirmation is what a confirmed (or failed) acknowledgement did.
+type Confirmation struct {
+	// Archived: the broker archived the record without accepting it: a
+	// reject, or a release at the delivery attempt limit.
+	Archived bool
+}
+
+// shareRec is a delivered record that is not done yet.
+type shareRec struct {
+	deliveryCount int32       // the broker's, at the latest delivery
+	action        ShareAction // the probe's answer to that delivery
+}
+
+// shareAcks are consecutive seqs [lo, hi) the producer heard acknowledged
+// within runSpan, the latest at last; passed is when the group first
+// delivered a record after all of them (zero: not yet).
+type shareAcks struct {
+	lo, hi      uint64
+	first, last time.Time
+	passed      time.Time
+}
+
+func (ps *sharePart) addAck(seq uint64, now time.Time) {
+	v := ps.acked
+	if n := len(v); n > 0 && v[n-1].hi == seq && now.Sub(v[n-1].first) < runSpan && v[n-1].passed.IsZero() {
+		v[n-1].hi++
+		v[n-1].last = now
+		return
+	}
+	ps.acked = append(v, shareAcks{lo: seq, hi: seq + 1, first: now, last: now})
+	ps.pass(now)
+}
+
+// pass marks the runs below the frontier read past at now.
+func (ps *sharePart) pass(now time.Time) {
+	for i := range ps.acked {
+		r := &ps.acked[i]
+		if r.hi > ps.frontier {
+			break
+		}
+		if r.passed.IsZero() {
+			r.passed = now
+		}
+	}
+}
+
+type sharePart struct {
+	// done: accepted, archived or declared lost; a delivery of one is a
+	// duplicate.
+	done spans
+	// held: delivered and not done.
+	held map[uint64]*shareRec
+	// acked: the producer's acknowledgements, in the order they came,
+	// until every record of a run is done or declared.
+	acked []shareAcks
+	// frontier is one past the highest seq the group delivered; the first
+	// runs of acked below it are read past.
+	frontier uint64
+	// failed: records the producer gave up on; never lost.
+	failed spans
+}
+
+// NewShare returns a share tracker for records produced under run id
+// ownRun. A zero Grace is DefaultGracePeriod; a zero DeliveryLimit is 5,
+// the broker's default.
+func NewShare(ownRun uint64, cfg ShareConfig) *Share {
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGracePeriod
+	}
+	if cfg.DeliveryLimit <= 0 {
+		cfg.DeliveryLimit = 5
+	}
+	return &Share{own: ownRun, cfg: cfg, parts: make(map[int32]*sharePart)}
+}
+
+// Config is the tracker's effective configuration.
+func (t *Share) Config() ShareConfig { return t.cfg }
+
+func (t *Share) part(p int32) *sharePart {
+	ps := t.parts[p]
+	if ps == nil {
+		ps = &sharePart{held: make(map[uint64]*shareRec)}
+		t.parts[p] = ps
+	}
+	return ps
+}
+
+func (s spans) has(seq uint64) bool {
+	i := s.search(seq)
+	return i < len(s) && s[i].lo <= seq
+}
+
+// Deliver classifies a record delivered at now with the broker's delivery
+// count.
+func (t *Share) Deliver(partition int32, run, seq uint64, deliveryCount int32, now time.Time) Delivery {
+	if run != t.own {
+		return Delivery{OtherRun: true}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ps := t.part(partition)
+	if seq >= ps.frontier {
+		ps.frontier = seq + 1
+		ps.pass(now)
+	}
+	if ps.done.has(seq) {
+		return Delivery{Duplicate: true}
+	}
+	if r := ps.held[seq]; r != nil {
+		// A release of the probe's own counts even before its
+		// confirmation: the broker may hand the record to another member
+		// before the releasing one hears back.
+		cause := CauseLockExpired
+		if r.action == Release {
+			cause = CauseReleased
+		}
+		*r = shareRec{deliveryCount: deliveryCount}
+		return Delivery{Redelivery: true, Cause: cause}
+	}
+	ps.held[seq] = &shareRec{deliveryCount: deliveryCount}
+	d := Delivery{First: true}
+	if deliveryCount > 1 {
+		// Delivered before, but not to this probe: another process's
+		// member, gone without releasing it, or a record this probe's
+		// client held unread when it closed.
+		d.Redelivery, d.Cause = true, CauseLockExpired
+	}
+	return d
+}
+
+// Answered notes the action the probe sent for the delivery of seq with
+// deliveryCount; an answer to an older delivery is ignored.
+func (t *Share) Answered(partition int32, seq uint64, deliveryCount int32, a ShareAction) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r := t.part(partition).held[seq]; r != nil && r.deliveryCount == deliveryCount {
+		r.action = a
+	}
+}
+
+// Confirmed notes the broker's answer to the action on the delivery of seq
+// with deliveryCount: ok says it was confirmed. A failed acknowledgement
+// leaves the record held: it comes back after its lock (a lock expiry), or
+// is archived or lost. The answer to an older delivery (the record was
+// delivered again meanwhile) is ignored.
+func (t *Share) Confirmed(partition int32, seq uint64, deliveryCount int32, ok bool) Confirmation {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ps := t.part(partition)
+	r := ps.held[seq]
+	if r == nil || !ok || r.deliveryCount != deliveryCount || r.action == NoAction {
+		return Confirmation{}
+	}
+	switch {
+	case r.action == Accept:
+		ps.finish(seq)
+	case r.action == Reject, r.action == Release && r.deliveryCount >= t.cfg.DeliveryLimit:
+		ps.finish(seq)
+		return Confirmation{Archived: true}
+	}
+	return Confirmation{}
+}
+
+func (ps *sharePart) finish(seq uint64) {
+	delete(ps.held, seq)
+	ps.done.add(seq, time.Time{})
+}
+
+// Acked tells the tracker Kafka acknowledged seq to the producer at now:
+// its grace period starts.
+func (t *Share) Acked(partition int32, seq uint64, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.part(partition).addAck(seq, now)
+}
+
+// WillNotArrive tells that the producer gave up on [lo, hi): they are never
+// lost, and one that arrives anyway is accounted as any delivery.
+func (t *Share) WillNotArrive(partition int32, lo, hi uint64, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ps := t.part(partition)
+	for seq := lo; seq < hi; seq++ {
+		ps.failed.add(seq, now)
+	}
+}
+
+// Expire settles every acknowledged record whose grace period is over (from
+// its acknowledgement and from being read past) and that is not done: one last delivered at the delivery attempt limit was
+// archived by the broker (its lock expired or its release was not
+// confirmed), any other is lost. Each record is counted once, ever.
+func (t *Share) Expire(now time.Time) (lost, archived uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cutoff := now.Add(-t.cfg.Grace)
+	for _, ps := range t.parts {
+		n := 0
+		for _, r := range ps.acked {
+			if r.passed.IsZero() || r.last.After(cutoff) || r.passed.After(cutoff) {
+				break
+			}
+			n++
+			for seq := r.lo; seq < r.hi; seq++ {
+				if ps.done.has(seq) || ps.failed.remove(seq) {
+					continue
+				}
+				if h := ps.held[seq]; h != nil && h.deliveryCount >= t.cfg.DeliveryLimit {
+					archived++
+				} else {
+					lost++
+				}
+				ps.finish(seq)
+			}
+		}
+		ps.acked = append(ps.acked[:0], ps.acked[n:]...)
+	}
+	return lost, archived
+}
+
+// Held is how many delivered records of the own run are not done yet.
+func (t *Share) Held() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, ps := range t.parts {
+		n += len(ps.held)
+	}
+	return n
+}

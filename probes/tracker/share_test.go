@@ -1,0 +1,256 @@
+package tracker
+
+import (
+	"testing"
+	"time"
+)
+
+var s0 = time.Unix(1_000_000, 0)
+
+func newShareT() *Share {
+	return NewShare(7, ShareConfig{Grace: 10 * time.Second, DeliveryLimit: 3})
+}
+
+func wantDelivery(t *testing.T, got, want Delivery) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("delivery = %+v, want %+v", got, want)
+	}
+}
+
+func wantExpire(t *testing.T, s *Share, now time.Time, lost, archived uint64) {
+	t.Helper()
+	l, a := s.Expire(now)
+	if l != lost || a != archived {
+		t.Fatalf("Expire = lost %d, archived %d; want lost %d, archived %d", l, a, lost, archived)
+	}
+}
+
+// accept delivers, accepts and confirms seq at its delivery count.
+func accept(t *testing.T, s *Share, p int32, seq uint64, dc int32) Delivery {
+	t.Helper()
+	d := s.Deliver(p, 7, seq, dc, s0)
+	s.Answered(p, seq, dc, Accept)
+	if c := s.Confirmed(p, seq, dc, true); c.Archived {
+		t.Fatalf("accepted %d archived", seq)
+	}
+	return d
+}
+
+func TestShareSteadyNothingLost(t *testing.T) {
+	s := newShareT()
+	for seq := range uint64(100) {
+		s.Acked(0, seq, s0)
+	}
+	// Order is not required: odd then even.
+	for seq := uint64(1); seq < 100; seq += 2 {
+		wantDelivery(t, accept(t, s, 0, seq, 1), Delivery{First: true})
+	}
+	for seq := uint64(0); seq < 100; seq += 2 {
+		wantDelivery(t, accept(t, s, 0, seq, 1), Delivery{First: true})
+	}
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+	if n := s.Held(); n != 0 {
+		t.Fatalf("held %d", n)
+	}
+}
+
+func TestShareNeverDeliveredIsLostAfterGrace(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0)
+	accept(t, s, 0, 1, 1)
+	wantExpire(t, s, s0.Add(9*time.Second), 0, 0) // within grace
+	wantExpire(t, s, s0.Add(10*time.Second), 1, 0)
+	wantExpire(t, s, s0.Add(20*time.Second), 0, 0) // counted once
+	// Arriving after it was declared lost: the loss was final.
+	wantDelivery(t, s.Deliver(0, 7, 0, 1, s0), Delivery{Duplicate: true})
+}
+
+func TestShareRedeliveryIsNoDuplicate(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	// Released by the probe: the redelivery's cause is the release.
+	wantDelivery(t, s.Deliver(0, 7, 0, 1, s0), Delivery{First: true})
+	s.Answered(0, 0, 1, Release)
+	if c := s.Confirmed(0, 0, 1, true); c.Archived {
+		t.Fatal("a release below the limit archived")
+	}
+	wantDelivery(t, s.Deliver(0, 7, 0, 2, s0), Delivery{Redelivery: true, Cause: CauseReleased})
+	// Accepted, but the accept failed (the lock had expired): lock expiry.
+	s.Answered(0, 0, 2, Accept)
+	s.Confirmed(0, 0, 2, false)
+	wantDelivery(t, s.Deliver(0, 7, 0, 3, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	s.Answered(0, 0, 3, Accept)
+	s.Confirmed(0, 0, 3, true)
+	// After the confirmed accept: a true duplicate.
+	wantDelivery(t, s.Deliver(0, 7, 0, 4, s0), Delivery{Duplicate: true})
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+}
+
+func TestShareHeldWithoutAnswerComesBackAsLockExpiry(t *testing.T) {
+	s := newShareT()
+	s.Deliver(0, 7, 5, 1, s0)
+	wantDelivery(t, s.Deliver(0, 7, 5, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+}
+
+func TestShareReleaseSeenBeforeItsConfirmation(t *testing.T) {
+	s := newShareT()
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Release)
+	// Another member gets it before the releasing one hears back.
+	wantDelivery(t, s.Deliver(0, 7, 0, 2, s0), Delivery{Redelivery: true, Cause: CauseReleased})
+	s.Answered(0, 0, 2, Reject)
+	// The release's late confirmation is for delivery 1: ignored.
+	if c := s.Confirmed(0, 0, 1, true); c.Archived {
+		t.Fatal("an older delivery's confirmation settled the record")
+	}
+	if c := s.Confirmed(0, 0, 2, true); !c.Archived {
+		t.Fatal("a confirmed reject is not archived")
+	}
+}
+
+func TestShareFirstSightAboveDeliveryCountOne(t *testing.T) {
+	s := newShareT()
+	// Delivered before to a member of another process that died holding
+	// it: the probe's first sight, and a redelivery by lock expiry.
+	wantDelivery(t, s.Deliver(1, 7, 3, 2, s0), Delivery{First: true, Redelivery: true, Cause: CauseLockExpired})
+	wantDelivery(t, s.Deliver(1, 7, 3, 3, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+}
+
+func TestShareRejectArchivesOnce(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Reject)
+	if c := s.Confirmed(0, 0, 1, true); !c.Archived {
+		t.Fatal("a confirmed reject is not archived")
+	}
+	if c := s.Confirmed(0, 0, 1, true); c.Archived {
+		t.Fatal("archived twice")
+	}
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0) // archived is not lost
+	wantDelivery(t, s.Deliver(0, 7, 0, 2, s0), Delivery{Duplicate: true})
+}
+
+func TestShareFailedRejectIsNotArchived(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	accept(t, s, 0, 1, 1)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Reject)
+	if c := s.Confirmed(0, 0, 1, false); c.Archived {
+		t.Fatal("a failed reject archived")
+	}
+	// Never delivered again, below the limit: lost.
+	wantExpire(t, s, s0.Add(10*time.Second), 1, 0)
+}
+
+func TestShareReleaseAtLimitArchives(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	for dc := int32(1); dc <= 3; dc++ {
+		s.Deliver(0, 7, 0, dc, s0)
+		s.Answered(0, 0, dc, Release)
+		c := s.Confirmed(0, 0, dc, true)
+		if c.Archived != (dc == 3) {
+			t.Fatalf("release at delivery %d: archived %v", dc, c.Archived)
+		}
+	}
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+}
+
+func TestShareLockExpiryAtLimitArchivesAtGrace(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0)
+	s.Deliver(0, 7, 0, 3, s0) // at the limit, never answered: the broker archives it
+	s.Deliver(0, 7, 1, 2, s0) // below it: it should have come back
+	accept(t, s, 0, 2, 1)
+	wantExpire(t, s, s0.Add(10*time.Second), 1, 1)
+}
+
+func TestShareOtherRunIsNotAccounted(t *testing.T) {
+	s := newShareT()
+	wantDelivery(t, s.Deliver(0, 8, 0, 1, s0), Delivery{OtherRun: true})
+	wantDelivery(t, s.Deliver(0, 8, 0, 2, s0), Delivery{OtherRun: true})
+	if n := s.Held(); n != 0 {
+		t.Fatalf("held %d", n)
+	}
+}
+
+func TestShareProducerFailureIsNeverLost(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.WillNotArrive(0, 1, 3, s0)
+	s.Acked(0, 3, s0)
+	accept(t, s, 0, 0, 1)
+	accept(t, s, 0, 3, 1)
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+	// Written despite the failure: an ordinary delivery.
+	wantDelivery(t, s.Deliver(0, 7, 2, 1, s0), Delivery{First: true})
+}
+
+func TestShareGraceRunsFromEachAcknowledgement(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0.Add(5*time.Second)) // a later run (runSpan is 1 s)
+	accept(t, s, 0, 2, 1)                // read past both at s0
+	wantExpire(t, s, s0.Add(11*time.Second), 1, 0)
+	wantExpire(t, s, s0.Add(14*time.Second), 0, 0)
+	wantExpire(t, s, s0.Add(15*time.Second), 1, 0)
+}
+
+func TestSharePartitionsApart(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.Acked(1, 0, s0)
+	s.Acked(1, 1, s0)
+	accept(t, s, 0, 0, 1)
+	accept(t, s, 1, 1, 1)
+	wantDelivery(t, s.Deliver(1, 7, 0, 1, s0), Delivery{First: true})
+	wantExpire(t, s, s0.Add(time.Hour), 1, 0)
+}
+
+// A group that delivers nothing past a record (stalled, or the record is
+// the last) does not make it lost: it is late, which lag shows.
+func TestShareNothingReadPastIsNotLost(t *testing.T) {
+	s := newShareT()
+	for seq := range uint64(10) {
+		s.Acked(0, seq, s0)
+	}
+	accept(t, s, 0, 0, 1)
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+	// The group resumes an hour later: the grace runs from then.
+	at := s0.Add(time.Hour)
+	s.Deliver(0, 7, 9, 1, at)
+	s.Answered(0, 9, 1, Accept)
+	s.Confirmed(0, 9, 1, true)
+	wantExpire(t, s, at.Add(9*time.Second), 0, 0)
+	wantExpire(t, s, at.Add(10*time.Second), 8, 0)
+}
+
+// An acknowledgement heard after the group read past the record (the
+// consumer was faster than the producer's callback) starts the grace then.
+func TestShareAcknowledgedAfterReadPast(t *testing.T) {
+	s := newShareT()
+	s.Deliver(0, 7, 5, 1, s0)
+	s.Acked(0, 3, s0.Add(time.Minute))
+	wantExpire(t, s, s0.Add(time.Minute+9*time.Second), 0, 0)
+	wantExpire(t, s, s0.Add(time.Minute+10*time.Second), 1, 0)
+}
+
+func TestShareAnswerToAnUnknownRecordIsIgnored(t *testing.T) {
+	s := newShareT()
+	s.Answered(0, 9, 1, Accept)
+	if c := s.Confirmed(0, 9, 1, true); c.Archived {
+		t.Fatal("archived a record never delivered")
+	}
+	s.Deliver(0, 7, 9, 1, s0)
+	if c := s.Confirmed(0, 9, 1, true); c.Archived {
+		t.Fatal("confirmed a delivery never answered")
+	}
+	if n := s.Held(); n != 1 {
+		t.Fatalf("held %d, want 1", n)
+	}
+}
