@@ -24,7 +24,7 @@
 # Settings (environment, or the command's flags: -rounds, -records, ...): ROUNDS=3 RECORDS=1000000
 #   RECORDS_10K=200000 PARTITIONS=9 SIZES="100 1024 10240" ACKS_LIST="1 all" STEADY_RATES="1000 10000 50000"
 #   STEADY_SECS=60 COST_SECS=300 COMPRESSED_RECORDS=100000 CODECS="lz4 zstd"
-#   PAYLOAD=random_letters OUT=<dir for logs and report.md>
+#   PAYLOAD=random_letters SEEDS_FILE=bench/spec/testdata/valid-seeds-record-size.yml OUT=<dir for logs and report.md>
 # Needs go, java 17+ and mvn (scripts/kafka.sh fetches the Kafka jars once).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE

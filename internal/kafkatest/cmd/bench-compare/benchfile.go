@@ -49,11 +49,11 @@ type (
 		ReplicationFactor int16 `yaml:"replication_factor,omitempty"`
 	}
 	producerKeys struct {
-		Acks            string `yaml:"acks"`
-		LingerMS        int    `yaml:"linger.ms"`
-		BatchSize       int    `yaml:"batch.size"`
-		BufferMemory    int64  `yaml:"buffer.memory"`
-		CompressionType string `yaml:"compression.type"`
+		Acks            string `yaml:"acks,omitempty"`
+		LingerMS        int    `yaml:"linger.ms,omitempty"`
+		BatchSize       int    `yaml:"batch.size,omitempty"`
+		BufferMemory    int64  `yaml:"buffer.memory,omitempty"`
+		CompressionType string `yaml:"compression.type,omitempty"`
 	}
 	consumerKeys struct {
 		Enabled *bool  `yaml:"enabled,omitempty"`

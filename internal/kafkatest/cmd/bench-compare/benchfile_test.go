@@ -122,3 +122,25 @@ func TestConfigFiles(t *testing.T) {
 		t.Errorf("replication probe: %+v", p)
 	}
 }
+
+// TestWorkersFile: the bench file of workers, as bench-workers.sh wrote it.
+func TestWorkersFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bench.yml")
+	if err := writeYAML(path, workersFile{Kafka: kafkaKeys{Brokers: []string{"127.0.0.1:9092"}}, Duration: "20s", WarmupRecords: 1000,
+		Rate: 20000, DrainTimeout: "20s", Defaults: probeKeys{RecordSize: 100, CreateTopic: &topicKeys{Partitions: 6}, Producer: &producerKeys{Acks: "1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := spec.Parse(data)
+	if err != nil {
+		t.Fatalf("%s\n%v", data, err)
+	}
+	p := b.Scenarios[0].Probe
+	if b.Duration.Seconds() != 20 || b.WarmupRecords != 1000 || b.DrainTimeout.Seconds() != 20 || p.Rate != 20000 ||
+		p.RecordSize != 100 || p.CreateTopic.Partitions != 6 || p.Producer.Acks != "1" || p.Producer.LingerMS == 0 {
+		t.Errorf("workers: %+v, probe %+v (linger.ms must keep its default)", b, p)
+	}
+}

@@ -6,16 +6,20 @@
 //	go run ./internal/kafkatest/cmd/bench-compare embedded [seconds] [rate ...]
 //	go run ./internal/kafkatest/cmd/bench-compare footprint [rate:record_size ...]
 //	go run ./internal/kafkatest/cmd/bench-compare replication [seconds] [rate ...]
+//	go run ./internal/kafkatest/cmd/bench-compare workers
 //
-// vs-kafka  `kafka_bench_exporter bench` against Kafka's ProducerPerformance
+// The subcommands:
 //
-//	and ConsumerPerformance, rounds alternated, round 0 discarded; a steady
-//	rate; the bytes the broker stores per payload kind and compression;
-//	a seeds-style sweep; the always-on cost of the daemon with a broker stall
-//
-// embedded  the daemon on its embedded cluster: achieved rate, CPU, RSS, p99
-// footprint the daemon's CPU and RSS per rate, optionally beside another program
-// replication  replication latency across a real MirrorMaker 2
+//   - vs-kafka: `kafka_bench_exporter bench` against Kafka's ProducerPerformance
+//     and ConsumerPerformance, rounds alternated, round 0 discarded; a steady
+//     rate; the bytes the broker stores per payload kind and compression; a
+//     seeds-style sweep; the always-on cost of the daemon with a broker stall
+//   - embedded: the daemon on its embedded cluster: achieved rate, CPU, RSS, p99
+//   - footprint: the daemon's CPU and RSS per rate, optionally beside another
+//     program
+//   - replication: replication latency across a real MirrorMaker 2
+//   - workers: one bench process against two workers at the same total rate,
+//     merged
 //
 // Settings are flags of each subcommand (-h lists them); each flag's default
 // is the environment variable of the same name in capitals (ROUNDS,
@@ -50,13 +54,14 @@ var subcommands = map[string]func(ctx context.Context, args []string) error{
 	"embedded":    embedded,
 	"footprint":   footprint,
 	"replication": replication,
+	"workers":     workers,
 }
 
 func main() {
 	log.SetFlags(log.Ltime)
 	log.SetPrefix("bench-compare: ")
 	if len(os.Args) < 2 || subcommands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: bench-compare vs-kafka|embedded|footprint|replication [flags] [args]  (each takes -h)")
+		fmt.Fprintln(os.Stderr, "usage: bench-compare vs-kafka|embedded|footprint|replication|workers [flags] [args]  (each takes -h)")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -135,3 +135,28 @@ process_resident_memory_bytes 1.048576e+08
 		t.Errorf("embeddedTableRow =\n%s, want\n%s", got, want)
 	}
 }
+
+func TestReplicationRow(t *testing.T) {
+	fam := func(text string) string {
+		return strings.ReplaceAll(text, "lat", "kafka_bench_replication_latency_seconds") +
+			strings.ReplaceAll(text, "lat", "kafka_bench_end_to_end_latency_seconds")
+	}
+	before := parse(t, fam(scrapeBefore)+`# TYPE kafka_bench_replication_consumed_records_total counter
+kafka_bench_replication_consumed_records_total 100
+`)
+	after := parse(t, fam(scrapeAfter)+`# TYPE kafka_bench_replication_consumed_records_total counter
+kafka_bench_replication_consumed_records_total 1100
+# TYPE kafka_bench_replication_lag_records gauge
+kafka_bench_replication_lag_records{partition="0"} 2
+kafka_bench_replication_lag_records{partition="1"} 1
+# TYPE kafka_bench_replication_records_lost_total counter
+kafka_bench_replication_records_lost_total 0
+# TYPE kafka_bench_replication_records_duplicated_total counter
+kafka_bench_replication_records_duplicated_total 0
+`)
+	// p50 at rank 500 of 800 in (0, 10] ms; p99 and max in +Inf: 250 ms.
+	want := "| 200 | 5 | 1000 | 6.2 | 250.0 | 250.0 | ≤ 250.0 | 250.0 | 3 | 0 | 0 |"
+	if got := replicationTableRow(200, 5, before, after); got != want {
+		t.Errorf("replicationTableRow =\n%s, want\n%s", got, want)
+	}
+}

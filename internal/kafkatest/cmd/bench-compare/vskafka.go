@@ -54,6 +54,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 		compressed: s.Int("compressed-records", 100000, "compression: records per row"),
 		payload:    s.String("payload", "random_letters", "our payload kind in produce and consume"),
 		out:        s.String("out", "", "directory for logs, bench files and report.md (default: a temporary one, removed)"),
+		seedsFile:  s.String("seeds-file", "bench/spec/testdata/valid-seeds-record-size.yml", "seeds: the bench file of the sweep"),
 	}
 	sizes := s.List("sizes", "100 1024 10240", "record sizes")
 	acks := s.List("acks-list", "1 all", "acks values")
@@ -139,7 +140,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 
 type vsRun struct {
 	rounds, records, records10K, partitions, steadySecs, costSecs, compressed *int
-	payload, out                                                              *string
+	payload, out, seedsFile                                                   *string
 	sizes, steadyRates                                                        []int
 	acks, codecs                                                              []string
 
@@ -446,7 +447,7 @@ func payloadLines(path string) (float64, error) {
 
 // topicBytes is the size of a topic's partitions in the brokers' log dirs.
 func (v *vsRun) topicBytes(ctx context.Context, topic string) (int64, error) {
-	dirs, err := v.adm.DescribeAllLogDirs(ctx, kadm.TopicsSet{topic: nil})
+	dirs, err := v.adm.DescribeAllLogDirs(ctx, nil) // every topic: a set of a topic alone names no partition
 	if err != nil {
 		return 0, err
 	}
@@ -535,10 +536,10 @@ func roundTo(x float64, digits int) float64 { return result.Round(x, digits) }
 func (v *vsRun) seeds(ctx context.Context) error {
 	settle()
 	v.report.say("")
-	v.report.say("### A seeds-style sweep: bench/spec/testdata/valid-seeds-record-size.yml")
+	v.report.say("### A seeds-style sweep: %s", *v.seedsFile)
 	v.report.say("")
 	md := filepath.Join(v.work, "seeds.md")
-	if err := runLogged(ctx, filepath.Join(v.work, "seeds"), v.bin, "bench", "--bench.file", "bench/spec/testdata/valid-seeds-record-size.yml",
+	if err := runLogged(ctx, filepath.Join(v.work, "seeds"), v.bin, "bench", "--bench.file", *v.seedsFile,
 		"--kafka.brokers", strings.Join(v.brokers, ","), "--log.level=warn", "--output", md); err != nil {
 		return err
 	}
