@@ -59,6 +59,9 @@ func footprint(ctx context.Context, args []string) error {
 	if *f.peerCmd != "" && (*f.peerURL == "" || *f.peerRecords == "") {
 		return fmt.Errorf("-peer-cmd (PEER_CMD) needs -peer-url (PEER_URL) and -peer-records (PEER_RECORDS)")
 	}
+	if *f.peerURL != "" && !strings.Contains(*f.peerURL, "://") {
+		*f.peerURL = "http://" + *f.peerURL // as curl reads 127.0.0.1:18080/metrics
+	}
 	extra, err := parseExtra(*f.probeExtra)
 	if err != nil {
 		return err
