@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -690,7 +689,7 @@ func runImage(t *testing.T, img ociImage, commit string) {
 	if out, err := exec.Command(runc, "spec", "--bundle", bundle).CombinedOutput(); err != nil {
 		t.Fatalf("runc spec: %v\n%s", err, out)
 	}
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	var spec map[string]any
 	specFile := filepath.Join(bundle, "config.json")
 	if err := json.Unmarshal(readFile(t, specFile), &spec); err != nil {
@@ -798,17 +797,4 @@ func runImage(t *testing.T, img ociImage, commit string) {
 	if !slices.Contains(strings.Split(rootOpts, ","), "ro") {
 		t.Errorf("the container's root filesystem is mounted %q, want read-only", rootOpts)
 	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return port
 }

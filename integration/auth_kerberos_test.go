@@ -16,6 +16,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/exportertest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -36,14 +37,7 @@ func startKDC(t *testing.T) *testKDC {
 		}
 	}
 	dir := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	port := testenv.FreePort(t)
 	k := &testKDC{dir: dir, krb5conf: filepath.Join(dir, "krb5.conf")}
 	kdcConf := filepath.Join(dir, "kdc.conf")
 	writeBytes(t, kdcConf, fmt.Appendf(nil, `[kdcdefaults]

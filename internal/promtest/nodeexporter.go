@@ -32,7 +32,7 @@ type NodeExporter struct {
 func StartNodeExporter(t testing.TB) *NodeExporter {
 	t.Helper()
 	bin := testenv.Tool(t, NodeExporterBinary)
-	port, err := freePort()
+	port, err := testenv.LoopbackPort()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,7 +267,7 @@ var errAddrInUse = errors.New("listen address already in use")
 
 func start(t testing.TB, binary, dir, configFile string, attempt int) (*Prometheus, error) {
 	t.Helper()
-	port, err := freePort()
+	port, err := testenv.LoopbackPort()
 	if err != nil {
 		return nil, err
 	}
@@ -350,15 +350,6 @@ func start(t testing.TB, binary, dir, configFile string, attempt int) (*Promethe
 			}
 		}
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	return port, l.Close()
 }
 
 // Kill kills Prometheus (its whole process group) and waits for it to exit.

@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -49,8 +48,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/hostinfo"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -317,15 +318,6 @@ func (s *settings) runOurs(ctx context.Context, file, logfile, profile string) (
 	return child(ctx, logfile, s.ours, args...)
 }
 
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().String(), nil
-}
-
 // produced reads ProducerPerformance's line that bench prints: "N records sent, ...".
 func produced(out string) (int64, error) {
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -506,7 +498,7 @@ func (s *settings) daemon(ctx context.Context) error {
 			if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
 				return run{}, err
 			}
-			addr, err := freeAddr()
+			addr, err := testenv.LoopbackAddr()
 			if err != nil {
 				return run{}, err
 			}
@@ -577,22 +569,8 @@ func producedTotal(url string) (float64, error) {
 	return n, nil
 }
 
-// procCPU is utime+stime of a running process from /proc/PID/stat.
+// procCPU is utime+stime of a running process.
 func procCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, s)
-	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, s)
-	}
-	const tick = 100 // USER_HZ on Linux
-	return time.Duration(ut+st) * time.Second / tick, nil
+	p, err := hostinfo.ReadProcess(pid)
+	return p.CPU, err
 }

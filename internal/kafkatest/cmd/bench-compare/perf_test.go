@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+)
+
+// ProducerPerformance's output of Kafka 4.x: progress lines every 5 s, then
+// the result line.
+const ppOutput = `612337 records sent, 122467.4 records/sec (119.60 MB/sec), 183.0 ms avg latency, 460.0 ms max latency.
+1000000 records sent, 120581.334940 records/sec (117.75 MB/sec), 201.43 ms avg latency, 512.00 ms max latency, 190 ms 50th, 402 ms 95th, 470 ms 99th, 501 ms 99.9th.
+`
+
+// ConsumerPerformance's output: a warning, the header and the result line.
+const cpOutput = `WARNING: option [timeout] is deprecated
+start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
+2026-12-02 05:01:02:345, 2026-12-02 05:01:05:519, 976.5625, 307.6694, 1000000, 315059.8614, 415, 2759, 353.9552, 362450.1631
+`
+
+func TestProducerRate(t *testing.T) {
+	got, err := producerRate(ppOutput)
+	if err != nil || got != 120581.334940 {
+		t.Errorf("producerRate = %v, %v; want 120581.334940 from the result line, not the progress line", got, err)
+	}
+	// Ours prints the same line.
+	ours := benchreport.ProducerLine(&result.ProduceResult{Records: 5000, Bytes: 5000 * 1024, Elapsed: 2 * time.Second})
+	if got, err := producerRate("banner\n" + ours + "\n| table |\n"); err != nil || got != 2500 {
+		t.Errorf("producerRate(%q) = %v, %v; want 2500", ours, got, err)
+	}
+	for _, bad := range []string{"", strings.SplitN(ppOutput, "\n", 2)[0], "10 records sent, fast records/sec (1 MB/sec), 1 ms 99.9th."} {
+		if got, err := producerRate(bad); err == nil {
+			t.Errorf("producerRate(%q) = %v, want an error", bad, got)
+		}
+	}
+}
+
+func TestConsumerRate(t *testing.T) {
+	got, err := consumerRate(cpOutput)
+	if err != nil || got != (consumerRates{total: 315059.8614, fetch: 362450.1631}) {
+		t.Errorf("consumerRate = %+v, %v", got, err)
+	}
+	start := time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC)
+	c := &result.ConsumeResult{Start: start, End: start.Add(4 * time.Second), Records: 40000, Bytes: 40000 * 100, Rebalance: 2 * time.Second}
+	ours := benchreport.ConsumerHeader + "\n" + benchreport.ConsumerLine(c) + "\n"
+	if got, err := consumerRate(ours); err != nil || got != (consumerRates{total: 10000, fetch: 20000}) {
+		t.Errorf("consumerRate(%q) = %+v, %v; want 10000 and 20000", ours, got, err)
+	}
+	short := strings.Replace(cpOutput, ", 362450.1631", "", 1)
+	for _, bad := range []string{"", "start.time, end.time\n", short, strings.Replace(cpOutput, "315059.8614", "many", 1)} {
+		if got, err := consumerRate(bad); err == nil {
+			t.Errorf("consumerRate(%q) = %+v, want an error", bad, got)
+		}
+	}
+}
+
+// TestOurResult: a result as `bench --format json` writes it is read back,
+// with ConsumerPerformance's two rates.
+func TestOurResult(t *testing.T) {
+	start := time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC)
+	r := result.Result{Scenario: "", Topic: "fill-100",
+		Produce: &result.ProduceResult{Records: 9000, Bytes: 900000, Elapsed: 3 * time.Second, First: start, Last: start.Add(3 * time.Second)},
+		Consume: &result.ConsumeResult{Start: start, End: start.Add(5 * time.Second), Records: 9000, Rebalance: 500 * time.Millisecond}}
+	var b bytes.Buffer
+	if err := benchreport.WriteJSON(&b, nil, []result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseResult(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Produce.RecordsPerSec != 3000 {
+		t.Errorf("produce records/s = %v, want 3000", got.Produce.RecordsPerSec)
+	}
+	rates, err := ourConsumerRates(got)
+	if err != nil || rates.total != 1800 || rates.fetch != 2000 {
+		t.Errorf("ourConsumerRates = %+v, %v; want 1800 (9000 in 5 s) and 2000 (in 4.5 s)", rates, err)
+	}
+
+	failed := r
+	failed.Err = "drain timeout"
+	b.Reset()
+	if err := benchreport.WriteJSON(&b, nil, []result.Result{failed}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseResult(b.Bytes()); err == nil || !strings.Contains(err.Error(), "drain timeout") {
+		t.Errorf("a failed scenario: err = %v, want its error", err)
+	}
+	b.Reset()
+	if err := benchreport.WriteJSON(&b, nil, []result.Result{r, r}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseResult(b.Bytes()); err == nil {
+		t.Error("two scenarios were accepted as one")
+	}
+	if _, err := ourConsumerRates(result.JSONResult{Scenario: "x"}); err == nil {
+		t.Error("a result without a consumer gave rates")
+	}
+	if math.IsNaN(rates.total) {
+		t.Error("NaN rate")
+	}
+}
