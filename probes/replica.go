@@ -233,6 +233,10 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 	defer t.Stop()
 	var topicID [16]byte
 	var recreatedAt time.Time
+	// missing is the last definite answer about the replica topic: a
+	// describe that fails otherwise (a timeout) leaves it as it was, so the
+	// loss reason does not change with a slow answer.
+	missing := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -240,7 +244,6 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 		case <-t.C:
 		}
 		now := run.clk.now()
-		missing := false
 		dctx, cancel := context.WithTimeout(ctx, time.Duration(r.cfg.LagInterval))
 		td, err := kclient.DescribeTopic(dctx, adm, r.topic)
 		cancel()
@@ -248,13 +251,17 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 		case errors.Is(err, kerr.UnknownTopicOrPartition):
 			missing = true
 		case err != nil:
-		case topicID == [16]byte{}:
-			topicID = td.ID
-		case td.ID != topicID:
-			topicID, recreatedAt = td.ID, now
-			r.logger.Warn("the replica topic was recreated; restarting the replica reader", "replica_topic", r.topic)
-			stopReader()
-			stopReader, down, retryAt = nil, 0, now
+		default:
+			missing = false
+			switch {
+			case topicID == [16]byte{}:
+				topicID = td.ID
+			case td.ID != topicID:
+				topicID, recreatedAt = td.ID, now
+				r.logger.Warn("the replica topic was recreated; restarting the replica reader", "replica_topic", r.topic)
+				stopReader()
+				stopReader, down, retryAt = nil, 0, now
+			}
 		}
 		if stopReader == nil && !now.Before(retryAt) {
 			// A reader that cannot be built is retried with the
