@@ -255,7 +255,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
 			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
-			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
+			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, i, kclient.GroupCallbacks{Revoked: c.onRevoked})...)
 			if err != nil {
 				return false, &buildError{ClientConsumer, err}
 			}
