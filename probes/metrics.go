@@ -59,6 +59,7 @@ type Metrics struct {
 	groupLagSeconds *prometheus.GaugeVec
 	clientFailed    *prometheus.CounterVec
 	replication     *replicationMetrics // replica_metrics.go
+	rebalance       *rebalanceMetrics   // rebalance.go
 }
 
 // NewMetrics creates and registers the probe metrics on reg.
@@ -90,6 +91,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	family.Register(reg, m.families()...)
 	m.replication = newReplicationMetrics(reg)
+	m.rebalance = newRebalanceMetrics(reg)
 	return m
 }
 
@@ -173,4 +175,5 @@ func consumerGroup(p config.Probe) string {
 func (m *Metrics) deleteProbe(name string) {
 	family.DeleteProbe(name, m.families()...)
 	m.replication.deleteProbe(name)
+	m.rebalance.deleteProbe(name)
 }

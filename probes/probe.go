@@ -91,6 +91,7 @@ type Probe struct {
 	fails        failCounter
 	errs         *errLog
 	replica      *replica // replica.go; nil without a replica block
+	reb          *rebalances
 
 	held        atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce chan struct{}
@@ -129,6 +130,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
 		replica:      rep,
+		reb:          newRebalances(cfg, opts.Metrics.rebalance),
 	}
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
 	if rep != nil {
@@ -254,8 +256,9 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	}
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
-			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
-			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, i, kclient.GroupCallbacks{Revoked: c.onRevoked})...)
+			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond,
+				member: newMember(p.reb, p.clk)}
+			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, i, c.callbacks())...)
 			if err != nil {
 				return false, &buildError{ClientConsumer, err}
 			}
