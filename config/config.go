@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/common/model"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -150,11 +151,52 @@ type Consumer struct {
 	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
 	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
 	Consumers            int  `yaml:"consumers"`
+	// Churn, when set, makes rebalances happen on a schedule (see Churn).
+	Churn *Churn `yaml:"churn,omitempty"`
+}
+
+// Churn has one more member join the probe's group every Interval and
+// leave after Duration, so that the group rebalances twice per interval
+// and rebalance time is measured all the time.
+type Churn struct {
+	Interval model.Duration `yaml:"interval"`
+	Duration model.Duration `yaml:"duration"`
+}
+
+// Defaults of a churn block.
+const (
+	DefaultChurnInterval = 10 * time.Minute
+	DefaultChurnDuration = time.Minute
+)
+
+// SetDefaults fills a churn block's defaults.
+func (c *Churn) SetDefaults() {
+	c.Interval = model.Duration(DefaultChurnInterval)
+	c.Duration = model.Duration(DefaultChurnDuration)
+}
+
+// UnmarshalYAML fills the defaults of the keys the block leaves out.
+func (c *Churn) UnmarshalYAML(n *yaml.Node) error {
+	c.SetDefaults()
+	type plain Churn
+	return n.Decode((*plain)(c))
+}
+
+func (c *Churn) validate(s string) error {
+	switch {
+	case c.Interval <= 0:
+		return FieldError(s, "consumer.churn.interval", c.Interval, "must be > 0")
+	case c.Duration <= 0:
+		return FieldError(s, "consumer.churn.duration", c.Duration, "must be > 0")
+	case c.Duration >= c.Interval:
+		return FieldError(s, "consumer.churn.duration", c.Duration, fmt.Sprintf("must be shorter than churn.interval (%v): the member joins again after it", c.Interval))
+	}
+	return nil
 }
 
 // ProbeOwnClientKeys are the keys of producer: and consumer: that are the
 // probe's own, not Kafka properties ("<block> <key>").
-var ProbeOwnClientKeys = []string{"consumer enabled", "consumer consumers"}
+var ProbeOwnClientKeys = []string{"consumer enabled", "consumer consumers", "consumer churn.interval", "consumer churn.duration"}
 
 // Group protocols (group.protocol).
 const (
@@ -584,6 +626,11 @@ func (c *Consumer) validate(s string) error {
 	}
 	if err := c.validateGroup(s); err != nil {
 		return err
+	}
+	if c.Churn != nil {
+		if err := c.Churn.validate(s); err != nil {
+			return err
+		}
 	}
 	return validateCommon(s, "consumer", c.MetadataMaxAgeMS, c.ConnectionsMaxIdleMS)
 }

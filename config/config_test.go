@@ -16,6 +16,7 @@ import (
 
 // Every invalid-*.yml in testdata must fail with exactly this one line.
 var invalidFiles = map[string]string{
+	"invalid-churn-duration-long.yml":                "probe \"p1\": consumer.churn.duration = 2m: must be shorter than churn.interval (1m): the member joins again after it",
 	"invalid-bad-assignment-strategy.yml":            "probe \"p1\": consumer.partition.assignment.strategy = \"range, fair\": unknown assignor \"fair\": must be a comma-separated list of range, roundrobin, sticky, cooperative-sticky (or their Java class names)",
 	"invalid-bad-group-protocol.yml":                 "probe \"p1\": consumer.group.protocol = \"eager\": must be classic or consumer",
 	"invalid-bad-isolation-level.yml":                "probe \"p1\": consumer.isolation.level = \"read_latest\": must be read_uncommitted or read_committed",

@@ -38,6 +38,8 @@ func Reference() ([]KeyRef, error) {
 	p.Capacity.SetDefaults()
 	p.Replica = &Replica{}
 	p.Replica.SetDefaults()
+	p.Consumer.Churn = &Churn{}
+	p.Consumer.Churn.SetDefaults()
 	p.Resolve()
 	c.Probes = []Probe{p}
 	out, err := c.Marshal()
@@ -243,6 +245,9 @@ var keyDocs = map[string]KeyDoc{
 	"probes[].consumer.metadata.max.age.ms":           {Values: "250 … 3600000 (franz-go)", Doc: "the longest time between two metadata refreshes"},
 	"probes[].consumer.connections.max.idle.ms":       {Default: "unset: franz-go's 30000", Values: "100 … 900000 (franz-go)", Doc: "an idle connection is closed after this"},
 	"probes[].consumer.enable.metrics.push":           {Doc: "false: the client does not send its metrics to the broker (KIP-714)"},
+	"probes[].consumer.churn":                         {Default: "(off)", Values: "present = on", Doc: "one more member joins the probe's group every `interval` and leaves after `duration`, reading and committing as the probe's own members do: two rebalances per interval, measured as any other (`cause` `churn` at the other members)"},
+	"probes[].consumer.churn.interval":                {Values: "> 0", Doc: "time from one join of the extra member to the next"},
+	"probes[].consumer.churn.duration":                {Values: "> 0, below `interval`", Doc: "how long the extra member stays in the group"},
 
 	"probes[].capacity":                      {Default: "(off)", Values: "present = on", Doc: "the capacity canary"},
 	"probes[].capacity.interval":             {Values: "> 0; must exceed the longest run (warm-up + steps × `step_duration`) by 10 %", Doc: "time from the end of one run to the start of the next, ±10 % jitter"},

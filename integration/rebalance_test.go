@@ -146,3 +146,34 @@ func histogramSum(f scrape.Families, name, probe string) float64 {
 	}
 	return s
 }
+
+// consumer.churn on a KIP-848 group: the extra member joins every interval
+// and leaves after its duration; the probe's member measures the
+// rebalances it causes (cause churn), and no record is lost.
+func TestConsumerChurn(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	c := cluster(t, 1)
+	ensureRunning(t, c)
+	const probe = "churn"
+	x := exportertest.Start(t, `
+probes:
+  - name: churn
+    rate: 200
+    record_size: 200
+    lag_interval: 1s
+    loss_grace_period: 10s
+    create_topic: {partitions: 4, replication_factor: 1}
+    consumer: {group.protocol: consumer, churn: {interval: 12s, duration: 5s}}
+`, c.Bootstrap())
+	x.WaitReady(t, 60*time.Second)
+	probetest.Eventually(t, 2*time.Minute, "two churn rebalances measured at the probe's member", func() (bool, string) {
+		f := x.Scrape(t)
+		churn, _ := f.Value("kafka_bench_consumer_rebalances_total", "probe", probe, "cause", "churn")
+		d, _ := f.Value("kafka_bench_consumer_rebalance_duration_seconds", "probe", probe)
+		return churn >= 2 && d >= 2, fmt.Sprintf("churn rebalances %v, durations observed %v", churn, d)
+	})
+	f := drain(t, x, probe)
+	assertCounters(t, f, probe, map[string]float64{"kafka_bench_records_lost_total": 0, "kafka_bench_records_foreign_total": 0})
+	t.Logf("rebalance durations: %v observations, sum %.3fs", value(t, f, "kafka_bench_consumer_rebalance_duration_seconds", probe),
+		histogramSum(f, "kafka_bench_consumer_rebalance_duration_seconds", probe))
+}

@@ -256,17 +256,17 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	}
 	if p.cfg.Consumer.Enabled {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
-			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond,
-				member: newMember(p.reb, p.clk)}
-			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, i, c.callbacks())...)
+			c, err := p.newConsumer(i, false)
 			if err != nil {
 				return false, &buildError{ClientConsumer, err}
 			}
-			c.client = cl
 			wg.Go(func() {
-				defer cl.Close() // leaves the group
+				defer c.client.Close() // leaves the group
 				c.run(consumeCtx)
 			})
+		}
+		if p.cfg.Consumer.Churn != nil {
+			wg.Go(func() { p.churn(consumeCtx) })
 		}
 	}
 	if !p.opts.Bench.ConsumeOnly {
@@ -312,6 +312,25 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 			}
 		}
 	}
+}
+
+// newConsumer builds member member of the probe's group, its client
+// labelled by the member index; the churn member (consumer.churn) is
+// labelled churn and joins as a dynamic member, so that it leaves the group
+// when it closes even when the others are static.
+func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
+	c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond,
+		member: newMember(p.reb, p.clk, churn)}
+	cfg, label := p.cfg, strconv.Itoa(member)
+	if churn {
+		cfg.Consumer.GroupInstanceID, label = "", "churn"
+	}
+	cl, err := p.NewClient(kclient.RoleConsumer, label, kclient.ConsumerOpts(cfg, member, c.callbacks())...)
+	if err != nil {
+		return nil, err
+	}
+	c.client = cl
+	return c, nil
 }
 
 func (p *Probe) producingStopped() bool {

@@ -23,6 +23,9 @@ const (
 	// CauseLost: the member lost its partitions (session timed out,
 	// fenced), franz-go's OnPartitionsLost.
 	CauseLost = "lost"
+	// CauseChurn: the extra member of consumer.churn joined or left
+	// shortly before.
+	CauseChurn = "churn"
 	// CausePartitionsAdded: the topic grew shortly before.
 	CausePartitionsAdded = "partitions_added"
 	// CauseReassigned: the coordinator moved partitions to or from the
@@ -31,10 +34,10 @@ const (
 )
 
 // RebalanceCauses lists every cause, in exposition order.
-var RebalanceCauses = []string{CauseJoined, CauseLost, CausePartitionsAdded, CauseReassigned}
+var RebalanceCauses = []string{CauseJoined, CauseLost, CauseChurn, CausePartitionsAdded, CauseReassigned}
 
-// grewWithin is how long after partitions were added a rebalance is put
-// down to them.
+// grewWithin is how long after partitions were added, or the churn member
+// joined or left, a rebalance is put down to it.
 const grewWithin = time.Minute
 
 // windowsKept is how many recent rebalances a record's intended time is
@@ -87,6 +90,7 @@ type rebalances struct {
 	m          *rebalanceMetrics
 	protocol   atomic.Pointer[string] // as described; nil: not yet known
 	grewAt     atomic.Int64           // unix nanoseconds (probe clock) of the last partitions added
+	churnAt    atomic.Int64           // of the churn member's last join or leave
 
 	mu      sync.Mutex
 	windows atomic.Pointer[[]*window] // copy on write: read per record
@@ -197,13 +201,17 @@ type member struct {
 	r   *rebalances
 	clk clock
 
+	churn bool // the churn member itself: its own moves are not churn's effect
+
 	mu     sync.Mutex
 	joined bool
 	active *window // the rebalance under way; nil: none
 	cause  string
 }
 
-func newMember(r *rebalances, clk clock) *member { return &member{r: r, clk: clk} }
+func newMember(r *rebalances, clk clock, churn bool) *member {
+	return &member{r: r, clk: clk, churn: churn}
+}
 
 func (mb *member) callbacks(onRevoked func(context.Context, *kgo.Client, map[string][]int32)) (assigned, revoked, lost func(context.Context, *kgo.Client, map[string][]int32)) {
 	assigned = func(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
@@ -250,12 +258,39 @@ func (mb *member) begin(lost bool) {
 	switch {
 	case lost:
 		mb.cause = CauseLost
+	case !mb.churn && now.Sub(time.Unix(0, mb.r.churnAt.Load())) < grewWithin:
+		mb.cause = CauseChurn
 	case now.Sub(time.Unix(0, mb.r.grewAt.Load())) < grewWithin:
 		mb.cause = CausePartitionsAdded
 	default:
 		mb.cause = CauseReassigned
 	}
 	mb.active = mb.r.open(now)
+}
+
+// churn runs consumer.churn until ctx ends: every interval one more
+// member joins the group, reads and commits as the others do, and leaves
+// after duration.
+func (p *Probe) churn(ctx context.Context) {
+	ch := p.cfg.Consumer.Churn
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Duration(ch.Interval - ch.Duration)):
+		}
+		c, err := p.newConsumer(p.cfg.Consumer.Consumers, true)
+		if err != nil {
+			p.logger.Warn("the churn member could not be built", "err", err)
+			continue
+		}
+		p.reb.churnAt.Store(p.clk.now().UnixNano())
+		memberCtx, cancel := context.WithTimeout(ctx, time.Duration(ch.Duration))
+		c.run(memberCtx)
+		cancel()
+		p.reb.churnAt.Store(p.clk.now().UnixNano())
+		c.client.Close() // leaves the group
+	}
 }
 
 // consumed ends a rebalance under way: the member has records again. A
