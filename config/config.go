@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/prometheus/common/model"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -103,6 +105,18 @@ type Producer struct {
 	RequestTimeoutMS  int    `yaml:"request.timeout.ms"`
 	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms"`
 	Retries           int    `yaml:"retries"`
+	// MaxRequestSize, when set, bounds every request to a broker; unset,
+	// franz-go's 100 MiB.
+	MaxRequestSize *int32 `yaml:"max.request.size"`
+	// Compression levels apply with their compression.type; unset, the
+	// codec's default.
+	CompressionGzipLevel *int `yaml:"compression.gzip.level"`
+	CompressionLz4Level  *int `yaml:"compression.lz4.level"`
+	CompressionZstdLevel *int `yaml:"compression.zstd.level"`
+	MetadataMaxAgeMS     int  `yaml:"metadata.max.age.ms"`
+	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
+	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
+	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
 }
 
 // Consumer holds Kafka consumer properties, by Kafka's names, plus the number
@@ -119,11 +133,124 @@ type Consumer struct {
 	SessionTimeoutMS       int    `yaml:"session.timeout.ms"`
 	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms"`
 	AutoOffsetReset        string `yaml:"auto.offset.reset"`
-	Consumers              int    `yaml:"consumers"`
+	// GroupProtocol is classic or consumer (KIP-848).
+	GroupProtocol       string `yaml:"group.protocol"`
+	GroupRemoteAssignor string `yaml:"group.remote.assignor"`
+	// PartitionAssignmentStrategy is a comma-separated list of assignors,
+	// in order of preference; empty is cooperative-sticky.
+	PartitionAssignmentStrategy string `yaml:"partition.assignment.strategy"`
+	GroupInstanceID             string `yaml:"group.instance.id"`
+	IsolationLevel              string `yaml:"isolation.level"`
+	CheckCRCs                   bool   `yaml:"check.crcs"`
+	ClientRack                  string `yaml:"client.rack"`
+	// MaxPollIntervalMS unset is franz-go's rebalance timeout, 60 s.
+	MaxPollIntervalMS     *int `yaml:"max.poll.interval.ms"`
+	AllowAutoCreateTopics bool `yaml:"allow.auto.create.topics"`
+	MetadataMaxAgeMS      int  `yaml:"metadata.max.age.ms"`
+	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
+	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
+	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
+	Consumers            int  `yaml:"consumers"`
+	// Churn, when set, makes rebalances happen on a schedule (see Churn).
+	Churn *Churn `yaml:"churn,omitempty"`
 	// Kind is ConsumerKindGroup (a consumer group) or ConsumerKindShare
 	// (a share group, configured in Share).
 	Kind  string `yaml:"kind"`
 	Share Share  `yaml:"share"`
+}
+
+// Churn has one more member join the probe's group every Interval and
+// leave after Duration, so that the group rebalances twice per interval
+// and rebalance time is measured all the time.
+type Churn struct {
+	Interval model.Duration `yaml:"interval"`
+	Duration model.Duration `yaml:"duration"`
+}
+
+// Defaults of a churn block.
+const (
+	DefaultChurnInterval = 10 * time.Minute
+	DefaultChurnDuration = time.Minute
+)
+
+// SetDefaults fills a churn block's defaults.
+func (c *Churn) SetDefaults() {
+	c.Interval = model.Duration(DefaultChurnInterval)
+	c.Duration = model.Duration(DefaultChurnDuration)
+}
+
+// UnmarshalYAML fills the defaults of the keys the block leaves out.
+func (c *Churn) UnmarshalYAML(n *yaml.Node) error {
+	c.SetDefaults()
+	type plain Churn
+	return n.Decode((*plain)(c))
+}
+
+func (c *Churn) validate(s string) error {
+	switch {
+	case c.Interval <= 0:
+		return FieldError(s, "consumer.churn.interval", c.Interval, "must be > 0")
+	case c.Duration <= 0:
+		return FieldError(s, "consumer.churn.duration", c.Duration, "must be > 0")
+	case c.Duration >= c.Interval:
+		return FieldError(s, "consumer.churn.duration", c.Duration, fmt.Sprintf("must be shorter than churn.interval (%v): the member joins again after it", c.Interval))
+	}
+	return nil
+}
+
+// ProbeOwnClientKeys are the keys of producer: and consumer: that are the
+// probe's own, not Kafka properties ("<block> <key>").
+var ProbeOwnClientKeys = []string{"consumer enabled", "consumer consumers", "consumer churn.interval", "consumer churn.duration",
+	"consumer kind", "consumer share.group.id", "consumer share.record.lock.duration.ms", "consumer share.delivery.count.limit",
+	"consumer share.faults.release_fraction", "consumer share.faults.reject_fraction", "consumer share.faults.hold",
+	"consumer share.faults.hold_interval"}
+
+// Group protocols (group.protocol).
+const (
+	GroupProtocolClassic  = "classic"
+	GroupProtocolConsumer = "consumer"
+)
+
+// Assignors of partition.assignment.strategy, by their short names; the
+// Java class names are accepted too (Assignors).
+const (
+	AssignorRange             = "range"
+	AssignorRoundRobin        = "roundrobin"
+	AssignorSticky            = "sticky"
+	AssignorCooperativeSticky = "cooperative-sticky"
+)
+
+var assignorClasses = map[string]string{
+	"org.apache.kafka.clients.consumer.RangeAssignor":             AssignorRange,
+	"org.apache.kafka.clients.consumer.RoundRobinAssignor":        AssignorRoundRobin,
+	"org.apache.kafka.clients.consumer.StickyAssignor":            AssignorSticky,
+	"org.apache.kafka.clients.consumer.CooperativeStickyAssignor": AssignorCooperativeSticky,
+}
+
+// Assignors are partition.assignment.strategy's assignors by their short
+// names, in order; an unknown name is returned as written (validate
+// refuses it). Empty is cooperative-sticky.
+func (c *Consumer) Assignors() []string {
+	if strings.TrimSpace(c.PartitionAssignmentStrategy) == "" {
+		return []string{AssignorCooperativeSticky}
+	}
+	var out []string
+	for a := range strings.SplitSeq(c.PartitionAssignmentStrategy, ",") {
+		a = strings.TrimSpace(a)
+		if short, ok := assignorClasses[a]; ok {
+			a = short
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// RemoteAssignor is group.remote.assignor, uniform when unset.
+func (c *Consumer) RemoteAssignor() string {
+	if c.GroupRemoteAssignor == "" {
+		return "uniform"
+	}
+	return c.GroupRemoteAssignor
 }
 
 // Host selects the host metrics read at scrape time.
@@ -161,6 +288,8 @@ const (
 	defaultDeliveryTO   = 120000
 	defaultBatchSize    = 16384
 	defaultBufferMemory = 32 << 20
+	// defaultMetadataMaxAge is metadata.max.age.ms of Java and franz-go.
+	defaultMetadataMaxAge = 300000
 )
 
 // MaxRate is the highest rate in records/s a probe, a capacity ceiling or a
@@ -248,6 +377,8 @@ func (p *Producer) SetDefaults() {
 	p.RequestTimeoutMS = defaultRequestTO
 	p.DeliveryTimeoutMS = defaultDeliveryTO
 	p.Retries = 2147483647
+	p.MetadataMaxAgeMS = defaultMetadataMaxAge
+	p.EnableMetricsPush = true
 }
 
 // SetDefaults uses the Kafka consumer's defaults, except the commit interval
@@ -263,6 +394,11 @@ func (c *Consumer) SetDefaults() {
 	c.SessionTimeoutMS = 45000
 	c.HeartbeatIntervalMS = 3000
 	c.AutoOffsetReset = "earliest"
+	c.GroupProtocol = GroupProtocolClassic
+	c.IsolationLevel = "read_uncommitted"
+	c.CheckCRCs = true
+	c.MetadataMaxAgeMS = defaultMetadataMaxAge
+	c.EnableMetricsPush = true
 	c.Consumers = 1
 	c.Kind = ConsumerKindGroup
 	c.Share.SetDefaults()
@@ -446,6 +582,25 @@ func (p *Producer) validate(s string, recordSize int) error {
 		return FieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
 	case p.Retries < 0:
 		return FieldError(s, "producer.retries", p.Retries, "must be >= 0")
+	case p.MaxRequestSize != nil && int(*p.MaxRequestSize) < recordSize+BatchOverhead:
+		return FieldError(s, "producer.max.request.size", *p.MaxRequestSize, fmt.Sprintf("must be >= record_size + %d (%d): a request holds at least one record's batch", BatchOverhead, recordSize+BatchOverhead))
+	case p.CompressionGzipLevel != nil && *p.CompressionGzipLevel != -1 && (*p.CompressionGzipLevel < 1 || *p.CompressionGzipLevel > 9):
+		return FieldError(s, "producer.compression.gzip.level", *p.CompressionGzipLevel, "must be -1 (gzip's default) or 1 … 9")
+	case p.CompressionLz4Level != nil && (*p.CompressionLz4Level < 1 || *p.CompressionLz4Level > 9):
+		return FieldError(s, "producer.compression.lz4.level", *p.CompressionLz4Level, "must be 1 … 9 (franz-go's lz4 has no levels above 9; Kafka's go to 17)")
+	case p.CompressionZstdLevel != nil && (*p.CompressionZstdLevel < -131072 || *p.CompressionZstdLevel > 22):
+		return FieldError(s, "producer.compression.zstd.level", *p.CompressionZstdLevel, "must be -131072 … 22, as in Kafka")
+	}
+	return validateCommon(s, "producer", p.MetadataMaxAgeMS, p.ConnectionsMaxIdleMS)
+}
+
+// validateCommon checks the properties producer and consumer share.
+func validateCommon(s, block string, metadataMaxAge int, connIdle *int) error {
+	switch {
+	case metadataMaxAge <= 0:
+		return FieldError(s, block+".metadata.max.age.ms", metadataMaxAge, "must be > 0")
+	case connIdle != nil && *connIdle <= 0:
+		return FieldError(s, block+".connections.max.idle.ms", *connIdle, "must be > 0 (franz-go always closes idle connections)")
 	}
 	return nil
 }
@@ -476,8 +631,59 @@ func (c *Consumer) validate(s string) error {
 		return FieldError(s, "consumer.consumers", c.Consumers, fmt.Sprintf("must be between 1 and %d", maxConsumers))
 	case c.Kind != ConsumerKindGroup && c.Kind != ConsumerKindShare:
 		return FieldError(s, "consumer.kind", c.Kind, "must be group or share")
-	case c.IsShare():
-		return c.Share.validate(s)
+	case c.MaxPollIntervalMS != nil && *c.MaxPollIntervalMS < 1:
+		return FieldError(s, "consumer.max.poll.interval.ms", *c.MaxPollIntervalMS, "must be >= 1")
+	case c.IsolationLevel != "read_uncommitted" && c.IsolationLevel != "read_committed":
+		return FieldError(s, "consumer.isolation.level", c.IsolationLevel, "must be read_uncommitted or read_committed")
+	case c.GroupInstanceID != "" && strings.TrimSpace(c.GroupInstanceID) == "":
+		return FieldError(s, "consumer.group.instance.id", c.GroupInstanceID, "must not be blank")
+	}
+	if err := c.validateGroup(s); err != nil {
+		return err
+	}
+	if c.Churn != nil {
+		if err := c.Churn.validate(s); err != nil {
+			return err
+		}
+	}
+	if c.IsShare() {
+		if err := c.Share.validate(s); err != nil {
+			return err
+		}
+	}
+	return validateCommon(s, "consumer", c.MetadataMaxAgeMS, c.ConnectionsMaxIdleMS)
+}
+
+// validateGroup checks the group protocol and its assignors as the Java
+// consumer does: partition.assignment.strategy belongs to the classic
+// protocol, group.remote.assignor to the consumer protocol.
+func (c *Consumer) validateGroup(s string) error {
+	switch c.GroupProtocol {
+	case GroupProtocolClassic:
+		if c.GroupRemoteAssignor != "" {
+			return FieldError(s, "consumer.group.remote.assignor", c.GroupRemoteAssignor, "applies only with group.protocol: consumer (the broker assigns); with classic, set partition.assignment.strategy")
+		}
+		seen := map[string]bool{}
+		for _, a := range c.Assignors() {
+			switch a {
+			case AssignorRange, AssignorRoundRobin, AssignorSticky, AssignorCooperativeSticky:
+			default:
+				return FieldError(s, "consumer.partition.assignment.strategy", c.PartitionAssignmentStrategy, fmt.Sprintf("unknown assignor %q: must be a comma-separated list of range, roundrobin, sticky, cooperative-sticky (or their Java class names)", a))
+			}
+			if seen[a] {
+				return FieldError(s, "consumer.partition.assignment.strategy", c.PartitionAssignmentStrategy, fmt.Sprintf("assignor %q listed twice", a))
+			}
+			seen[a] = true
+		}
+	case GroupProtocolConsumer:
+		if c.PartitionAssignmentStrategy != "" {
+			return FieldError(s, "consumer.partition.assignment.strategy", c.PartitionAssignmentStrategy, "must not be set with group.protocol: consumer (the broker assigns; choose its assignor with group.remote.assignor), as in Kafka")
+		}
+		if a := c.GroupRemoteAssignor; a != "" && a != "uniform" && a != "range" {
+			return FieldError(s, "consumer.group.remote.assignor", a, "must be uniform or range (the assignors franz-go can name)")
+		}
+	default:
+		return FieldError(s, "consumer.group.protocol", c.GroupProtocol, "must be classic or consumer")
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
 )
 
 // checkNode walks the YAML tree against the Go type it will be decoded into,
@@ -152,43 +154,23 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 	return fields
 }
 
-// unknownKeyProblem tells a Kafka property that exists but is not supported
-// apart from a typo, and lists what is supported.
+// unknownKeyProblem tells a Kafka property the probe does not map apart
+// from a typo, saying why (kafkaprops), and lists what is supported.
 func unknownKeyProblem(path, key string, fields map[string]reflect.StructField) string {
+	if path == "producer" || path == "consumer" {
+		if p, ok := kafkaprops.Lookup(path, key); ok && p.Class != kafkaprops.Mapped {
+			if p.Class == kafkaprops.Refused {
+				return "Kafka " + path + " property franz-go cannot express: " + p.Note
+			}
+			return "Kafka " + path + " property not applicable to the probe: " + p.Note
+		}
+	}
 	known := make([]string, 0, len(fields))
 	for k := range fields {
 		known = append(known, k)
 	}
 	sort.Strings(known)
-	kind := "unknown key"
-	if (path == "producer" && kafkaProducerProperties[key]) || (path == "consumer" && kafkaConsumerProperties[key]) {
-		kind = "Kafka " + path + " property not supported by the probe"
-	}
-	return fmt.Sprintf("%s (supported: %s)", kind, strings.Join(known, ", "))
-}
-
-// Kafka client properties that exist in Apache Kafka but that the probe does
-// not map onto franz-go: they get a clearer message than a typo.
-var kafkaProducerProperties = setOf("bootstrap.servers", "client.id", "max.request.size", "key.serializer", "value.serializer",
-	"partitioner.class", "partitioner.ignore.keys", "partitioner.adaptive.partitioning.enable", "retry.backoff.ms",
-	"retry.backoff.max.ms", "max.block.ms", "send.buffer.bytes", "receive.buffer.bytes", "transactional.id",
-	"transaction.timeout.ms", "interceptor.classes", "metadata.max.age.ms", "metadata.max.idle.ms",
-	"connections.max.idle.ms", "reconnect.backoff.ms", "reconnect.backoff.max.ms", "security.protocol",
-	"compression.gzip.level", "compression.lz4.level", "compression.zstd.level", "client.dns.lookup",
-	"metrics.sample.window.ms", "metric.reporters")
-
-var kafkaConsumerProperties = setOf("bootstrap.servers", "client.id", "key.deserializer", "value.deserializer",
-	"enable.auto.commit", "group.instance.id", "group.protocol", "group.remote.assignor", "partition.assignment.strategy",
-	"isolation.level", "check.crcs", "client.rack", "exclude.internal.topics", "allow.auto.create.topics",
-	"max.poll.interval.ms", "retry.backoff.ms", "receive.buffer.bytes", "send.buffer.bytes", "interceptor.classes",
-	"metadata.max.age.ms", "connections.max.idle.ms", "request.timeout.ms", "default.api.timeout.ms", "security.protocol")
-
-func setOf(keys ...string) map[string]bool {
-	m := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
+	return fmt.Sprintf("unknown key (supported: %s)", strings.Join(known, ", "))
 }
 
 func join(path, key string) string {

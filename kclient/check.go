@@ -59,7 +59,7 @@ func CheckProbe(k config.Kafka, p config.Probe) error {
 		return err
 	}
 	if p.Consumer.Enabled {
-		if err := check(scope, k, probing, consumerProps(p, nil)); err != nil {
+		if err := check(scope, k, probing, consumerProps(p, 0, GroupCallbacks{})); err != nil {
 			return err
 		}
 	}
@@ -74,7 +74,7 @@ func CheckProbe(k config.Kafka, p config.Probe) error {
 		// With end_to_end_slo a reader takes the consumer's fetch settings,
 		// even with the probe's consumer off.
 		if p.Capacity.EndToEndSLO > 0 {
-			if err := check(scope, ck, probing, consumerProps(cp, nil)); err != nil {
+			if err := check(scope, ck, probing, consumerProps(cp, 0, GroupCallbacks{})); err != nil {
 				return err
 			}
 		}

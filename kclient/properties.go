@@ -2,8 +2,11 @@ package kclient
 
 import (
 	"context"
+	"strconv"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -59,7 +62,11 @@ func producerProps(p config.Probe) []property {
 		}},
 		{key: "producer.request.timeout.ms", value: pr.RequestTimeoutMS, opts: []kgo.Opt{kgo.ProduceRequestTimeout(time.Duration(pr.RequestTimeoutMS) * time.Millisecond)}},
 		{key: "producer.delivery.timeout.ms", value: pr.DeliveryTimeoutMS, opts: []kgo.Opt{kgo.RecordDeliveryTimeout(time.Duration(pr.DeliveryTimeoutMS) * time.Millisecond)}},
-		{key: "producer.compression.type", value: pr.CompressionType, opts: []kgo.Opt{kgo.ProducerBatchCompression(compression(pr.CompressionType))}},
+		{key: compressionKey(pr), value: compressionValue(pr), opts: []kgo.Opt{kgo.ProducerBatchCompression(compression(pr))}},
+	}
+	props = append(props, commonProps("producer", pr.MetadataMaxAgeMS, pr.ConnectionsMaxIdleMS, pr.EnableMetricsPush)...)
+	if pr.MaxRequestSize != nil {
+		props = append(props, property{key: "producer.max.request.size", value: *pr.MaxRequestSize, opts: []kgo.Opt{kgo.BrokerMaxWriteBytes(*pr.MaxRequestSize)}})
 	}
 	if pr.Retries < 2147483647 {
 		props = append(props, property{key: "producer.retries", value: pr.Retries, opts: []kgo.Opt{kgo.RecordRetries(pr.Retries)}})
@@ -82,41 +89,121 @@ func producerProps(p config.Probe) []property {
 // minBatchBytes is franz-go's smallest record batch limit.
 const minBatchBytes = 512
 
-func compression(name string) kgo.CompressionCodec {
-	switch name {
+// compression is the codec of compression.type at the level of its
+// compression.<type>.level, when set.
+func compression(pr config.Producer) kgo.CompressionCodec {
+	switch pr.CompressionType {
 	case "gzip":
+		if pr.CompressionGzipLevel != nil {
+			return kgo.GzipCompression().WithLevel(*pr.CompressionGzipLevel)
+		}
 		return kgo.GzipCompression()
 	case "snappy":
 		return kgo.SnappyCompression()
 	case "lz4":
+		if pr.CompressionLz4Level != nil {
+			// pierrec/lz4's levels: Level1 = 1<<9 ... Level9 = 1<<17.
+			return kgo.Lz4Compression().WithLevel(int(lz4.Level1) << (*pr.CompressionLz4Level - 1))
+		}
 		return kgo.Lz4Compression()
 	case "zstd":
+		if pr.CompressionZstdLevel != nil {
+			return kgo.ZstdCompression().WithLevel(int(zstd.EncoderLevelFromZstd(*pr.CompressionZstdLevel)))
+		}
 		return kgo.ZstdCompression()
 	}
 	return kgo.NoCompression()
 }
 
-// ConsumerOpts maps the Kafka consumer properties of probe p onto franz-go.
-// Offsets are committed by the probe itself (to time the commits), after
-// processing. auto.offset.reset applies when a committed offset is out of
-// range; a partition without a commit is read from its start: the probe
-// commits the end of every partition it finds at start, so one without a
-// commit was added while it ran, and its records are the probe's own.
-func ConsumerOpts(p config.Probe, onRevoked func(context.Context, *kgo.Client, map[string][]int32)) []kgo.Opt {
-	return flatten(consumerProps(p, onRevoked))
+// compressionKey names the level's key when one applies, so a level
+// franz-go refuses is named as such.
+func compressionKey(pr config.Producer) string {
+	if k, _ := compressionLevel(pr); k != "" {
+		return k
+	}
+	return "producer.compression.type"
 }
 
-func consumerProps(p config.Probe, onRevoked func(context.Context, *kgo.Client, map[string][]int32)) []property {
+func compressionValue(pr config.Producer) any {
+	if k, v := compressionLevel(pr); k != "" {
+		return v
+	}
+	return pr.CompressionType
+}
+
+func compressionLevel(pr config.Producer) (string, int) {
+	level := map[string]*int{"gzip": pr.CompressionGzipLevel, "lz4": pr.CompressionLz4Level, "zstd": pr.CompressionZstdLevel}[pr.CompressionType]
+	if level == nil {
+		return "", 0
+	}
+	return "producer.compression." + pr.CompressionType + ".level", *level
+}
+
+// commonProps are the properties producer and consumer share, under the
+// block's key.
+func commonProps(block string, metadataMaxAge int, connIdle *int, metricsPush bool) []property {
+	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
+	props := []property{{key: block + ".metadata.max.age.ms", value: metadataMaxAge, opts: []kgo.Opt{kgo.MetadataMaxAge(ms(metadataMaxAge))}}}
+	if connIdle != nil {
+		props = append(props, property{key: block + ".connections.max.idle.ms", value: *connIdle, opts: []kgo.Opt{kgo.ConnIdleTimeout(ms(*connIdle))}})
+	}
+	if !metricsPush {
+		props = append(props, property{key: block + ".enable.metrics.push", value: false, opts: []kgo.Opt{kgo.DisableClientMetrics()}})
+	}
+	return props
+}
+
+// GroupCallbacks are the consumer's rebalance callbacks; nil ones are left
+// out.
+type GroupCallbacks struct {
+	Assigned, Revoked, Lost func(context.Context, *kgo.Client, map[string][]int32)
+}
+
+func (g GroupCallbacks) opts() []kgo.Opt {
+	var opts []kgo.Opt
+	if g.Assigned != nil {
+		opts = append(opts, kgo.OnPartitionsAssigned(g.Assigned))
+	}
+	if g.Revoked != nil {
+		opts = append(opts, kgo.OnPartitionsRevoked(g.Revoked))
+	}
+	if g.Lost != nil {
+		opts = append(opts, kgo.OnPartitionsLost(g.Lost))
+	}
+	return opts
+}
+
+// ConsumerOpts maps the Kafka consumer properties of probe p onto franz-go
+// for group member member (0, 1, ...). Offsets are committed by the probe
+// itself (to time the commits), after processing. auto.offset.reset
+// applies when a committed offset is out of range; a partition without a
+// commit is read from its start: the probe commits the end of every
+// partition it finds at start, so one without a commit was added while it
+// ran, and its records are the probe's own.
+func ConsumerOpts(p config.Probe, member int, cb GroupCallbacks) []kgo.Opt {
+	return flatten(consumerProps(p, member, cb))
+}
+
+// InstanceID is group.instance.id of member member: with several
+// consumers each needs its own.
+func InstanceID(c config.Consumer, member int) string {
+	if c.Consumers > 1 {
+		return c.GroupInstanceID + "-" + strconv.Itoa(member)
+	}
+	return c.GroupInstanceID
+}
+
+func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 	c := p.Consumer
 	reset := kgo.NewOffset().AtStart()
 	if c.AutoOffsetReset == "latest" {
 		reset = kgo.NewOffset().AtEnd()
 	}
 	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
-	return []property{
+	props := []property{
 		{key: "consumer.group.id", value: c.GroupID, opts: []kgo.Opt{kgo.ConsumerGroup(c.GroupID)}, starts: true},
 		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
-		{opts: []kgo.Opt{kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(), kgo.OnPartitionsRevoked(onRevoked)}, starts: true},
+		{opts: append([]kgo.Opt{kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll()}, cb.opts()...), starts: true},
 		{key: "consumer.auto.offset.reset", value: c.AutoOffsetReset, opts: []kgo.Opt{kgo.ConsumeResetOffset(reset), kgo.ConsumeStartOffset(kgo.NewOffset().AtStart())}},
 		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
 		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
@@ -125,4 +212,62 @@ func consumerProps(p config.Probe, onRevoked func(context.Context, *kgo.Client, 
 		{key: "consumer.session.timeout.ms", value: c.SessionTimeoutMS, opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeoutMS))}},
 		{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatIntervalMS, opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatIntervalMS))}},
 	}
+	props = append(props, groupProtocolProps(c)...)
+	if c.GroupInstanceID != "" {
+		props = append(props, property{key: "consumer.group.instance.id", value: c.GroupInstanceID, opts: []kgo.Opt{kgo.InstanceID(InstanceID(c, member))}})
+	}
+	if c.MaxPollIntervalMS != nil {
+		props = append(props, property{key: "consumer.max.poll.interval.ms", value: *c.MaxPollIntervalMS, opts: []kgo.Opt{kgo.RebalanceTimeout(ms(*c.MaxPollIntervalMS))}})
+	}
+	if c.IsolationLevel == "read_committed" {
+		props = append(props, property{key: "consumer.isolation.level", value: c.IsolationLevel, opts: []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}})
+	}
+	if !c.CheckCRCs {
+		props = append(props, property{key: "consumer.check.crcs", value: false, opts: []kgo.Opt{kgo.DisableFetchCRCValidation()}})
+	}
+	if c.ClientRack != "" {
+		opts := []kgo.Opt{kgo.Rack(c.ClientRack)}
+		if c.GroupProtocol == config.GroupProtocolClassic {
+			opts = append(opts, kgo.BalanceRacks())
+		}
+		props = append(props, property{key: "consumer.client.rack", value: c.ClientRack, opts: opts})
+	}
+	if c.AllowAutoCreateTopics {
+		props = append(props, property{key: "consumer.allow.auto.create.topics", value: true, opts: []kgo.Opt{kgo.AllowAutoTopicCreation()}})
+	}
+	return append(props, commonProps("consumer", c.MetadataMaxAgeMS, c.ConnectionsMaxIdleMS, c.EnableMetricsPush)...)
+}
+
+// groupProtocolProps choose the group protocol and its assignors. With
+// group.protocol consumer the broker assigns: franz-go sends the name of
+// its first balancer's server-side counterpart (sticky: uniform, range:
+// range) and falls back to classic, with the same balancer, when the
+// broker lacks KIP-848.
+func groupProtocolProps(c config.Consumer) []property {
+	if c.GroupProtocol == config.GroupProtocolConsumer {
+		balancer := kgo.StickyBalancer()
+		if c.RemoteAssignor() == "range" {
+			balancer = kgo.RangeBalancer()
+		}
+		return []property{{key: "consumer.group.protocol", value: c.GroupProtocol, opts: []kgo.Opt{kgo.ServerSideBalancer(), kgo.Balancers(balancer)}}}
+	}
+	var balancers []kgo.GroupBalancer
+	for _, a := range c.Assignors() {
+		balancers = append(balancers, Balancer(a))
+	}
+	return []property{{key: "consumer.partition.assignment.strategy", value: c.PartitionAssignmentStrategy, opts: []kgo.Opt{kgo.Balancers(balancers...)}}}
+}
+
+// Balancer is franz-go's balancer of a partition.assignment.strategy name
+// (config.Assignor*).
+func Balancer(name string) kgo.GroupBalancer {
+	switch name {
+	case config.AssignorRange:
+		return kgo.RangeBalancer()
+	case config.AssignorRoundRobin:
+		return kgo.RoundRobinBalancer()
+	case config.AssignorSticky:
+		return kgo.StickyBalancer()
+	}
+	return kgo.CooperativeStickyBalancer()
 }

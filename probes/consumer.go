@@ -8,6 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
@@ -26,6 +27,14 @@ type consumer struct {
 	// metadata.max.age.
 	seen        int32
 	lastRefresh time.Time
+	growing     int32   // the partition count last put down as growth
+	member      *member // its rebalances (rebalance.go)
+}
+
+// callbacks are the member's rebalance callbacks.
+func (c *consumer) callbacks() kclient.GroupCallbacks {
+	assigned, revoked, lost := c.member.callbacks(c.onRevoked)
+	return kclient.GroupCallbacks{Assigned: assigned, Revoked: revoked, Lost: lost}
 }
 
 // run polls until ctx is cancelled, then commits what it processed; the
@@ -77,6 +86,12 @@ func (c *consumer) followGrowth() {
 	if n <= c.seen {
 		return
 	}
+	if n > c.growing {
+		if c.growing > 0 { // not the count at start
+			c.reb.grew(c.clk.now())
+		}
+		c.growing = n
+	}
 	if leader, _, err := c.client.PartitionLeader(c.cfg.Topic, n-1); err == nil && leader >= 0 {
 		c.seen = n
 		return
@@ -113,6 +128,9 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		}
 		if own {
 			c.latency.e2e(r.Partition).Observe(e2e.Seconds())
+			if c.reb.during(h.Intended) {
+				c.reb.e2e.Observe(e2e.Seconds())
+			}
 		}
 		if rec != nil {
 			rec.Consumed(e2e, len(r.Value), own, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
@@ -127,6 +145,7 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 	if n > 0 {
 		m.consumed.Add(float64(n))
 		c.live.consumed(now)
+		c.member.consumed(now)
 		fetches.EachPartition(func(fp kgo.FetchTopicPartition) {
 			if k := len(fp.Records); k > 0 {
 				c.positions.set(fp.Partition, fp.Records[k-1].Offset+1)

@@ -113,7 +113,7 @@ func TestConsumerReadsAddedPartitionsFromTheirStart(t *testing.T) {
 		cfg.Consumer.AutoOffsetReset = "latest"
 	})
 	c := &consumer{runDeps: p.runDeps(), interval: 100 * time.Millisecond}
-	cl, err := kclient.New(config.Kafka{Brokers: brokers}, kclient.Options{Probing: true}, kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
+	cl, err := kclient.New(config.Kafka{Brokers: brokers}, kclient.Options{Probing: true}, kclient.ConsumerOpts(p.cfg, 0, kclient.GroupCallbacks{Revoked: c.onRevoked})...)
 	if err != nil {
 		t.Fatal(err)
 	}

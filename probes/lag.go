@@ -34,6 +34,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 		p.m.lost.Add(float64(p.tracker.Expire(now)))
 		p.expireShare(now)
 		p.updateLag(ctx, now)
+		p.describeGroup(ctx)
 		p.live.update(now)
 		if pr := p.producer.Load(); pr != nil {
 			pr.pool.Trim() // memory taken while Kafka was away goes back

@@ -60,6 +60,7 @@ type Metrics struct {
 	clientFailed    *prometheus.CounterVec
 	replication     *replicationMetrics // replica_metrics.go
 	share           *shareMetrics       // share_metrics.go
+	rebalance       *rebalanceMetrics   // rebalance.go
 }
 
 // NewMetrics creates and registers the probe metrics on reg.
@@ -92,6 +93,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	family.Register(reg, m.families()...)
 	m.replication = newReplicationMetrics(reg)
 	m.share = newShareMetrics(reg)
+	m.rebalance = newRebalanceMetrics(reg)
 	return m
 }
 
@@ -179,4 +181,5 @@ func (m *Metrics) deleteProbe(name string) {
 	family.DeleteProbe(name, m.families()...)
 	m.replication.deleteProbe(name)
 	m.share.deleteProbe(name)
+	m.rebalance.deleteProbe(name)
 }

@@ -94,6 +94,7 @@ type Probe struct {
 	fails        failCounter
 	errs         *errLog
 	replica      *replica // replica.go; nil without a replica block
+	reb          *rebalances
 
 	held        atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce chan struct{}
@@ -132,6 +133,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
 		replica:      rep,
+		reb:          newRebalances(cfg, opts.Metrics.rebalance),
 	}
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
 	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {
@@ -284,16 +286,17 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 	}
 	if p.cfg.Consumer.Enabled && !share {
 		for i := 0; i < p.cfg.Consumer.Consumers; i++ {
-			c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond}
-			cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ConsumerOpts(p.cfg, c.onRevoked)...)
+			c, err := p.newConsumer(i, false)
 			if err != nil {
 				return false, &buildError{ClientConsumer, err}
 			}
-			c.client = cl
 			wg.Go(func() {
-				defer cl.Close() // leaves the group
+				defer c.client.Close() // leaves the group
 				c.run(consumeCtx)
 			})
+		}
+		if p.cfg.Consumer.Churn != nil {
+			wg.Go(func() { p.churn(consumeCtx) })
 		}
 	}
 	if !p.opts.Bench.ConsumeOnly {
@@ -339,6 +342,25 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 			}
 		}
 	}
+}
+
+// newConsumer builds member member of the probe's group, its client
+// labelled by the member index; the churn member (consumer.churn) is
+// labelled churn and joins as a dynamic member, so that it leaves the group
+// when it closes even when the others are static.
+func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
+	c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond,
+		member: newMember(p.reb, p.clk, churn)}
+	cfg, label := p.cfg, strconv.Itoa(member)
+	if churn {
+		cfg.Consumer.GroupInstanceID, label = "", "churn"
+	}
+	cl, err := p.NewClient(kclient.RoleConsumer, label, kclient.ConsumerOpts(cfg, member, c.callbacks())...)
+	if err != nil {
+		return nil, err
+	}
+	c.client = cl
+	return c, nil
 }
 
 func (p *Probe) producingStopped() bool {

@@ -56,7 +56,7 @@ var invalidFiles = map[string]string{
 	"invalid-rounds-zero.yml":                   "rounds = 0: must be 1 ... 100",
 	"invalid-scenarios-not-list.yml":            "scenarios = {...}: must be a list",
 	"invalid-unknown-defaults-key.yml":          "defaults: record_sise = 100: unknown key (supported: capacity, consumer, create_topic, lag_interval, loss_grace_period, name, payload, producer, rate, record_size, replica, round_interval, topic)",
-	"invalid-unknown-scenario-key.yml":          "scenario \"linger-20\": producer.linger.mss = 20: unknown key (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
+	"invalid-unknown-scenario-key.yml":          "scenario \"linger-20\": producer.linger.mss = 20: unknown key (supported: acks, batch.size, buffer.memory, compression.gzip.level, compression.lz4.level, compression.type, compression.zstd.level, connections.max.idle.ms, delivery.timeout.ms, enable.idempotence, enable.metrics.push, linger.ms, max.in.flight.requests.per.connection, max.request.size, metadata.max.age.ms, request.timeout.ms, retries)",
 	"invalid-unknown-top-key.yml":               "num_recordz = 5: unknown key (supported: baseline, consume_only, defaults, delete_topics, drain_timeout, duration, find_max_rate, hosts, kafka, matrix, num_records, rate, rounds, scenarios, warmup_records)",
 	"invalid-hosts-no-name.yml":                 "hosts[0]: name = \"\": every host needs a name",
 	"invalid-hosts-bad-url.yml":                 "host \"kafka1\": url = \"kafka1:9100\": must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics",
@@ -66,7 +66,7 @@ var invalidFiles = map[string]string{
 	"invalid-hosts-bad-disk-regex.yml":          "host \"kafka1\": disks = \"(sd\": invalid regex: error parsing regexp: missing closing ): `(sd`",
 	"invalid-hosts-unknown-key.yml":             "host \"kafka1\": address = \"http://kafka1:9100/metrics\": unknown key (supported: disks, interfaces, name, role, url)",
 	"invalid-hosts-not-list.yml":                "hosts = {...}: must be a list",
-	"invalid-unsupported-scenario-property.yml": "scenario \"big-requests\": producer.max.request.size = 10485760: Kafka producer property not supported by the probe (supported: acks, batch.size, buffer.memory, compression.type, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, request.timeout.ms, retries)",
+	"invalid-unsupported-scenario-property.yml": "scenario \"big-buffers\": producer.send.buffer.bytes = 1048576: Kafka producer property franz-go cannot express: franz-go sets no socket buffer size: the kernel's (auto-tuned) applies",
 }
 
 func TestInvalidBenchFiles(t *testing.T) {

@@ -12,7 +12,6 @@ package main
 //	docs/runbooks.md (headings)                 alerts/*.yml: one runbook per alert, runbook_url anchors
 //	docs/layout.md, the folder map              the files of the repository
 //	docs/bench.md, One-shot bench mode          every bench file key named (and in --bench.file's help)
-//	docs/configuration.md, property mapping     the producer and consumer keys of the schema
 //	README.md                                   go.mod's Go version; a link to every page of docs/
 //
 // internal/doccheck reads the Markdown and compares; each message names the
@@ -359,57 +358,6 @@ func TestDocsBenchFileKeys(t *testing.T) {
 			t.Errorf("--bench.file help does not name the key %s: add it (cmd/kafka_bench_exporter/bench.go)", key)
 		}
 	}
-}
-
-// configPage describes the configuration and its changes.
-const configPage = "docs/configuration.md"
-
-// probeOwnKeys are keys of producer: and consumer: that are the probe's
-// own, not Kafka properties, so the mapping table has no row for them (the
-// share group's configs are set on the group, not on a client).
-var probeOwnKeys = map[string]bool{"consumer.enabled": true, "consumer.consumers": true, "consumer.kind": true,
-	"consumer.share.record.lock.duration.ms": true, "consumer.share.delivery.count.limit": true,
-	"consumer.share.faults.release_fraction": true, "consumer.share.faults.reject_fraction": true,
-	"consumer.share.faults.hold": true, "consumer.share.faults.hold_interval": true}
-
-var mappingRowRE = regexp.MustCompile("(?m)^\\| (`[^|]+)\\|")
-
-// checkPropertyMapping holds the Kafka property mapping table of the
-// configuration page to the schema's producer and consumer keys: every
-// Kafka property the file accepts has a row, and every row is one.
-func checkPropertyMapping(t *testing.T, d *doccheck.Doc) []string {
-	t.Helper()
-	text, line := section(t, d, "Kafka property mapping")
-	accepted := map[string]bool{}
-	config.Walk(reflect.TypeFor[config.Config](), func(k config.Key) bool {
-		if !k.Block && len(k.Parts) >= 3 && k.Parts[0] == "probes" && (k.Parts[1] == "producer" || k.Parts[1] == "consumer") {
-			if key := k.Parts[1] + "." + strings.Join(k.Parts[2:], "."); !probeOwnKeys[key] {
-				accepted[strings.Join(k.Parts[2:], ".")] = true
-			}
-		}
-		return true
-	})
-	var problems []string
-	seen := map[string]bool{}
-	for _, m := range mappingRowRE.FindAllStringSubmatch(text, -1) {
-		for _, c := range doccheck.Code(m[1]) {
-			name, _, _ := strings.Cut(c, "=")
-			seen[name] = true
-			if !accepted[name] {
-				problems = append(problems, fmt.Sprintf("%s:%d (Kafka property mapping): %s is not a producer or consumer key of the configuration: remove the row or fix the name", d.Path, line, name))
-			}
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(accepted)) {
-		if !seen[name] {
-			problems = append(problems, fmt.Sprintf("%s:%d (Kafka property mapping): the configuration accepts %s, which has no row: add | `%s` | franz-go option | |", d.Path, line, name, name))
-		}
-	}
-	return problems
-}
-
-func TestDocsPropertyMapping(t *testing.T) {
-	report(t, "Kafka property mapping", checkPropertyMapping(t, loadDoc(t, configPage)))
 }
 
 // checkDocsMap: README's Documentation section links every page of docs/,

@@ -19,6 +19,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/cmd/kafka_bench_exporter/docgen"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
 )
 
 var writeDocs = flag.Bool("write-docs", false, "write docs/reference/*.md from the code instead of comparing")
@@ -75,6 +76,10 @@ func TestReferenceConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkReference(t, "config.md", docgen.Config(refs))
+}
+
+func TestReferenceProperties(t *testing.T) {
+	checkReference(t, "properties.md", docgen.Properties(kafkaprops.Properties))
 }
 
 // The metrics page is held to the exposition that the docs' label

@@ -18,6 +18,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
 )
 
 // generated heads every page: a reader who edits it learns where from.
@@ -189,4 +190,67 @@ func Metrics(mfs []*dto.MetricFamily, contract, settings []string) []byte {
 func EventOnly(name string) bool {
 	return strings.HasPrefix(name, "kafka_bench_client_") &&
 		(strings.HasSuffix(name, "_errors_total") || strings.HasSuffix(name, "_disconnects_total"))
+}
+
+// Properties is docs/reference/properties.md: every property of the Java
+// producer and consumer (kafka-clients 4.4.0) and what the probe does with
+// it, from the table of kclient/kafkaprops.
+func Properties(props []kafkaprops.Property) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Kafka property mapping\n\n"+generated+"\n", "the table of kclient/kafkaprops")
+	b.WriteString("Every property of Apache Kafka's `ProducerConfig` and `ConsumerConfig` (kafka-clients 4.4.0), and what " +
+		"the probe does with it: mapped onto franz-go under the probe's `producer:` or `consumer:` block, refused because " +
+		"franz-go cannot do what it asks, or not applicable to a probe. A refused or not applicable property in the file " +
+		"fails with its reason. Each mapping is checked by reading the option back from a built client " +
+		"(`(*kgo.Client).OptValue`, `kclient/properties_test.go`).\n")
+	sections := []struct {
+		class kafkaprops.Class
+		title string
+		head  []string
+	}{
+		{kafkaprops.Mapped, "Mapped", []string{"key", "franz-go", "notes"}},
+		{kafkaprops.Refused, "Refused: franz-go cannot", []string{"property", "client", "why"}},
+		{kafkaprops.NotApplicable, "Not applicable to a probe", []string{"property", "client", "why"}},
+	}
+	for _, s := range sections {
+		var rows [][]string
+		for _, p := range props {
+			if p.Class != s.class {
+				continue
+			}
+			if s.class == kafkaprops.Mapped {
+				for _, in := range []kafkaprops.Clients{kafkaprops.Producer, kafkaprops.Consumer} {
+					if p.In&in != 0 {
+						rows = append(rows, []string{code(in.Block() + "." + p.Name), kgoOptions(p.Options), p.Note})
+					}
+				}
+				continue
+			}
+			rows = append(rows, []string{code(p.Name), clients(p.In), p.Note})
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n", s.title)
+		table(&b, s.head, rows)
+	}
+	return b.Bytes()
+}
+
+func kgoOptions(opts []string) string {
+	if len(opts) == 0 {
+		return "the probe's own"
+	}
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		out[i] = code("kgo." + o)
+	}
+	return strings.Join(out, ", ")
+}
+
+func clients(c kafkaprops.Clients) string {
+	switch c {
+	case kafkaprops.Both:
+		return "producer, consumer"
+	case kafkaprops.Consumer:
+		return "consumer"
+	}
+	return "producer"
 }

@@ -1,0 +1,312 @@
+package probes
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+)
+
+// Causes of a rebalance, as one member of the probe's group observes it
+// (the cause label of kafka_bench_consumer_rebalances_total).
+const (
+	// CauseJoined: the member's own first assignment, when it starts.
+	CauseJoined = "joined"
+	// CauseLost: the member lost its partitions (session timed out,
+	// fenced), franz-go's OnPartitionsLost.
+	CauseLost = "lost"
+	// CauseChurn: the extra member of consumer.churn joined or left
+	// shortly before.
+	CauseChurn = "churn"
+	// CausePartitionsAdded: the topic grew shortly before.
+	CausePartitionsAdded = "partitions_added"
+	// CauseReassigned: the coordinator moved partitions to or from the
+	// member for a reason it cannot see (a member joined or left).
+	CauseReassigned = "reassigned"
+)
+
+// RebalanceCauses lists every cause, in exposition order.
+var RebalanceCauses = []string{CauseJoined, CauseLost, CauseChurn, CausePartitionsAdded, CauseReassigned}
+
+// grewWithin is how long after partitions were added, or the churn member
+// joined or left, a rebalance is put down to it.
+const grewWithin = time.Minute
+
+// windowsKept is how many recent rebalances a record's intended time is
+// compared with for the rebalance end-to-end latency.
+const windowsKept = 8
+
+// rebalanceMetrics are the families of the consumer group's rebalances.
+type rebalanceMetrics struct {
+	protocolInfo *prometheus.GaugeVec
+	rebalances   *prometheus.CounterVec
+	duration     *prometheus.HistogramVec
+	assigned     *prometheus.CounterVec
+	revoked      *prometheus.CounterVec
+	lost         *prometheus.CounterVec
+	e2e          *prometheus.HistogramVec
+}
+
+func newRebalanceMetrics(reg prometheus.Registerer) *rebalanceMetrics {
+	m := &rebalanceMetrics{
+		protocolInfo: family.Gauge("kafka_bench_consumer_group_protocol_info", "The group protocol of the probe's consumer group: configured (consumer.group.protocol) and the one the coordinator runs (protocol: consumer when it describes the group as a KIP-848 consumer group, classic otherwise); always 1. Absent until the group is first described.", "group", "configured", "protocol"),
+		rebalances:   family.Counter("kafka_bench_consumer_rebalances_total", "Rebalances of the probe's consumer group as its members saw them (one per member it changed), by the group protocol in use and the cause a member can observe: "+joinCauses()+".", "protocol", "cause"),
+		duration:     family.Histogram("kafka_bench_consumer_rebalance_duration_seconds", "Time from a running member's first revoke or lost callback (or, for a member only given partitions, its assign callback) to its first records after the rebalance, by group protocol; a member's own join is left out.", "protocol"),
+		assigned:     family.Counter("kafka_bench_consumer_partitions_assigned_total", "Partitions assigned to the probe's consumers (franz-go's OnPartitionsAssigned)."),
+		revoked:      family.Counter("kafka_bench_consumer_partitions_revoked_total", "Partitions revoked from the probe's consumers in a rebalance (OnPartitionsRevoked)."),
+		lost:         family.Counter("kafka_bench_consumer_partitions_lost_total", "Partitions the probe's consumers lost without a rebalance handing them over (OnPartitionsLost: session timed out, fenced)."),
+		e2e:          family.Histogram("kafka_bench_consumer_rebalance_end_to_end_latency_seconds", "End-to-end latency of the probe records whose intended send time fell within a rebalance of the group (from its start at one member to that member's first records after it): the pause a user of the group sees."),
+	}
+	family.Register(reg, m.families()...)
+	return m
+}
+
+func joinCauses() string { return strings.Join(RebalanceCauses, ", ") }
+
+func (m *rebalanceMetrics) families() []family.Vec {
+	return []family.Vec{m.protocolInfo, m.rebalances, m.duration, m.assigned, m.revoked, m.lost, m.e2e}
+}
+
+func (m *rebalanceMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.families()...) }
+
+// window is one rebalance as one member saw it, on the probe's clock;
+// end is zero while it lasts.
+type window struct{ start, end time.Time }
+
+// rebalances is a probe's view of its group's rebalances, shared by its
+// consumers: the protocol in use and the recent rebalance windows.
+type rebalances struct {
+	probe      string
+	group      string
+	configured string
+	m          *rebalanceMetrics
+	protocol   atomic.Pointer[string] // as described; nil: not yet known
+	grewAt     atomic.Int64           // unix nanoseconds (probe clock) of the last partitions added
+	churnAt    atomic.Int64           // of the churn member's last join or leave
+
+	mu      sync.Mutex
+	windows atomic.Pointer[[]*window] // copy on write: read per record
+	e2e     prometheus.Observer
+	partAs  prometheus.Counter
+	partRv  prometheus.Counter
+	partLo  prometheus.Counter
+}
+
+func newRebalances(p config.Probe, m *rebalanceMetrics) *rebalances {
+	r := &rebalances{probe: p.Name, group: p.Consumer.GroupID, configured: p.Consumer.GroupProtocol, m: m,
+		e2e:    m.e2e.WithLabelValues(p.Name),
+		partAs: m.assigned.WithLabelValues(p.Name),
+		partRv: m.revoked.WithLabelValues(p.Name),
+		partLo: m.lost.WithLabelValues(p.Name),
+	}
+	if p.Consumer.Enabled {
+		for _, c := range RebalanceCauses {
+			m.rebalances.WithLabelValues(p.Name, p.Consumer.GroupProtocol, c)
+		}
+		m.duration.WithLabelValues(p.Name, p.Consumer.GroupProtocol)
+	}
+	r.windows.Store(&[]*window{})
+	return r
+}
+
+// inUse is the protocol of the group as last described, else the
+// configured one.
+func (r *rebalances) inUse() string {
+	if p := r.protocol.Load(); p != nil {
+		return *p
+	}
+	return r.configured
+}
+
+// described records the protocol the coordinator runs the group with.
+func (r *rebalances) described(protocol string) {
+	if old := r.protocol.Load(); old != nil && *old == protocol {
+		return
+	}
+	r.protocol.Store(&protocol)
+	r.m.protocolInfo.DeletePartialMatch(prometheus.Labels{"probe": r.probe})
+	r.m.protocolInfo.WithLabelValues(r.probe, r.group, r.configured, protocol).Set(1)
+}
+
+// describeGroup asks the coordinator which protocol the probe's group
+// runs (kclient.GroupProtocol); a group not found yet, or a failed
+// request, leaves the last answer.
+func (p *Probe) describeGroup(ctx context.Context) {
+	if !p.cfg.Consumer.Enabled {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
+	defer cancel()
+	protocol, err := kclient.GroupProtocol(ctx, p.admin, p.cfg.Consumer.GroupID)
+	if err != nil {
+		p.logger.Debug("describing the consumer group failed", "err", err)
+		return
+	}
+	if protocol != "" {
+		p.reb.described(protocol)
+	}
+}
+
+// grew notes partitions added at now.
+func (r *rebalances) grew(now time.Time) { r.grewAt.Store(now.UnixNano()) }
+
+func (r *rebalances) open(start time.Time) *window {
+	w := &window{start: start}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := *r.windows.Load()
+	ws := append(make([]*window, 0, windowsKept), old[max(0, len(old)-windowsKept+1):]...)
+	ws = append(ws, w)
+	r.windows.Store(&ws)
+	return w
+}
+
+func (r *rebalances) close(w *window, end time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	nw := &window{start: w.start, end: end}
+	old := *r.windows.Load()
+	ws := make([]*window, len(old))
+	for i, x := range old {
+		if x == w {
+			x = nw
+		}
+		ws[i] = x
+	}
+	r.windows.Store(&ws)
+}
+
+// during says whether intended (unix nanoseconds, the probe's clock) falls
+// within a recent rebalance.
+func (r *rebalances) during(intended int64) bool {
+	for _, w := range *r.windows.Load() {
+		if intended >= w.start.UnixNano() && (w.end.IsZero() || intended <= w.end.UnixNano()) {
+			return true
+		}
+	}
+	return false
+}
+
+// member follows the rebalances of one consumer of the group. Its
+// callbacks run on franz-go's goroutine, consumed on the poll loop's.
+type member struct {
+	r   *rebalances
+	clk clock
+
+	churn bool // the churn member itself: its own moves are not churn's effect
+
+	mu     sync.Mutex
+	joined bool
+	active *window // the rebalance under way; nil: none
+	cause  string
+}
+
+func newMember(r *rebalances, clk clock, churn bool) *member {
+	return &member{r: r, clk: clk, churn: churn}
+}
+
+func (mb *member) callbacks(onRevoked func(context.Context, *kgo.Client, map[string][]int32)) (assigned, revoked, lost func(context.Context, *kgo.Client, map[string][]int32)) {
+	assigned = func(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
+		mb.r.partAs.Add(float64(count(parts)))
+		mb.begin(false)
+	}
+	revoked = func(ctx context.Context, cl *kgo.Client, parts map[string][]int32) {
+		mb.r.partRv.Add(float64(count(parts)))
+		mb.begin(false)
+		onRevoked(ctx, cl, parts)
+	}
+	lost = func(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
+		mb.r.partLo.Add(float64(count(parts)))
+		mb.begin(true)
+	}
+	return assigned, revoked, lost
+}
+
+func count(parts map[string][]int32) int {
+	n := 0
+	for _, ps := range parts {
+		n += len(ps)
+	}
+	return n
+}
+
+// begin starts a rebalance at the member's first callback of it; later
+// callbacks of the same rebalance extend it.
+func (mb *member) begin(lost bool) {
+	now := mb.clk.now()
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	if !mb.joined {
+		mb.joined = true
+		mb.r.m.rebalances.WithLabelValues(mb.r.probe, mb.r.inUse(), CauseJoined).Inc()
+		return
+	}
+	if mb.active != nil {
+		if lost {
+			mb.cause = CauseLost
+		}
+		return
+	}
+	switch {
+	case lost:
+		mb.cause = CauseLost
+	case !mb.churn && now.Sub(time.Unix(0, mb.r.churnAt.Load())) < grewWithin:
+		mb.cause = CauseChurn
+	case now.Sub(time.Unix(0, mb.r.grewAt.Load())) < grewWithin:
+		mb.cause = CausePartitionsAdded
+	default:
+		mb.cause = CauseReassigned
+	}
+	mb.active = mb.r.open(now)
+}
+
+// churn runs consumer.churn until ctx ends: every interval one more
+// member joins the group, reads and commits as the others do, and leaves
+// after duration.
+func (p *Probe) churn(ctx context.Context) {
+	ch := p.cfg.Consumer.Churn
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Duration(ch.Interval - ch.Duration)):
+		}
+		c, err := p.newConsumer(p.cfg.Consumer.Consumers, true)
+		if err != nil {
+			p.logger.Warn("the churn member could not be built", "err", err)
+			continue
+		}
+		p.reb.churnAt.Store(p.clk.now().UnixNano())
+		memberCtx, cancel := context.WithTimeout(ctx, time.Duration(ch.Duration))
+		c.run(memberCtx)
+		cancel()
+		p.reb.churnAt.Store(p.clk.now().UnixNano())
+		c.client.Close() // leaves the group
+	}
+}
+
+// consumed ends a rebalance under way: the member has records again. A
+// consumer without a member (built by a test) follows none.
+func (mb *member) consumed(now time.Time) {
+	if mb == nil {
+		return
+	}
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	if mb.active == nil {
+		return
+	}
+	protocol := mb.r.inUse()
+	mb.r.m.rebalances.WithLabelValues(mb.r.probe, protocol, mb.cause).Inc()
+	mb.r.m.duration.WithLabelValues(mb.r.probe, protocol).Observe(now.Sub(mb.active.start).Seconds())
+	mb.r.close(mb.active, now)
+	mb.active = nil
+}
