@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // HeaderSize is the size of the probe record header, whose layout
@@ -480,21 +481,21 @@ func FieldError(scope, key string, value any, problem string) error {
 	if scope != "" {
 		prefix = scope + ": "
 	}
-	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), RedactText(problem))
+	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), redact.RedactText(problem))
 }
 
 func formatValue(key string, v any) string {
 	switch x := v.(type) {
 	case string:
-		return fmt.Sprintf("%q", RedactValue(key, x))
+		return fmt.Sprintf("%q", redact.RedactValue(key, x))
 	case model.Duration:
 		return x.String()
 	case Secret:
 		if x == "" {
 			return `""`
 		}
-		return redacted
+		return redact.Redacted
 	default:
-		return RedactText(fmt.Sprint(x))
+		return redact.RedactText(fmt.Sprint(x))
 	}
 }

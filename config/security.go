@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // TLS configures TLS to the brokers (kafka.tls).
@@ -66,38 +67,10 @@ type SASL struct {
 	passwordPath string
 }
 
-// Secret is a configuration value that is never shown: it marshals (for
-// --config.check) and prints as <secret>, and logs as <secret>.
-type Secret string
-
-const redacted = "<secret>"
-
-// MarshalYAML redacts a set secret; an unset one is null, so that
-// --config.check does not show `password: ""` as if an empty one were set.
-func (s Secret) MarshalYAML() (any, error) {
-	if s == "" {
-		return nil, nil
-	}
-	return redacted, nil
-}
-
-// String redacts, so that %v and %s never print the value.
-func (s Secret) String() string {
-	if s == "" {
-		return ""
-	}
-	return redacted
-}
-
-// GoString redacts for %#v.
-func (s Secret) GoString() string { return s.String() }
-
-// LogValue redacts in slog.
-func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
-
-// Reveal returns the secret itself, for the one place that needs it: the
-// Kafka client's SASL mechanism.
-func (s Secret) Reveal() string { return string(s) }
+// Secret is a configuration value that is never shown (redact.Secret): it
+// marshals (for --config.check) and prints as <secret>, and logs as
+// <secret>.
+type Secret = redact.Secret
 
 // Validate checks kafka.tls and kafka.sasl and reads the files and the
 // environment variable they name, so an unreadable file is an error now and

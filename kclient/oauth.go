@@ -17,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 const (
@@ -39,13 +40,13 @@ const (
 // endpoint's URL.
 type TokenError struct {
 	// Endpoint is the token endpoint with its credentials redacted
-	// (config.RedactURL).
+	// (redact.RedactURL).
 	Endpoint string
 	Err      error
 }
 
 func (e *TokenError) Error() string {
-	return config.RedactText(fmt.Sprintf("OAuth token from %s: %v", e.Endpoint, e.Err))
+	return redact.RedactText(fmt.Sprintf("OAuth token from %s: %v", e.Endpoint, e.Err))
 }
 
 func (e *TokenError) Unwrap() error { return e.Err }
@@ -55,7 +56,7 @@ func (e *TokenError) Unwrap() error { return e.Err }
 // until tokenRefreshShare of its lifetime passed, or from the token file.
 type tokenSource struct {
 	endpoint, clientID, scope string
-	shown                     string // endpoint as logs and errors show it (config.RedactURL)
+	shown                     string // endpoint as logs and errors show it (redact.RedactURL)
 	extensions                map[string]string
 	secret                    *watched[string] // client secret file
 	file                      *watched[string] // token file
@@ -74,7 +75,7 @@ type tokenSource struct {
 func newTokenSource(o config.OAuth, m *CredentialMetrics, logger *slog.Logger) (*tokenSource, error) {
 	t := &tokenSource{
 		endpoint:   o.TokenEndpoint,
-		shown:      config.RedactURL(o.TokenEndpoint),
+		shown:      redact.RedactURL(o.TokenEndpoint),
 		clientID:   o.ClientID,
 		scope:      o.Scope,
 		extensions: o.Extensions,
@@ -122,7 +123,7 @@ func (t *tokenSource) current(ctx context.Context) (string, error) {
 			t.metrics.tokenFailed.Inc()
 		}
 		if t.lastFailed == nil {
-			t.logger.Error("OAuth token request failed", "endpoint", t.shown, "err", config.RedactError(err))
+			t.logger.Error("OAuth token request failed", "endpoint", t.shown, "err", redact.RedactError(err))
 		}
 		t.failedAt, t.lastFailed = now, err
 		return t.fallback(now)
