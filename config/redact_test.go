@@ -13,12 +13,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
 // TestSecretOutputs: a Secret shows as <secret> in fmt, YAML, JSON and both
 // slog handlers, also inside a structure.
 func TestSecretOutputs(t *testing.T) {
-	s := SASL{Mechanism: SASLPlain, Username: "u", Password: "hunter2"}
+	s := SASL{Mechanism: sasl.PLAIN, Username: "u", Password: "hunter2"}
 	var outs []string
 	outs = append(outs, fmt.Sprint(s), fmt.Sprintf("%+v %#v %s %q %v", s, s, s.Password, s.Password, s.Password))
 	y, err := yaml.Marshal(s)
@@ -59,7 +60,7 @@ func TestURLKeyErrorsRedacted(t *testing.T) {
 		}
 	}
 	fixtures.URLKeyErrors(t, keys, map[string]any{}, URLKeyContext, func(f string) error {
-		_, err := Load(f)
+		_, err := loadResolved(f)
 		return err
 	})
 }
@@ -68,6 +69,6 @@ func TestURLKeyErrorsRedacted(t *testing.T) {
 // key to be checked.
 var URLKeyContext = map[string]map[string]any{
 	"kafka":    {"brokers": []any{"127.0.0.1:9092"}},
-	"sasl":     {"mechanism": SASLOAuthBearer},
+	"sasl":     {"mechanism": sasl.OAuthBearer},
 	"probes[]": {"name": "p1"},
 }

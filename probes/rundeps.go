@@ -33,12 +33,13 @@ type runDeps struct {
 	positions    *positions
 	held         *atomic.Bool // consumers hold off polling (HoldConsumers)
 	replica      *replica     // nil without a replica block
+	payload      [][]byte     // the payload file's entries (Options.Payload)
 }
 
 func (p *Probe) runDeps() runDeps {
 	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, partitions: &p.partitions, m: p.m,
 		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
-		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica}
+		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica, payload: p.opts.Payload}
 }
 
 // seqTrackers are the trackers that hear of each record the producer is

@@ -94,7 +94,7 @@ func start(t *testing.T, opts ...kfake.Opt) *fixture {
 		reg:     prometheus.NewRegistry(),
 		logs:    logs,
 		target: Target{
-			Kafka:    config.Kafka{Brokers: c.ListenAddrs(), ClientID: "configwatch-test"},
+			Kafka:    config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "configwatch-test"}},
 			Topics:   []ProbeTopic{{Probe: "p1", Topic: testTopic}},
 			Interval: 50 * time.Millisecond,
 		},

@@ -1,4 +1,4 @@
-package kclient
+package sasl
 
 import (
 	"context"
@@ -14,11 +14,128 @@ import (
 	"sync"
 	"time"
 
+	kgosasl "github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
+
+// OAuthBearer is the OAUTHBEARER mechanism (kafka.sasl.oauth).
+const OAuthBearer = "OAUTHBEARER"
+
+// Kinds of the OAuth files, for the credential reload metrics.
+const (
+	KindOAuthToken        = "oauth_token"
+	KindOAuthClientSecret = "oauth_client_secret"
+)
+
+type oauthMechanism struct{}
+
+func (oauthMechanism) names() []string                { return []string{OAuthBearer} }
+func (oauthMechanism) kinds() []string                { return []string{KindOAuthToken, KindOAuthClientSecret} }
+func (oauthMechanism) block(c *Config) (string, bool) { return "oauth", c.OAuth.set() }
+
+func (oauthMechanism) validate(c *Config) error {
+	if err := c.noPassword("the token names the principal", "set kafka.sasl.oauth"); err != nil {
+		return err
+	}
+	return c.OAuth.validate()
+}
+
+func (oauthMechanism) resolve(c *Config, r Reader) (Material, error) {
+	m := oauthMaterial{settings: c.OAuth}
+	var err error
+	if c.OAuth.TokenFile != "" {
+		m.token, m.tokenPath, err = readSecret(r, "oauth.token_file", c.OAuth.TokenFile)
+	} else {
+		m.secret, m.secretPath, err = readSecret(r, "oauth.client_secret_file", c.OAuth.ClientSecretFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// oauthMaterial is the token file or the client secret file as read, and
+// its absolute path.
+type oauthMaterial struct {
+	settings              OAuth
+	tokenPath, secretPath string
+	token, secret         redact.Secret
+}
+
+// Mechanism gives the token of each authentication from one token source:
+// every client of the section shares its cached token (kclient builds a
+// section's mechanism once).
+func (m oauthMaterial) Mechanism(rt Runtime) (kgosasl.Mechanism, error) {
+	t, err := m.newTokenSource(rt)
+	if err != nil {
+		return nil, err
+	}
+	return oauth.Oauth(t.auth), nil
+}
+
+// OAuth configures OAUTHBEARER (kafka.sasl.oauth): a token from an OAuth
+// token endpoint with the client-credentials grant, or a token another
+// process keeps fresh in a file. The secrets live in files only, so that
+// they can rotate and never appear in the configuration.
+type OAuth struct {
+	// TokenEndpoint is the URL of the token endpoint (client credentials).
+	TokenEndpoint    string `yaml:"token_endpoint" values:"exactly one of it and {token_file}" doc:"OAUTHBEARER: token URL (client-credentials grant)"`
+	ClientID         string `yaml:"client_id" doc:"client of the token endpoint (HTTP Basic)"`
+	ClientSecretFile string `yaml:"client_secret_file" doc:"the token endpoint client's secret, from a file re-read when it changes"`
+	// Scope is sent with the token request when set.
+	Scope string `yaml:"scope" doc:"scope of the token request (not sent when empty)"`
+	// Extensions are SASL extensions sent with the token (KIP-342), such
+	// as Confluent Cloud's logicalCluster and identityPoolId.
+	Extensions map[string]string `yaml:"extensions" values:"names of letters only" doc:"SASL extensions sent with the token (KIP-342)"`
+	// TokenFile holds a token (a JWT) written by another process.
+	TokenFile string `yaml:"token_file" values:"exactly one of it and {token_endpoint}" doc:"OAUTHBEARER: a token (JWT) another process keeps fresh; re-read when it changes"`
+}
+
+func (o *OAuth) set() bool {
+	return o.TokenEndpoint != "" || o.ClientID != "" || o.ClientSecretFile != "" || o.Scope != "" ||
+		len(o.Extensions) > 0 || o.TokenFile != ""
+}
+
+// validate checks kafka.sasl.oauth for mechanism OAUTHBEARER.
+func (o *OAuth) validate() error {
+	const k = "oauth."
+	switch {
+	case o.TokenEndpoint == "" && o.TokenFile == "":
+		return fieldError(k+"token_endpoint", "", "set token_endpoint (client credentials) or token_file with mechanism OAUTHBEARER")
+	case o.TokenEndpoint != "" && o.TokenFile != "":
+		return fieldError(k+"token_file", o.TokenFile, "set token_endpoint or token_file, not both")
+	}
+	for name := range o.Extensions {
+		// RFC 7628: key = 1*(ALPHA); "auth" is reserved for the token.
+		if name == "" || name == "auth" || strings.IndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
+			return fieldError(k+"extensions", name, "extension names must be letters only and not \"auth\"")
+		}
+	}
+	if o.TokenFile != "" {
+		for _, kv := range [][2]string{{"client_id", o.ClientID}, {"client_secret_file", o.ClientSecretFile}, {"scope", o.Scope}} {
+			if kv[1] != "" {
+				return fieldError(k+kv[0], kv[1], "only with token_endpoint, not with token_file")
+			}
+		}
+		return nil
+	}
+	u, err := url.Parse(o.TokenEndpoint)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fieldError(k+"token_endpoint", o.TokenEndpoint, "must be an http:// or https:// URL")
+	}
+	if u.User != nil {
+		return fieldError(k+"token_endpoint", o.TokenEndpoint, "must not hold credentials: use client_id and client_secret_file")
+	}
+	if o.ClientID == "" {
+		return fieldError(k+"client_id", "", "must be set with token_endpoint")
+	}
+	if o.ClientSecretFile == "" {
+		return fieldError(k+"client_secret_file", "", "must be set with token_endpoint")
+	}
+	return nil
+}
 
 const (
 	// tokenTimeout bounds one token request.
@@ -51,6 +168,8 @@ func (e *TokenError) Error() string {
 
 func (e *TokenError) Unwrap() error { return e.Err }
 
+func (*TokenError) credentials() {}
+
 // tokenSource gives the OAUTHBEARER token of each authentication: from the
 // token endpoint (client credentials), cached and shared by all clients
 // until tokenRefreshShare of its lifetime passed, or from the token file.
@@ -58,10 +177,10 @@ type tokenSource struct {
 	endpoint, clientID, scope string
 	shown                     string // endpoint as logs and errors show it (redact.RedactURL)
 	extensions                map[string]string
-	secret                    *watched[string] // client secret file
-	file                      *watched[string] // token file
+	secret                    func() string // client secret file
+	file                      func() string // token file
 	http                      *http.Client
-	metrics                   *CredentialMetrics
+	rt                        Runtime
 	logger                    *slog.Logger
 
 	mu         sync.Mutex
@@ -72,31 +191,32 @@ type tokenSource struct {
 	lastFailed error
 }
 
-func newTokenSource(o config.OAuth, m *CredentialMetrics, logger *slog.Logger) (*tokenSource, error) {
+func (m oauthMaterial) newTokenSource(rt Runtime) (*tokenSource, error) {
 	t := &tokenSource{
-		endpoint:   o.TokenEndpoint,
-		shown:      redact.RedactURL(o.TokenEndpoint),
-		clientID:   o.ClientID,
-		scope:      o.Scope,
-		extensions: o.Extensions,
+		endpoint:   m.settings.TokenEndpoint,
+		shown:      redact.RedactURL(m.settings.TokenEndpoint),
+		clientID:   m.settings.ClientID,
+		scope:      m.settings.Scope,
+		extensions: m.settings.Extensions,
 		http:       &http.Client{Timeout: tokenTimeout},
-		metrics:    m,
-		logger:     logger,
+		rt:         rt,
+		logger:     rt.Logger(),
 	}
-	switch {
-	case o.TokenPath() != "":
-		t.file = newWatched(KindOAuthToken, []string{o.TokenPath()}, o.Token().Reveal(), loadSecret, m, logger)
-	case o.ClientSecretPath() != "":
-		t.secret = newWatched(KindOAuthClientSecret, []string{o.ClientSecretPath()}, o.ClientSecret().Reveal(), loadSecret, m, logger)
-	default:
-		return nil, errors.New("kafka.sasl.oauth: neither token_endpoint nor token_file is set")
+	var err error
+	if m.tokenPath != "" {
+		t.file, err = watch(rt, KindOAuthToken, []string{m.tokenPath}, m.token.Reveal(), loadSecret)
+	} else {
+		t.secret, err = watch(rt, KindOAuthClientSecret, []string{m.secretPath}, m.secret.Reveal(), loadSecret)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }
 
 func (t *tokenSource) auth(ctx context.Context) (oauth.Auth, error) {
 	if t.file != nil {
-		return oauth.Auth{Token: t.file.get(), Extensions: t.extensions}, nil
+		return oauth.Auth{Token: t.file(), Extensions: t.extensions}, nil
 	}
 	tok, err := t.current(ctx)
 	if err != nil {
@@ -119,9 +239,7 @@ func (t *tokenSource) current(ctx context.Context) (string, error) {
 	}
 	tok, lifetime, err := t.fetch(ctx)
 	if err != nil {
-		if t.metrics != nil {
-			t.metrics.tokenFailed.Inc()
-		}
+		t.rt.TokenFetched(false)
 		if t.lastFailed == nil {
 			t.logger.Error("OAuth token request failed", "endpoint", t.shown, "err", redact.RedactError(err))
 		}
@@ -132,9 +250,7 @@ func (t *tokenSource) current(ctx context.Context) (string, error) {
 		t.logger.Info("OAuth token request succeeded again", "endpoint", t.shown)
 	}
 	t.lastFailed = nil
-	if t.metrics != nil {
-		t.metrics.tokenFetched.Inc()
-	}
+	t.rt.TokenFetched(true)
 	t.token = tok
 	t.expiresAt = now.Add(lifetime)
 	t.refreshAt = now.Add(time.Duration(float64(lifetime) * tokenRefreshShare))
@@ -163,7 +279,7 @@ func (t *tokenSource) fetch(ctx context.Context) (string, time.Duration, error) 
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	req.SetBasicAuth(url.QueryEscape(t.clientID), url.QueryEscape(t.secret.get()))
+	req.SetBasicAuth(url.QueryEscape(t.clientID), url.QueryEscape(t.secret()))
 	resp, err := t.http.Do(req)
 	if err != nil {
 		if ue, ok := errors.AsType[*url.Error](err); ok {
