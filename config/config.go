@@ -466,7 +466,7 @@ func (c *Consumer) validate(s string) error {
 // FieldError is the one shape of every configuration error:
 // `<scope>: <key> = <value>: <problem>`. Every string it shows, the value
 // and the problem (which may quote another error), goes through the one
-// redaction rule (RedactValue, RedactText), so that no caller can leak a
+// redaction rule (redact.Value, redact.Text), so that no caller can leak a
 // secret or a URL's credentials into an error, a log line or a reload
 // answer.
 func FieldError(scope, key string, value any, problem string) error {
@@ -474,13 +474,13 @@ func FieldError(scope, key string, value any, problem string) error {
 	if scope != "" {
 		prefix = scope + ": "
 	}
-	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), redact.RedactText(problem))
+	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), redact.Text(problem))
 }
 
 func formatValue(key string, v any) string {
 	switch x := v.(type) {
 	case string:
-		return fmt.Sprintf("%q", redact.RedactValue(key, x))
+		return fmt.Sprintf("%q", redact.Value(key, x))
 	case model.Duration:
 		return x.String()
 	case Secret:
@@ -489,6 +489,6 @@ func formatValue(key string, v any) string {
 		}
 		return redact.Redacted
 	default:
-		return redact.RedactText(fmt.Sprint(x))
+		return redact.Text(fmt.Sprint(x))
 	}
 }

@@ -81,7 +81,7 @@ type tlsMaterial struct {
 // Format prints the settings alone: the material (keys, secrets) never
 // shows, whatever the verb (%v, %+v, %#v, %s).
 func (c Cluster) Format(f fmt.State, verb rune) {
-	fmt.Fprintf(f, fmt.FormatString(f, verb), c.Kafka)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), c.Kafka)
 }
 
 // LogValue logs the settings alone.

@@ -74,7 +74,7 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 			return
 		}
 		if err := opts.Reload(); err != nil {
-			http.Error(w, "Reload failed: "+redact.RedactText(err.Error()), http.StatusBadRequest)
+			http.Error(w, "Reload failed: "+redact.Text(err.Error()), http.StatusBadRequest)
 			return
 		}
 		_, _ = w.Write([]byte("Reloaded.\n"))

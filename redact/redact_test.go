@@ -29,8 +29,8 @@ func TestRedactURL(t *testing.T) {
 		"http://idp.example:port/t?code=hunter2&x=1":     "http://idp.example:port/t?<secret>", // does not parse: the whole query
 		"http://h/m?password=<secret>&x=1":               "http://h/m?password=<secret>&x=1",   // already redacted
 	} {
-		if got := RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		if got := URL(in); got != want {
+			t.Errorf("URL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -43,8 +43,8 @@ func TestRedactText(t *testing.T) {
 		"mail me@example.com at http://host/x":                                                          "mail me@example.com at http://host/x",
 		"no url here":                                                                                   "no url here",
 	} {
-		if got := RedactText(in); got != want {
-			t.Errorf("RedactText(%q)\n = %q\nwant %q", in, got, want)
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q)\n = %q\nwant %q", in, got, want)
 		}
 	}
 }
@@ -68,7 +68,7 @@ func TestRedactedError(t *testing.T) {
 	if !strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("the unredacted error does not show the password (nothing to test): %v", err)
 	}
-	red := RedactError(err)
+	red := Error(err)
 	var ue *url.Error
 	if msg := red.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "http://<secret>@"+addr) || !errors.As(red, &ue) {
 		t.Errorf("redacted: %q (url.Error reachable: %v)", msg, errors.As(red, &ue))
@@ -77,11 +77,11 @@ func TestRedactedError(t *testing.T) {
 	//nolint:staticcheck // SA1007: the URL is invalid on purpose, for its parse error.
 	if _, err := url.Parse("http://u:hunter2@[::1/metrics"); err == nil || !strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("url.Parse error %v, want one quoting the password", err)
-	} else if msg := RedactError(err).Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "u:<secret>@") {
+	} else if msg := Error(err).Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "u:<secret>@") {
 		t.Errorf("redacted parse error: %q", msg)
 	}
-	if RedactError(nil) != nil {
-		t.Error("RedactError(nil) != nil")
+	if Error(nil) != nil {
+		t.Error("Error(nil) != nil")
 	}
 }
 
@@ -140,17 +140,17 @@ defaults:
 hosts:
   - {name: kafka1, url: "http://u:<secret>@127.0.0.1:9100/metrics", role: broker}
 `
-	got := RedactYAML(in)
+	got := YAML(in)
 	if got != want {
-		t.Errorf("RedactYAML:\n%s\nwant:\n%s", got, want)
+		t.Errorf("YAML:\n%s\nwant:\n%s", got, want)
 	}
 	var v any
 	if err := yaml.Unmarshal([]byte(got), &v); err != nil {
 		t.Errorf("the redacted document does not parse: %v", err)
 	}
 	bad := "kafka:\n  sasl:\n    password: hunter2\n  brokers: [oops\n"
-	if got := RedactYAML(bad); strings.Contains(got, "hunter2") || !strings.Contains(got, "password: <secret>") {
-		t.Errorf("RedactYAML of invalid YAML:\n%s", got)
+	if got := YAML(bad); strings.Contains(got, "hunter2") || !strings.Contains(got, "password: <secret>") {
+		t.Errorf("YAML of invalid YAML:\n%s", got)
 	}
 }
 
@@ -164,12 +164,12 @@ func TestRedactYAMLDocuments(t *testing.T) {
 		"second does not parse":  "a: 1\n---\npassword: hunter2\nb: [oops\n",
 		"block scalar, no parse": "a: [oops\nsecret: |\n  hunter2\n  hunter2 again\nb: 2\n",
 	} {
-		got := RedactYAML(in)
+		got := YAML(in)
 		if strings.Contains(got, "hunter2") || !strings.Contains(got, "<secret>") {
-			t.Errorf("%s: RedactYAML shows the secret:\n%s", name, got)
+			t.Errorf("%s: YAML shows the secret:\n%s", name, got)
 		}
 	}
-	if got, want := RedactYAML("a: 1\n---\npassword: hunter2 # kept\n"), "a: 1\n---\npassword: <secret> # kept\n"; got != want {
-		t.Errorf("RedactYAML = %q, want %q", got, want)
+	if got, want := YAML("a: 1\n---\npassword: hunter2 # kept\n"), "a: 1\n---\npassword: <secret> # kept\n"; got != want {
+		t.Errorf("YAML = %q, want %q", got, want)
 	}
 }

@@ -157,13 +157,13 @@ const (
 // endpoint's URL.
 type TokenError struct {
 	// Endpoint is the token endpoint with its credentials redacted
-	// (redact.RedactURL).
+	// (redact.URL).
 	Endpoint string
 	Err      error
 }
 
 func (e *TokenError) Error() string {
-	return redact.RedactText(fmt.Sprintf("OAuth token from %s: %v", e.Endpoint, e.Err))
+	return redact.Text(fmt.Sprintf("OAuth token from %s: %v", e.Endpoint, e.Err))
 }
 
 func (e *TokenError) Unwrap() error { return e.Err }
@@ -175,7 +175,7 @@ func (*TokenError) credentials() {}
 // until tokenRefreshShare of its lifetime passed, or from the token file.
 type tokenSource struct {
 	endpoint, clientID, scope string
-	shown                     string // endpoint as logs and errors show it (redact.RedactURL)
+	shown                     string // endpoint as logs and errors show it (redact.URL)
 	extensions                map[string]string
 	secret                    func() string // client secret file
 	file                      func() string // token file
@@ -194,7 +194,7 @@ type tokenSource struct {
 func (m oauthMaterial) newTokenSource(rt Runtime) (*tokenSource, error) {
 	t := &tokenSource{
 		endpoint:   m.settings.TokenEndpoint,
-		shown:      redact.RedactURL(m.settings.TokenEndpoint),
+		shown:      redact.URL(m.settings.TokenEndpoint),
 		clientID:   m.settings.ClientID,
 		scope:      m.settings.Scope,
 		extensions: m.settings.Extensions,
@@ -241,7 +241,7 @@ func (t *tokenSource) current(ctx context.Context) (string, error) {
 	if err != nil {
 		t.rt.TokenFetched(false)
 		if t.lastFailed == nil {
-			t.logger.Error("OAuth token request failed", "endpoint", t.shown, "err", redact.RedactError(err))
+			t.logger.Error("OAuth token request failed", "endpoint", t.shown, "err", redact.Error(err))
 		}
 		t.failedAt, t.lastFailed = now, err
 		return t.fallback(now)

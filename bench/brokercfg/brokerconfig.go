@@ -44,7 +44,7 @@ func (r resource) String() string {
 // configState is one configuration as a broker describes it. It is
 // sensitive when the broker says so or its name says so
 // (redact.SensitiveKey: a broker other than Apache Kafka's may not set the
-// flag); every value shown goes through redact.RedactValue.
+// flag); every value shown goes through redact.Value.
 type configState struct {
 	value     *string
 	source    kmsg.ConfigSource
@@ -223,7 +223,7 @@ func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topi
 			}
 			c.pending = append(c.pending, ch)
 			moves = append(moves, move{res: res, name: name, set: &ch.value, shows: &ch.value})
-			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", redact.RedactValue(name, deref(st.value)), "new", redact.RedactValue(name, vals[name]))
+			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", redact.Value(name, deref(st.value)), "new", redact.Value(name, vals[name]))
 		}
 	}
 	return c.reach(ctx, moves)
@@ -252,7 +252,7 @@ func (c *Changer) Restore() error {
 		return fmt.Errorf("restoring the original configurations failed (%w); put them back with:\n%s", err, strings.Join(undo, "\n"))
 	}
 	for _, ch := range pending {
-		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", redact.RedactValue(ch.name, deref(ch.original)))
+		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", redact.Value(ch.name, deref(ch.original)))
 	}
 	return nil
 }

@@ -262,7 +262,7 @@ func (c *Changer) undoCommand(ch change) string {
 	}
 	op := "--delete-config " + ch.name
 	if ch.restore != nil {
-		v := redact.RedactValue(ch.name, *ch.restore) // a secret is the user's to fill in
+		v := redact.Value(ch.name, *ch.restore) // a secret is the user's to fill in
 		if strings.Contains(v, ",") {
 			v = "[" + v + "]" // kafka-configs.sh's syntax for a list value
 		}

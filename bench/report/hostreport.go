@@ -31,7 +31,7 @@ func hostAddress(h result.HostRow) string {
 	if h.URL == "" {
 		return "local"
 	}
-	shown := redact.RedactURL(h.URL) // a row read back may not be redacted yet
+	shown := redact.URL(h.URL) // a row read back may not be redacted yet
 	if _, rest, ok := strings.Cut(shown, "://"); ok {
 		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 			rest = rest[:i]
@@ -81,7 +81,7 @@ func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []result
 			}
 			writeMarkdownRow(b, row)
 			if host.Unreachable() {
-				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", result.UnreachableStatus, host.Name, redact.RedactURL(host.URL), r.Name(), redact.RedactText(host.Err)))
+				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", result.UnreachableStatus, host.Name, redact.URL(host.URL), r.Name(), redact.Text(host.Err)))
 			}
 		}
 	}

@@ -93,7 +93,7 @@ func HostsJSON(rows []HostRow) []JSONHostRow {
 	for _, h := range rows {
 		// Redacted again: rows merged from other workers' results or read
 		// from a file written by an older version may hold credentials.
-		jr := JSONHostRow{Name: h.Name, Role: h.Role, URL: redact.RedactURL(h.URL), Source: h.Source, Status: "ok", Error: redact.RedactText(h.Err)}
+		jr := JSONHostRow{Name: h.Name, Role: h.Role, URL: redact.URL(h.URL), Source: h.Source, Status: "ok", Error: redact.Text(h.Err)}
 		if h.Unreachable() {
 			jr.Status = UnreachableStatus
 		} else {

@@ -112,7 +112,7 @@ func flagTable(b *bytes.Buffer, g *kingpin.FlagGroupModel) {
 		if f.Short != 0 {
 			name = fmt.Sprintf("-%c, %s", f.Short, name)
 		}
-		def := redact.RedactValue(f.Name, strings.Join(f.Default, ","))
+		def := redact.Value(f.Name, strings.Join(f.Default, ","))
 		if def == "" && f.IsBoolFlag() {
 			def = "false"
 		}
