@@ -96,7 +96,3 @@ func (t *TLS) validate() error {
 	}
 	return nil
 }
-
-// SASLMechanisms are the values kafka.sasl.mechanism accepts (besides
-// empty, no SASL), for the deployment files that offer the same choice.
-func SASLMechanisms() []string { return sasl.Names() }

@@ -10,7 +10,7 @@ import (
 )
 
 // kafkaSASL.mechanism offers exactly the mechanisms the exporter accepts
-// (and "", no SASL): a mechanism added to config appears here or this fails.
+// (and "", no SASL): a mechanism added to package sasl appears here or this fails.
 func TestHelmSchemaSASLMechanisms(t *testing.T) {
 	var schema struct {
 		Properties struct {

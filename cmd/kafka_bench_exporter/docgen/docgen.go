@@ -125,7 +125,7 @@ func flagTable(b *bytes.Buffer, g *kingpin.FlagGroupModel) {
 // with its type, default, accepted values and meaning.
 func Config(refs []config.KeyRef) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Configuration keys\n\n"+generated+"\n", "the config schema (config.Reference, descriptions in config/keydocs.go)")
+	fmt.Fprintf(&b, "# Configuration keys\n\n"+generated+"\n", "the config schema (config.Reference, descriptions in the default, values and doc tags of its fields)")
 	b.WriteString("Keys of the YAML file of `--config.file`. A default is what `--config.check` prints for a file that " +
 		"names one probe (`<name>`) and sets nothing else; a secret prints as `" + redact.Redacted + "`.\n\n")
 	rows := make([][]string, 0, len(refs))
