@@ -10,10 +10,10 @@ import (
 // AWS_MSK_IAM: everything optional; mistakes are one line naming the key.
 func TestAWSConfig(t *testing.T) {
 	dir := t.TempDir()
-	load := func(sasl string) (*Config, error) {
+	load := func(sasl string) (*Resolved, error) {
 		file := filepath.Join(dir, "config.yml")
 		writeFile(t, file, fmt.Sprintf("kafka:\n  brokers: [b-1.msk.example:9098]\n  tls: {enabled: true}\n  sasl: %s\n", sasl))
-		return Load(file)
+		return loadResolved(file)
 	}
 	for _, ok := range []string{
 		`{mechanism: AWS_MSK_IAM}`,

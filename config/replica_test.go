@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -25,16 +26,20 @@ probes:
       source_alias: primary
   - name: plain
 `)
-	cfg, err := Load(file)
+	res, err := loadResolved(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := res.Config
 	r := cfg.Probes[0].Replica
 	if r == nil || cfg.Probes[1].Replica != nil {
 		t.Fatalf("replica blocks: %+v, %+v", cfg.Probes[0].Replica, cfg.Probes[1].Replica)
 	}
-	if got := r.Kafka.SASL.Secret().Reveal(); got != "replica-pw" {
-		t.Errorf("replica password %q, want it read from pw next to the config file", got)
+	// The password is read from pw next to the config file: as the kafka
+	// block's settings would read it.
+	want, err := ResolveKafka(Kafka{SASL: r.Kafka.SASL}, dir)
+	if err != nil || want.SASL() == nil || !reflect.DeepEqual(res.Probes[0].Replica.SASL(), want.SASL()) {
+		t.Errorf("replica password material %#v, want %#v (%v)", res.Probes[0].Replica.SASL(), want.SASL(), err)
 	}
 	if r.Kafka.ClientID != DefaultClientID || r.TargetAlias != DefaultTargetAlias || r.TopicPolicy != TopicPolicyDefault ||
 		time.Duration(r.LossGracePeriod) != DefaultReplicaLossWait {
@@ -72,7 +77,10 @@ probes:
 		`{kafka: {brokers: [b:9092]}, topic_polcy: identity}`:                             `probe "dr": replica.topic_polcy = "identity": unknown key`,
 		`{kafka: {brokers: [b:9092], sasl: {mechanism: PLAIN, username: u, pasword: x}}}`: `probe "dr": replica.kafka.sasl.pasword = <secret>: unknown key`,
 	} {
-		_, err := Parse([]byte("probes:\n  - name: dr\n    replica: " + body + "\n"))
+		cfg, err := Parse([]byte("probes:\n  - name: dr\n    replica: " + body + "\n"))
+		if err == nil {
+			_, err = Resolve(cfg, "")
+		}
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("replica %s: error %v, want one line starting %q", body, err, want)
 		}

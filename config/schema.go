@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // The one walk over the YAML keys of a configuration type. Strict decoding
@@ -106,7 +108,7 @@ func Keys(t reflect.Type) []Key {
 func URLKeys(t reflect.Type) []string {
 	var out []string
 	Walk(t, func(k Key) bool {
-		if !k.Block && URLKey(k.Path) {
+		if !k.Block && redact.URLKey(k.Path) {
 			out = append(out, k.Path)
 		}
 		return true

@@ -1,5 +1,7 @@
 package config
 
+import "github.com/kafka-bench/kafka_bench_exporter/sasl"
+
 // Section is one kafka section of the configuration: the kafka block, or
 // the replica.kafka block of a probe. Every client the configuration
 // implies reaches one of them.
@@ -33,7 +35,7 @@ func (s Section) Warnings() []string {
 		w = append(w, s.Key+".tls.insecure_skip_verify is true: broker certificates are NOT verified, "+
 			"so anyone on the network path can impersonate the brokers (and read SASL credentials); use it for tests only")
 	}
-	if k.SASL.Mechanism == SASLPlain && !k.TLS.Enabled {
+	if k.SASL.Mechanism == sasl.PLAIN && !k.TLS.Enabled {
 		w = append(w, s.Key+".sasl.mechanism PLAIN without "+s.Key+".tls.enabled sends the password in clear text")
 	}
 	return w

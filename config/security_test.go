@@ -9,7 +9,17 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
+
+// loadResolved is Load and the resolve step, as the exporter reads a file.
+func loadResolved(file string) (*Resolved, error) {
+	cfg, err := Load(file)
+	if err != nil {
+		return nil, err
+	}
+	return ResolveFile(cfg, file)
+}
 
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
@@ -40,14 +50,15 @@ kafka:
   tls: {enabled: true, ca_file: ca.pem, cert_file: client.pem, key_file: client-key.pem, server_name: kafka.example}
   sasl: {mechanism: SCRAM-SHA-512, username: alice, %s}
 `, source))
-		cfg, err := Load(file)
+		res, err := loadResolved(file)
 		if err != nil {
 			t.Fatalf("%s: %v", source, err)
 		}
-		if got := cfg.Kafka.SASL.Secret().Reveal(); got != want {
-			t.Errorf("%s: password %q, want %q", source, got, want)
+		cfg := res.Config
+		if res.Kafka.SASL() == nil {
+			t.Errorf("%s: no SASL material resolved", source)
 		}
-		tc, err := cfg.Kafka.TLS.ClientConfig()
+		tc, err := res.Kafka.TLSConfig()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +69,7 @@ kafka:
 		if err != nil {
 			t.Fatal(err)
 		}
-		printed := string(out) + fmt.Sprintf("%v %+v %#v", cfg, cfg.Kafka, cfg.Kafka)
+		printed := string(out) + fmt.Sprintf("%v %+v %#v %v %+v %#v", cfg, cfg.Kafka, cfg.Kafka, res, res.Kafka, res.Kafka)
 		if strings.Contains(printed, want) {
 			t.Errorf("%s: the password is printed:\n%s", source, printed)
 		}
@@ -69,7 +80,7 @@ kafka:
 			t.Errorf("%s: warnings %q", source, w)
 		}
 	}
-	if tc, err := (TLS{}).ClientConfig(); tc != nil || err != nil {
+	if tc, err := (Cluster{}).TLSConfig(); tc != nil || err != nil {
 		t.Errorf("TLS off: %v, %v", tc, err)
 	}
 }
@@ -85,12 +96,12 @@ func TestRotatedFilesChangeTheConfig(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "pw"), "one")
 	file := filepath.Join(dir, "config.yml")
 	writeFile(t, file, "kafka:\n  tls: {enabled: true, ca_file: ca.pem}\n  sasl: {mechanism: PLAIN, username: u, password_file: pw}\n")
-	load := func() *Config {
-		cfg, err := Load(file)
+	load := func() *Resolved {
+		res, err := loadResolved(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cfg
+		return res
 	}
 	a, b := load(), load()
 	if !reflect.DeepEqual(a.Kafka, b.Kafka) {
@@ -110,7 +121,7 @@ func TestRotatedFilesChangeTheConfig(t *testing.T) {
 }
 
 func TestSecurityWarnings(t *testing.T) {
-	k := Kafka{TLS: TLS{Enabled: true, InsecureSkipVerify: true}, SASL: SASL{Mechanism: SASLPlain, Username: "u", Password: "p"}}
+	k := Kafka{TLS: TLS{Enabled: true, InsecureSkipVerify: true}, SASL: SASL{Mechanism: sasl.PLAIN, Username: "u", Password: "p"}}
 	if err := k.Validate(); err != nil {
 		t.Fatal(err)
 	}

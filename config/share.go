@@ -22,15 +22,15 @@ const (
 type Share struct {
 	// GroupID is the share group's id (default kafka-bench-<name>-share:
 	// a group id is either a consumer group's or a share group's).
-	GroupID string `yaml:"group.id"`
+	GroupID string `yaml:"group.id" default:"{kafka-bench-<name>-share}" values:"not empty" doc:"the share group ({consumer.kind: share}); its {share.auto.offset.reset} is set to earliest at start"`
 	// RecordLockDurationMS, when set, is the group's
 	// share.record.lock.duration.ms, set by the probe at start; 0 keeps
 	// the group's (or the broker's group.share.record.lock.duration.ms).
-	RecordLockDurationMS int `yaml:"record.lock.duration.ms"`
+	RecordLockDurationMS int `yaml:"record.lock.duration.ms" default:"0 (the group's)" values:"0, or within the broker's {group.share.min.record.lock.duration.ms} … {group.share.max.record.lock.duration.ms}" doc:"set as the group's {share.record.lock.duration.ms} at start"`
 	// DeliveryCountLimit, when set, is the group's
 	// share.delivery.count.limit, set by the probe at start; 0 keeps the
 	// group's (or the broker's).
-	DeliveryCountLimit int `yaml:"delivery.count.limit"`
+	DeliveryCountLimit int `yaml:"delivery.count.limit" default:"0 (the group's)" values:"0, or 2 … 10 (within the broker's bounds)" doc:"set as the group's {share.delivery.count.limit} at start: the delivery attempts before the broker archives a record"`
 	// Faults exercise redelivery on purpose; all off by default.
 	Faults ShareFaults `yaml:"faults"`
 }
@@ -40,17 +40,17 @@ type Share struct {
 type ShareFaults struct {
 	// ReleaseFraction of the records, chosen by their sequence number on
 	// their first delivery, are released for redelivery.
-	ReleaseFraction float64 `yaml:"release_fraction"`
+	ReleaseFraction float64 `yaml:"release_fraction" values:"0 … 1" doc:"records released on their first delivery, chosen by sequence number: redeliveries by release"`
 	// RejectFraction of the records, chosen likewise (apart from the
 	// released ones), are rejected: the broker archives them.
-	RejectFraction float64 `yaml:"reject_fraction"`
+	RejectFraction float64 `yaml:"reject_fraction" values:"0 … 1 − {release_fraction}" doc:"records rejected on their first delivery, chosen likewise: archived"`
 	// Hold, when set, makes member 0 keep the records of one poll this
 	// long before acknowledging them, once every HoldInterval: longer
 	// than the record lock, they are delivered to another member (lock
 	// expired) and the late accept fails.
-	Hold model.Duration `yaml:"hold"`
+	Hold model.Duration `yaml:"hold" default:"0s (off)" values:"≥ 0" doc:"member 0 keeps one poll's records this long before accepting them; past the record lock they go to another member (redeliveries by lock expiry) and the late accept fails"`
 	// HoldInterval is the time between two holds.
-	HoldInterval model.Duration `yaml:"hold_interval"`
+	HoldInterval model.Duration `yaml:"hold_interval" values:"> {hold}" doc:"time between two holds"`
 }
 
 // Share defaults.

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // checkNode walks the YAML tree against the Go type it will be decoded into,
@@ -94,7 +95,7 @@ func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
 		if !ok {
 			if holdsSecret(fields) {
 				// Most likely a misspelt password key: its value is one.
-				return FieldError(scope, join(path, k.Value), RawValue(redacted), unknownKeyProblem(path, k.Value, fields))
+				return FieldError(scope, join(path, k.Value), RawValue(redact.Redacted), unknownKeyProblem(path, k.Value, fields))
 			}
 			return nodeError(scope, join(path, k.Value), v, unknownKeyProblem(path, k.Value, fields))
 		}

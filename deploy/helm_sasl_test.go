@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
 // kafkaSASL.mechanism offers exactly the mechanisms the exporter accepts
-// (and "", no SASL): a mechanism added to config appears here or this fails.
+// (and "", no SASL): a mechanism added to package sasl appears here or this fails.
 func TestHelmSchemaSASLMechanisms(t *testing.T) {
 	var schema struct {
 		Properties struct {
@@ -27,7 +27,7 @@ func TestHelmSchemaSASLMechanisms(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := slices.Sorted(slices.Values(schema.Properties.KafkaSASL.Properties.Mechanism.Enum))
-	want := slices.Sorted(slices.Values(append(config.SASLMechanisms(), "")))
+	want := slices.Sorted(slices.Values(append(sasl.Names(), "")))
 	if !slices.Equal(got, want) {
 		t.Errorf("values.schema.json kafkaSASL.mechanism enum %q, want the exporter's mechanisms and \"\": %q", got, want)
 	}
@@ -44,31 +44,31 @@ type saslCase struct {
 }
 
 var saslCases = []saslCase{
-	{name: "PLAIN", mechanism: config.SASLPlain,
+	{name: "PLAIN", mechanism: sasl.PLAIN,
 		flags:  []string{"--set", "kafkaSASL.username=kafka-bench", "--set", "kafkaSASL.passwordSecret.name=kafka-bench-user"},
 		secret: "kafka-bench-user", config: []string{"username: kafka-bench", "password_file: " + secretsPrefix + "/sasl/password"}},
-	{name: "SCRAM-SHA-256", mechanism: config.SASLScramSHA256,
+	{name: "SCRAM-SHA-256", mechanism: sasl.ScramSHA256,
 		flags:  []string{"--set", "kafkaSASL.username=kafka-bench", "--set", "kafkaSASL.passwordSecret.name=kafka-bench-scram"},
 		secret: "kafka-bench-scram", config: []string{"password_file: " + secretsPrefix + "/sasl/password"}},
-	{name: "SCRAM-SHA-512", mechanism: config.SASLScramSHA512,
+	{name: "SCRAM-SHA-512", mechanism: sasl.ScramSHA512,
 		flags:  []string{"--set", "kafkaSASL.username=kafka-bench", "--set", "kafkaSASL.passwordSecret.name=kafka-bench-scram"},
 		secret: "kafka-bench-scram", config: []string{"password_file: " + secretsPrefix + "/sasl/password"}},
-	{name: "OAUTHBEARER client credentials", mechanism: config.SASLOAuthBearer,
+	{name: "OAUTHBEARER client credentials", mechanism: sasl.OAuthBearer,
 		flags: []string{"--set", "kafkaSASL.oauth.tokenEndpoint=https://idp.example/token", "--set", "kafkaSASL.oauth.clientId=bench",
 			"--set", "kafkaSASL.oauth.clientSecretSecret.name=kafka-bench-oauth", "--set", "kafkaSASL.oauth.scope=kafka"},
 		secret: "kafka-bench-oauth", config: []string{"token_endpoint: https://idp.example/token", "client_id: bench", "scope: kafka",
 			"client_secret_file: " + secretsPrefix + "/sasl/client-secret"}},
-	{name: "OAUTHBEARER token file", mechanism: config.SASLOAuthBearer,
+	{name: "OAUTHBEARER token file", mechanism: sasl.OAuthBearer,
 		flags: []string{"--set", "kafkaSASL.oauth.tokenSecret.name=kafka-bench-token",
 			"--set-json", `kafkaSASL.oauth.extensions={"logicalCluster":"lkc-1"}`},
 		secret: "kafka-bench-token", config: []string{"token_file: " + secretsPrefix + "/sasl/token", "logicalCluster: lkc-1"}},
-	{name: "GSSAPI", mechanism: config.SASLGSSAPI,
+	{name: "GSSAPI", mechanism: sasl.GSSAPI,
 		flags:  []string{"--set", "kafkaSASL.username=kafka-bench", "--set", "kafkaSASL.kerberos.secret.name=kafka-bench-keytab", "--set", "kafkaSASL.kerberos.serviceName=kafka"},
 		secret: "kafka-bench-keytab", config: []string{"keytab_file: " + secretsPrefix + "/sasl/keytab", "config_file: " + secretsPrefix + "/sasl/krb5.conf"}},
 	// No Secret: the credentials come from the pod's AWS chain (on EKS
 	// through the ServiceAccount: IRSA's role-arn annotation or a Pod
 	// Identity association).
-	{name: "AWS_MSK_IAM", mechanism: config.SASLAWSMSKIAM,
+	{name: "AWS_MSK_IAM", mechanism: sasl.AWSMSKIAM,
 		flags: []string{"--set", "kafkaSASL.aws.region=eu-west-1", "--set", "kafkaSASL.aws.roleArn=arn:aws:iam::123456789012:role/kafka-bench",
 			"--set", "kafkaSASL.aws.sessionName=kafka-bench"},
 		config: []string{"region: eu-west-1", "role_arn: arn:aws:iam::123456789012:role/kafka-bench", "session_name: kafka-bench"}},
@@ -78,7 +78,7 @@ var saslCases = []saslCase{
 // chart renders it, mounts its Secret, and the exporter's --config.check
 // accepts the config.yml and files of the pod (chartExporter).
 func TestHelmEverySASLMechanism(t *testing.T) {
-	for _, m := range config.SASLMechanisms() {
+	for _, m := range sasl.Names() {
 		if !slices.ContainsFunc(saslCases, func(c saslCase) bool { return c.mechanism == m }) {
 			t.Errorf("mechanism %s of the exporter has no case here: make kafkaSASL offer it (values.yaml, values.schema.json, _helpers.tpl) and add one", m)
 		}

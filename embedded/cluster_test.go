@@ -21,7 +21,7 @@ func TestEmbeddedRetentionDeletesOldRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	cl, err := kclient.New(config.Kafka{Brokers: e.Brokers(), ClientID: "t"}, kclient.Options{}, kgo.DefaultProduceTopic("r"))
+	cl, err := kclient.New(config.Cluster{Kafka: config.Kafka{Brokers: e.Brokers(), ClientID: "t"}}, kclient.Options{}, kgo.DefaultProduceTopic("r"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,13 +10,14 @@ import (
 // runCapacity schedules p's capacity canary, when it has one, until ctx
 // ends (the probe's reload or shutdown); the channel closes once it stopped.
 // The exporter's one gate keeps runs of different probes from overlapping.
-func (e *Exporter) runCapacity(ctx context.Context, k config.Kafka, p config.Probe) <-chan struct{} {
+func (e *Exporter) runCapacity(ctx context.Context, k config.Cluster, r config.ResolvedProbe) <-chan struct{} {
+	p := r.Probe
 	done := make(chan struct{})
 	if p.Capacity == nil {
 		close(done)
 		return done
 	}
-	c := capacity.New(p, capacity.Options{Kafka: k, Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate,
+	c := capacity.New(p, capacity.Options{Kafka: k, Payload: r.Payload(), Metrics: e.capacity, Logger: e.logger, Gate: e.capacityGate,
 		Credentials: e.creds})
 	go func() {
 		defer close(done)

@@ -89,7 +89,7 @@ probes:
 		t.Fatal(err)
 	}
 	cfg.Kafka.Brokers = emb.Brokers()
-	if err := x.Apply(context.Background(), cfg); err != nil {
+	if err := x.Apply(context.Background(), mustResolve(t, cfg)); err != nil {
 		t.Fatal(err)
 	}
 	f = x.Scrape(t)

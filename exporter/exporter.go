@@ -44,7 +44,7 @@ type Exporter struct {
 	creds *kclient.CredentialPool
 
 	mu      sync.Mutex
-	cfg     *config.Config
+	res     *config.Resolved // the configuration applied
 	running map[string]*runningProbe
 	stopped bool // Stop was called: nothing starts again
 }
@@ -55,10 +55,13 @@ type Exporter struct {
 var ErrStopped = errors.New("the exporter is stopping: configuration not applied")
 
 type runningProbe struct {
-	probe  *probes.Probe
-	kafka  config.Kafka
-	cancel context.CancelFunc
-	done   chan struct{}
+	probe *probes.Probe
+	// resolved and kafka are what it runs with, files' contents included:
+	// a reload that changes either restarts it.
+	resolved config.ResolvedProbe
+	kafka    config.Cluster
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 // New registers the exporter's collectors on reg: probe metrics, host
@@ -101,26 +104,33 @@ func (h hostSwitch) Update(ch chan<- prometheus.Metric) error {
 	return collector.ErrDisabled
 }
 
-// Apply makes the running probes match cfg: new probes start, removed ones
-// stop, changed ones restart, and unchanged ones keep running without a gap.
-// ctx bounds the life of the probes it starts. After Stop it changes
-// nothing and returns ErrStopped.
-func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) error {
+// Apply makes the running probes match the resolved configuration res: new
+// probes start, removed ones stop, changed ones restart, and unchanged ones
+// keep running without a gap. A probe is unchanged when its settings, its
+// clusters' settings and the contents of the files they name (credentials,
+// the payload file) are. ctx bounds the life of the probes it starts.
+// After Stop it changes nothing and returns ErrStopped.
+func (e *Exporter) Apply(ctx context.Context, res *config.Resolved) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.stopped {
 		return ErrStopped
 	}
+	cfg := res.Config
 	e.liveRun.start(ctx, e.live)
-	e.warnSections(e.cfg, cfg)
+	var old *config.Config
+	if e.res != nil {
+		old = e.res.Config
+	}
+	e.warnSections(old, cfg)
 	e.applyHost(cfg.Host)
-	want := map[string]config.Probe{}
-	for _, p := range cfg.Probes {
-		want[p.Name] = p
+	want := map[string]config.ResolvedProbe{}
+	for _, p := range res.Probes {
+		want[p.Probe.Name] = p
 	}
 	for name, rp := range e.running {
 		p, keep := want[name]
-		if keep && reflect.DeepEqual(p, rp.probe.Config()) && reflect.DeepEqual(cfg.Kafka, rp.kafka) {
+		if keep && reflect.DeepEqual(p, rp.resolved) && reflect.DeepEqual(res.Kafka, rp.kafka) {
 			delete(want, name)
 			continue
 		}
@@ -129,14 +139,14 @@ func (e *Exporter) Apply(ctx context.Context, cfg *config.Config) error {
 		<-rp.done
 		delete(e.running, name)
 	}
-	for _, p := range cfg.Probes {
-		if _, ok := want[p.Name]; ok {
-			e.start(ctx, cfg.Kafka, p)
+	for _, p := range res.Probes {
+		if _, ok := want[p.Probe.Name]; ok {
+			e.start(ctx, res.Kafka, p)
 		}
 	}
-	e.watch.Apply(ctx, configwatch.TargetFor(cfg)) // does not wait for a poll
-	e.creds.Retain(kafkaSections(cfg)...)
-	e.cfg = cfg
+	e.watch.Apply(ctx, configwatch.TargetFor(res)) // does not wait for a poll
+	e.creds.Retain(kafkaSections(res)...)
+	e.res = res
 	e.reload.applied()
 	return nil
 }
@@ -154,11 +164,14 @@ func (e *Exporter) applyHost(h config.Host) {
 	e.host.Store(&c)
 }
 
-func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
+func (e *Exporter) start(ctx context.Context, k config.Cluster, r config.ResolvedProbe) {
+	p := r.Probe
 	pctx, cancel := context.WithCancel(ctx)
 	rp := &runningProbe{
 		probe: probes.New(p, probes.Options{
 			Kafka:       k,
+			Replica:     r.Replica,
+			Payload:     r.Payload(),
 			Metrics:     e.metrics,
 			Registerer:  e.reg,
 			Logger:      e.logger,
@@ -166,12 +179,13 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 			// The daemon keeps a probe whose client fails exported, down.
 			RetryClients: true,
 		}),
-		kafka:  k,
-		cancel: cancel,
-		done:   make(chan struct{}),
+		resolved: r,
+		kafka:    k,
+		cancel:   cancel,
+		done:     make(chan struct{}),
 	}
 	e.running[p.Name] = rp
-	capacityDone := e.runCapacity(pctx, k, p)
+	capacityDone := e.runCapacity(pctx, k, r)
 	go func() {
 		defer close(rp.done)
 		defer func() { <-capacityDone }()
@@ -181,11 +195,14 @@ func (e *Exporter) start(ctx context.Context, k config.Kafka, p config.Probe) {
 	}()
 }
 
-// kafkaSections are the kafka settings of cfg's sections.
-func kafkaSections(cfg *config.Config) []config.Kafka {
-	var ks []config.Kafka
-	for _, s := range cfg.Sections() {
-		ks = append(ks, s.Kafka)
+// kafkaSections are the resolved clusters of res's sections: the kafka
+// block and each replica block.
+func kafkaSections(res *config.Resolved) []config.Cluster {
+	ks := []config.Cluster{res.Kafka}
+	for _, p := range res.Probes {
+		if p.Probe.Replica != nil {
+			ks = append(ks, p.Replica)
+		}
 	}
 	return ks
 }
@@ -222,7 +239,7 @@ func (e *Exporter) Ready() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.running) == 0 {
-		return e.cfg != nil && e.cfg.HostAgent()
+		return e.res != nil && e.res.Config.HostAgent()
 	}
 	for _, rp := range e.running {
 		if !rp.probe.Ready() {

@@ -76,7 +76,7 @@ probes:
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)
 	ctx := t.Context()
-	if err := e.Apply(ctx, cfg); err != nil {
+	if err := e.Apply(ctx, mustResolve(t, cfg)); err != nil {
 		t.Fatal(err)
 	}
 	defer e.Stop()

@@ -34,7 +34,7 @@ func TestHostSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Apply(context.Background(), cfg); err != nil {
+	if err := e.Apply(context.Background(), mustResolve(t, cfg)); err != nil {
 		t.Fatal(err)
 	}
 	off := families()
@@ -44,7 +44,7 @@ func TestHostSwitch(t *testing.T) {
 		}
 	}
 	cfg.Host.Enabled = true
-	if err := e.Apply(context.Background(), cfg); err != nil {
+	if err := e.Apply(context.Background(), mustResolve(t, cfg)); err != nil {
 		t.Fatal(err)
 	}
 	on := families()

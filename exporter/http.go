@@ -11,7 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prometheus/exporter-toolkit/web"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // HandlerOpts configure the HTTP endpoints.
@@ -74,7 +74,7 @@ func (e *Exporter) Handler(opts HandlerOpts) http.Handler {
 			return
 		}
 		if err := opts.Reload(); err != nil {
-			http.Error(w, "Reload failed: "+config.RedactText(err.Error()), http.StatusBadRequest)
+			http.Error(w, "Reload failed: "+redact.Text(err.Error()), http.StatusBadRequest)
 			return
 		}
 		_, _ = w.Write([]byte("Reloaded.\n"))

@@ -46,7 +46,7 @@ func TestHostAgentReady(t *testing.T) {
 	if e.Ready() {
 		t.Error("ready before any configuration was applied")
 	}
-	if err := e.Apply(t.Context(), cfg); err != nil {
+	if err := e.Apply(t.Context(), mustResolve(t, cfg)); err != nil {
 		t.Fatal(err)
 	}
 	defer e.Stop()

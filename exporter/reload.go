@@ -47,29 +47,29 @@ func (r *reloadState) applied() {
 // kafka_bench_config_last_reload_successful drops to 0. After Stop nothing
 // is loaded or applied: ErrStopped is logged and returned, and the gauge
 // keeps its value (the file is not at fault).
-func (e *Exporter) Reload(ctx context.Context, load func() (*config.Config, error)) error {
+func (e *Exporter) Reload(ctx context.Context, load func() (*config.Resolved, error)) error {
 	e.reload.mu.Lock()
 	defer e.reload.mu.Unlock()
 	if e.isStopped() {
 		e.logger.Warn("configuration reload refused", "err", ErrStopped)
 		return ErrStopped
 	}
-	cfg, err := load()
+	res, err := load()
 	if err == nil {
 		// A configuration whose clients franz-go would refuse must not
 		// stop the probes that run now.
-		err = kclient.Check(cfg)
+		err = kclient.Check(res)
 	}
 	if err != nil {
 		e.reload.successful.Set(0)
 		e.logger.Error("configuration reload rejected; the running configuration stays", "err", err)
 		return err
 	}
-	if err := e.Apply(ctx, cfg); err != nil {
+	if err := e.Apply(ctx, res); err != nil {
 		e.logger.Warn("configuration reload refused", "err", err)
 		return err
 	}
-	e.logger.Info("configuration reloaded", "probes", len(cfg.Probes))
+	e.logger.Info("configuration reloaded", "probes", len(res.Probes))
 	return nil
 }
 

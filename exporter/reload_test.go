@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -73,7 +75,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 	srv := httptest.NewServer(e.Handler(exporter.HandlerOpts{TelemetryPath: "/metrics"}))
 	metrics := srv.URL + "/metrics"
 	ctx, cancel := context.WithCancel(context.Background())
-	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV1) }); err != nil {
+	if err := e.Reload(ctx, func() (*config.Resolved, error) { return resolve(parse(reloadV1)) }); err != nil {
 		t.Fatal(err)
 	}
 	probetest.Eventually(t, 30*time.Second, "every probe producing and consuming", func() (bool, string) { return e.Ready(), "not ready" })
@@ -107,7 +109,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 		}
 	}()
 	time.Sleep(300 * time.Millisecond)
-	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV2) }); err != nil {
+	if err := e.Reload(ctx, func() (*config.Resolved, error) { return resolve(parse(reloadV2)) }); err != nil {
 		t.Fatal(err)
 	}
 	// Long enough for the unchanged probe to produce after the reload.
@@ -153,7 +155,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 	for _, p := range e.Probes() {
 		running[p.Name] = e.Probe(p.Name)
 	}
-	err := e.Reload(ctx, func() (*config.Config, error) { return parse("probes: [{name: keep, rate: -1}]") })
+	err := e.Reload(ctx, func() (*config.Resolved, error) { return resolve(parse("probes: [{name: keep, rate: -1}]")) })
 	if err == nil {
 		t.Fatal("an invalid configuration was accepted")
 	}
@@ -171,11 +173,11 @@ func TestReloadDiffsProbes(t *testing.T) {
 	}
 	// So does one that validates but whose producer franz-go refuses: the
 	// probe it would replace keeps running.
-	if err := e.Reload(ctx, func() (*config.Config, error) { return parse(reloadV2) }); err != nil { // successful = 1 again
+	if err := e.Reload(ctx, func() (*config.Resolved, error) { return resolve(parse(reloadV2)) }); err != nil { // successful = 1 again
 		t.Fatal(err)
 	}
-	err = e.Reload(ctx, func() (*config.Config, error) {
-		return parse(reloadV2 + "    producer: {linger.ms: 70000, delivery.timeout.ms: 200000}\n")
+	err = e.Reload(ctx, func() (*config.Resolved, error) {
+		return resolve(parse(reloadV2 + "    producer: {linger.ms: 70000, delivery.timeout.ms: 200000}\n"))
 	})
 	if want := `probe "add": producer.linger.ms = 70000: franz-go refuses it: linger 1m10s is larger than allowed 1m0s`; err == nil || err.Error() != want {
 		t.Errorf("a reload to clients franz-go refuses: err = %v, want %s", err, want)
@@ -188,7 +190,7 @@ func TestReloadDiffsProbes(t *testing.T) {
 			t.Errorf("probe %s changed on a reload to refused clients", name)
 		}
 	}
-	if err := e.Reload(ctx, func() (*config.Config, error) { return nil, errors.New("unreadable") }); err == nil {
+	if err := e.Reload(ctx, func() (*config.Resolved, error) { return nil, errors.New("unreadable") }); err == nil {
 		t.Error("a load error was not returned")
 	}
 
@@ -219,7 +221,7 @@ probes:
 			t.Fatal(err)
 		}
 		cfg.Kafka.Brokers = emb.Brokers()
-		if err := e.Apply(ctx, cfg); err != nil { // a changed rate: the probe restarts
+		if err := e.Apply(ctx, mustResolve(t, cfg)); err != nil { // a changed rate: the probe restarts
 			t.Fatal(err)
 		}
 		probetest.Eventually(t, 30*time.Second, "probe ready", func() (bool, string) { return e.Ready(), "not ready" })
@@ -237,7 +239,7 @@ func TestReloadAfterStopStartsNothing(t *testing.T) {
 	logger := probetest.Logger()
 	emb := exportertest.Embedded(t)
 	leaks := goleak.IgnoreCurrent()
-	load := func() (*config.Config, error) {
+	load := func() (*config.Resolved, error) {
 		cfg, err := config.Parse([]byte(`
 config_poll_interval: 1s
 probes:
@@ -249,7 +251,7 @@ probes:
 		if cfg != nil {
 			cfg.Kafka.Brokers = emb.Brokers()
 		}
-		return cfg, err
+		return resolve(cfg, err)
 	}
 	ctx := t.Context() // the probes' context stays live: only Stop ends them
 	for _, during := range []bool{false, true} {
@@ -281,5 +283,60 @@ probes:
 			t.Errorf("reload during=%v: %d probes running after Stop", during, len(ps))
 		}
 		goleak.VerifyNone(t, leaks)
+	}
+}
+
+// A reload re-reads the payload file: the same file leaves its probe
+// running, a file whose entries changed (its longest one the same length,
+// so record_size stays) restarts it with them.
+func TestChangedPayloadFileRestartsProbe(t *testing.T) {
+	emb := exportertest.Embedded(t)
+	dir := t.TempDir()
+	payload := filepath.Join(dir, "entries.txt")
+	file := filepath.Join(dir, "config.yml")
+	writeFile := func(path, content string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(file, `
+probes:
+  - name: p
+    rate: 50
+    lag_interval: 200ms
+    payload: {kind: file, file: entries.txt}
+`)
+	load := func() (*config.Resolved, error) {
+		cfg, err := config.Load(file)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Kafka.Brokers = emb.Brokers()
+		return config.ResolveFile(cfg, file)
+	}
+	e := exporter.New(prometheus.NewRegistry(), probetest.Logger())
+	defer e.Stop()
+	ctx := t.Context()
+	writeFile(payload, "one\ntwo\n")
+	if err := e.Reload(ctx, load); err != nil {
+		t.Fatal(err)
+	}
+	first := e.Probe("p")
+	if err := e.Reload(ctx, load); err != nil {
+		t.Fatal(err)
+	}
+	if e.Probe("p") != first {
+		t.Error("a reload with the same payload file restarted the probe")
+	}
+	writeFile(payload, "six\nten\n")
+	if err := e.Reload(ctx, load); err != nil {
+		t.Fatal(err)
+	}
+	if e.Probe("p") == first {
+		t.Error("a reload with changed payload entries left the probe running on the old ones")
+	}
+	if got := e.Probe("p").Config().RecordSize; got != config.HeaderSize+3 {
+		t.Errorf("record_size = %d, want the header and the longest entry, %d", got, config.HeaderSize+3)
 	}
 }

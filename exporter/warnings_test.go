@@ -32,7 +32,7 @@ probes:
 	ctx := t.Context()
 	defer e.Stop()
 	for range 2 { // start, then a reload of the same file
-		if err := e.Reload(ctx, func() (*config.Config, error) { return config.Parse([]byte(file)) }); err != nil {
+		if err := e.Reload(ctx, func() (*config.Resolved, error) { return resolve(config.Parse([]byte(file))) }); err != nil {
 			t.Fatal(err)
 		}
 	}

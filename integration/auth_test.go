@@ -157,6 +157,9 @@ probes:
 num_records: 300
 defaults: {record_size: 100, create_topic: {partitions: 1, replication_factor: 1}}
 `))
+		if err == nil {
+			err = b.Resolve()
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

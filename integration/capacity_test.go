@@ -23,7 +23,7 @@ func capacityRunner(t *testing.T, brokers []string, yamlProbe string) (*capacity
 	}
 	cfg.Kafka.Brokers = brokers
 	logger, logs := probetest.CaptureLogger()
-	return capacity.New(cfg.Probes[0], capacity.Options{Kafka: cfg.Kafka, Logger: logger}), logs
+	return capacity.New(cfg.Probes[0], capacity.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Logger: logger}), logs
 }
 
 // A capacity run with 3 s steps on a real broker, with a ceiling far out of

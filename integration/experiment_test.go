@@ -153,7 +153,7 @@ func parseExperiment(t *testing.T, c *kafkatest.Cluster, file, topic string) *sp
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Kafka.Brokers = c.Bootstrap()
+	b.Kafka.Kafka.Brokers = c.Bootstrap()
 	return b
 }
 

@@ -303,7 +303,7 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	waitAlerts(t, v3servers, produceBurnTestAlert+" firing for cluster "+slowCluster, firingFor(produceBurnTestAlert, slowCluster))
 
 	// A rejected reload keeps the old probes and fires the reload alert.
-	if err := xa.Reload(context.Background(), func() (*config.Config, error) {
+	if err := xa.Reload(context.Background(), func() (*config.Resolved, error) {
 		return nil, errors.New("test: a configuration that does not load")
 	}); err == nil {
 		t.Fatal("Reload with a failing load returned no error")

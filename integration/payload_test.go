@@ -48,7 +48,7 @@ matrix:
 	if err != nil {
 		t.Fatal(err)
 	}
-	bn.Kafka.Brokers = c.Bootstrap()
+	bn.Kafka.Kafka.Brokers = c.Bootstrap()
 	reg := prometheus.NewRegistry()
 	r := &run.Runner{Metrics: probes.NewMetrics(reg), SweepID: fmt.Sprint(time.Now().UnixNano())}
 	results, err := r.Run(ctx, bn)

@@ -331,7 +331,7 @@ probes:
     create_topic: {replication_factor: 1}
 `, c.Bootstrap())
 	reg := prometheus.NewRegistry()
-	opts := probes.Options{Kafka: cfg.Kafka, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
+	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
 	share, classic := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	classicDone := make(chan error, 1)

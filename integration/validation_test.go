@@ -52,10 +52,16 @@ probes:
 	x := exportertest.Start(t, good, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
 	running := x.Probe(probe)
-	for _, load := range []func() (*config.Config, error){
-		func() (*config.Config, error) { return kclient.LoadConfig(badFile, config.Overrides{}) },
+	for _, load := range []func() (*config.Resolved, error){
+		func() (*config.Resolved, error) { return kclient.LoadConfig(badFile, config.Overrides{}) },
 		// A loader that skips the client check: Reload checks by itself.
-		func() (*config.Config, error) { return config.Effective(badFile, config.Overrides{}) },
+		func() (*config.Resolved, error) {
+			cfg, err := config.Effective(badFile, config.Overrides{})
+			if err != nil {
+				return nil, err
+			}
+			return config.ResolveFile(cfg, badFile)
+		},
 	} {
 		err := x.Reload(context.Background(), load)
 		if err == nil || !strings.HasSuffix(err.Error(), refusal) {

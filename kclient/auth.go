@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
 // IsAuthError reports whether err means the cluster or this client rejected
@@ -29,10 +31,7 @@ func IsAuthError(err error) bool {
 		errors.Is(err, kerr.TransactionalIDAuthorizationFailed):
 		return true
 	}
-	var tokenErr *TokenError
-	var krbErr *KerberosError
-	var awsErr *AWSCredentialsError
-	if errors.As(err, &tokenErr) || errors.As(err, &krbErr) || errors.As(err, &awsErr) {
+	if sasl.IsAuthError(err) {
 		return true
 	}
 	var certErr *tls.CertificateVerificationError

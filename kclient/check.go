@@ -13,20 +13,25 @@ import (
 // address before it starts: Check never dials it.
 const checkSeed = "127.0.0.1:9092"
 
-// LoadConfig is config.Effective followed by Check: what --config.check,
-// start and reload accept is exactly what the clients accept.
-func LoadConfig(file string, o config.Overrides) (*config.Config, error) {
+// LoadConfig is config.Effective, the resolve step (config.ResolveFile)
+// and Check: what --config.check, start and reload accept is exactly what
+// the clients accept.
+func LoadConfig(file string, o config.Overrides) (*config.Resolved, error) {
 	cfg, err := config.Effective(file, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(cfg); err != nil {
+	res, err := config.ResolveFile(cfg, file)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(res); err != nil {
 		if file != "" {
 			err = fmt.Errorf("%s: %w", file, err)
 		}
 		return nil, err
 	}
-	return cfg, nil
+	return res, nil
 }
 
 // Check builds, without connecting, every client the configuration implies
@@ -35,21 +40,21 @@ func LoadConfig(file string, o config.Overrides) (*config.Config, error) {
 // its options when a client is built; a client it refuses is refused here
 // in the one-line form of every configuration error, naming the key the
 // user wrote: probe "a": producer.linger.ms = 70000: franz-go refuses it: ...
-func Check(cfg *config.Config) error {
-	for _, p := range cfg.Probes {
-		if err := CheckProbe(cfg.Kafka, p); err != nil {
+func Check(res *config.Resolved) error {
+	for _, p := range res.Probes {
+		if err := CheckProbe(res.Kafka, p.Probe); err != nil {
 			return err
 		}
 	}
-	if len(cfg.Kafka.Brokers) > 0 { // the configuration watcher's client
-		return check("", cfg.Kafka, Options{}, nil)
+	if len(res.Kafka.Kafka.Brokers) > 0 { // the configuration watcher's client
+		return check("", res.Kafka, Options{}, nil)
 	}
 	return nil
 }
 
 // CheckProbe is Check for one probe's clients (bench mode checks its
 // scenarios' probes with it).
-func CheckProbe(k config.Kafka, p config.Probe) error {
+func CheckProbe(k config.Cluster, p config.Probe) error {
 	scope := fmt.Sprintf("probe %q", p.Name)
 	probing := Options{Probing: true}
 	if err := check(scope, k, probing, nil); err != nil { // admin
@@ -65,7 +70,7 @@ func CheckProbe(k config.Kafka, p config.Probe) error {
 	}
 	if p.Capacity != nil {
 		ck := k
-		ck.ClientID = CapacityClientID(k.ClientID, p.Name)
+		ck.Kafka.ClientID = CapacityClientID(k.Kafka.ClientID, p.Name)
 		cp := p
 		cp.Topic = p.Capacity.Topic
 		if err := check(scope, ck, probing, producerProps(cp)); err != nil {
@@ -89,9 +94,9 @@ func CapacityClientID(clientID, probe string) string { return clientID + "-capac
 // check builds one client of k with props (leaving out those that start
 // it); when franz-go refuses, it builds again adding one property at a time
 // to find the one to name.
-func check(scope string, k config.Kafka, o Options, props []property) error {
-	if len(k.Brokers) == 0 {
-		k.Brokers = []string{checkSeed}
+func check(scope string, k config.Cluster, o Options, props []property) error {
+	if len(k.Kafka.Brokers) == 0 {
+		k.Kafka.Brokers = []string{checkSeed}
 	}
 	base, err := clientOpts(k, o)
 	if err != nil {
@@ -110,7 +115,7 @@ func check(scope string, k config.Kafka, o Options, props []property) error {
 	// client.id is in base; a default one goes first so that a refused
 	// client.id is named as such.
 	opts := append(base, kgo.ClientID(config.DefaultClientID))
-	own = append([]property{{key: "kafka.client_id", value: k.ClientID, opts: []kgo.Opt{kgo.ClientID(k.ClientID)}}}, own...)
+	own = append([]property{{key: "kafka.client_id", value: k.Kafka.ClientID, opts: []kgo.Opt{kgo.ClientID(k.Kafka.ClientID)}}}, own...)
 	if err := build(opts); err != nil {
 		return refused(scope, "", nil, err)
 	}

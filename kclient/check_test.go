@@ -57,7 +57,11 @@ func TestCheckAcceptsTheEdges(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		if err := Check(cfg); err != nil {
+		res, err := config.Resolve(cfg, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(res); err != nil {
 			t.Errorf("brokers %v: %v", brokers, err)
 		}
 	}

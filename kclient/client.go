@@ -1,7 +1,7 @@
 // Package kclient is the one home for talking to Kafka: connection and
-// security options from the config, the Kafka property mapping, client
-// construction with kprom metrics, topic helpers, the classification of
-// authentication failures and the embedded cluster. The probe engine, bench
+// security options from the resolved config, the Kafka property mapping,
+// client construction with kprom metrics, topic helpers and the
+// classification of authentication failures. The probe engine, bench
 // mode and the configuration watcher all build their clients here.
 package kclient
 
@@ -53,9 +53,9 @@ type Labels struct {
 	Probe, Role, Member string
 }
 
-// New creates a client of the cluster k (seeds, client id, TLS, SASL) with
-// what o asks for and the extra options.
-func New(k config.Kafka, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
+// New creates a client of the resolved cluster k (seeds, client id, TLS,
+// SASL) with what o asks for and the extra options.
+func New(k config.Cluster, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
 	opts, err := clientOpts(k, o)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func New(k config.Kafka, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
 
 // clientOpts are the options of New before the role's own (extra); Check
 // builds its clients from them too.
-func clientOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
+func clientOpts(k config.Cluster, o Options) ([]kgo.Opt, error) {
 	opts, err := connOpts(k, o)
 	if err != nil {
 		return nil, err
@@ -102,8 +102,8 @@ func clientOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
 
 // connOpts say how to reach and authenticate to the cluster: seeds, client
 // id, TLS (kafka.tls) and SASL (kafka.sasl).
-func connOpts(k config.Kafka, o Options) ([]kgo.Opt, error) {
-	opts := []kgo.Opt{kgo.SeedBrokers(k.Brokers...), kgo.ClientID(k.ClientID)}
+func connOpts(k config.Cluster, o Options) ([]kgo.Opt, error) {
+	opts := []kgo.Opt{kgo.SeedBrokers(k.Kafka.Brokers...), kgo.ClientID(k.Kafka.ClientID)}
 	var creds *Credentials
 	var err error
 	if o.Credentials == nil {

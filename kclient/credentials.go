@@ -8,15 +8,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
-	"github.com/twmb/franz-go/pkg/sasl/oauth"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -25,45 +20,70 @@ import (
 // its own.
 const dialTimeout = 10 * time.Second
 
-// Credentials are the TLS material and SASL secrets of one kafka section,
-// shared by all the clients built from it: files are re-read when they
-// change (see watched) and an OAuth token is fetched once for all clients
-// and kept until shortly before it expires. A CredentialPool keeps one per
-// kafka section for every client built with it.
+// Credentials are the TLS material and SASL mechanism of one kafka
+// section, shared by all the clients built from it: files are re-read when
+// they change (see watched) and an OAuth token is fetched once for all
+// clients and kept until shortly before it expires. A CredentialPool keeps
+// one per kafka section for every client built with it.
 type Credentials struct {
-	tls    *tlsMaterial
-	mech   sasl.Mechanism
-	tokens *tokenSource // OAUTHBEARER
+	tls  *tlsMaterial
+	mech sasl.Mechanism
 }
 
-// NewCredentials prepares the credentials of k, which must be validated;
-// m (nil: not counted) receives the reload and token metrics, logger (nil:
+// NewCredentials prepares the credentials of the resolved section c; m
+// (nil: not counted) receives the reload and token metrics, logger (nil:
 // discarded) their log lines.
-func NewCredentials(k config.Kafka, m *CredentialMetrics, logger *slog.Logger) (*Credentials, error) {
+func NewCredentials(c config.Cluster, m *CredentialMetrics, logger *slog.Logger) (*Credentials, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Credentials{}
-	tc, err := k.TLS.ClientConfig()
+	creds := &Credentials{}
+	tc, err := c.TLSConfig()
 	if err != nil {
 		return nil, err
 	}
 	if tc != nil {
-		c.tls = newTLSMaterial(tc, k.TLS, m, logger)
-	}
-	if k.SASL.Mechanism == config.SASLOAuthBearer {
-		c.tokens, err = newTokenSource(k.SASL.OAuth, m, logger)
-		if err != nil {
+		if creds.tls, err = newTLSMaterial(tc, c, m, logger); err != nil {
 			return nil, err
 		}
-		c.mech = oauth.Oauth(c.tokens.auth)
-		return c, nil
 	}
-	if c.mech, err = newMechanism(k.SASL, m, logger); err != nil {
+	switch mat := c.SASL(); {
+	case mat != nil:
+		if creds.mech, err = mat.Mechanism(saslRuntime{metrics: m, logger: logger}); err != nil {
+			return nil, err
+		}
+	case c.Kafka.SASL.Mechanism != "":
+		return nil, fmt.Errorf("kafka.sasl: mechanism %s without its resolved material (config.Resolve)", c.Kafka.SASL.Mechanism)
+	}
+	return creds, nil
+}
+
+// saslRuntime gives the SASL mechanisms watched files and the token
+// metrics.
+type saslRuntime struct {
+	metrics *CredentialMetrics
+	logger  *slog.Logger
+}
+
+func (r saslRuntime) Watch(kind string, paths []string, initial any, load func([][]byte) (any, error)) (func() any, error) {
+	w, err := newWatched(kind, paths, initial, load, r.metrics, r.logger)
+	if err != nil {
 		return nil, err
 	}
-	return c, nil
+	return w.get, nil
 }
+
+func (r saslRuntime) TokenFetched(ok bool) {
+	switch {
+	case r.metrics == nil:
+	case ok:
+		r.metrics.tokenFetched.Inc()
+	default:
+		r.metrics.tokenFailed.Inc()
+	}
+}
+
+func (r saslRuntime) Logger() *slog.Logger { return r.logger }
 
 func (c *Credentials) opts() []kgo.Opt {
 	var opts []kgo.Opt
@@ -84,16 +104,21 @@ type tlsMaterial struct {
 	cert *watched[*tls.Certificate]
 }
 
-func newTLSMaterial(tc *tls.Config, t config.TLS, m *CredentialMetrics, logger *slog.Logger) *tlsMaterial {
-	caPath, certPath, keyPath := t.Paths()
+func newTLSMaterial(tc *tls.Config, c config.Cluster, m *CredentialMetrics, logger *slog.Logger) (*tlsMaterial, error) {
+	caPath, certPath, keyPath := c.TLSPaths()
 	mat := &tlsMaterial{base: tc}
+	var err error
 	if caPath != "" {
-		mat.ca = newWatched(KindTLSCA, []string{caPath}, tc.RootCAs, loadCA, m, logger)
+		if mat.ca, err = newWatched(KindTLSCA, []string{caPath}, tc.RootCAs, loadCA, m, logger); err != nil {
+			return nil, err
+		}
 	}
 	if certPath != "" {
-		mat.cert = newWatched(KindTLSClientCert, []string{certPath, keyPath}, &tc.Certificates[0], loadPair, m, logger)
+		if mat.cert, err = newWatched(KindTLSClientCert, []string{certPath, keyPath}, &tc.Certificates[0], loadPair, m, logger); err != nil {
+			return nil, err
+		}
 	}
-	return mat
+	return mat, nil
 }
 
 func loadCA(b [][]byte) (*x509.CertPool, error) {
@@ -137,48 +162,4 @@ func (mat *tlsMaterial) dial(ctx context.Context, network, addr string) (net.Con
 	}
 	d := tls.Dialer{NetDialer: &net.Dialer{Timeout: dialTimeout}, Config: mat.config(host)}
 	return d.DialContext(ctx, network, addr)
-}
-
-// newMechanism is the SASL mechanism of s; nil without one.
-func newMechanism(s config.SASL, m *CredentialMetrics, logger *slog.Logger) (sasl.Mechanism, error) {
-	switch s.Mechanism {
-	case config.SASLGSSAPI:
-		return newKerberos(s, m, logger)
-	case config.SASLAWSMSKIAM:
-		return newAWSIAM(s.AWS, "kafka_bench_exporter")
-	}
-	user := s.Username
-	password := func() string { return s.Secret().Reveal() }
-	if p := s.PasswordPath(); p != "" {
-		w := newWatched(KindSASLPassword, []string{p}, s.Secret().Reveal(), loadSecret, m, logger)
-		password = w.get
-	}
-	switch s.Mechanism {
-	case config.SASLPlain:
-		return plain.Plain(func(context.Context) (plain.Auth, error) {
-			return plain.Auth{User: user, Pass: password()}, nil
-		}), nil
-	case config.SASLScramSHA256:
-		return scram.Sha256(func(context.Context) (scram.Auth, error) {
-			return scram.Auth{User: user, Pass: password()}, nil
-		}), nil
-	case config.SASLScramSHA512:
-		return scram.Sha512(func(context.Context) (scram.Auth, error) {
-			return scram.Auth{User: user, Pass: password()}, nil
-		}), nil
-	case "":
-		return nil, nil
-	}
-	return nil, fmt.Errorf("kafka.sasl.mechanism %q is not supported", s.Mechanism)
-}
-
-func readAll(path string) ([]byte, error) { return os.ReadFile(path) }
-
-// loadSecret is a one-line secret file without its trailing newline.
-func loadSecret(b [][]byte) (string, error) {
-	s := strings.TrimRight(string(b[0]), "\r\n")
-	if s == "" {
-		return "", errors.New("the file is empty")
-	}
-	return s, nil
 }

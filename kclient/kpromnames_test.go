@@ -20,7 +20,7 @@ func TestKpromClientsReplaceCleanly(t *testing.T) {
 	}
 	defer c.Close()
 	reg := prometheus.NewRegistry()
-	k := config.Kafka{Brokers: c.ListenAddrs(), ClientID: "t"}
+	k := config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "t"}}
 	for i := range 3 {
 		cl, err := New(k, Options{Logger: slog.New(slog.DiscardHandler), Registerer: reg,
 			Labels: Labels{Probe: "p", Role: RoleConsumer, Member: "0"}, Probing: true})

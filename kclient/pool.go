@@ -28,15 +28,16 @@ type poolEntry struct {
 	creds *Credentials
 }
 
-// sectionID is what Credentials are built from: brokers and client.id do
-// not matter (a capacity client's client.id differs, and a replica on
-// another cluster with the same identity may share its token).
-type sectionID struct {
-	TLS  config.TLS
-	SASL config.SASL
-}
+// sectionID is what Credentials are built from: the tls and sasl settings
+// and their resolved material; brokers and client.id do not matter (a
+// capacity client's client.id differs, and a replica on another cluster
+// with the same identity may share its token).
+type sectionID config.Cluster
 
-func idOf(k config.Kafka) sectionID { return sectionID{TLS: k.TLS, SASL: k.SASL} }
+func idOf(c config.Cluster) sectionID {
+	c.Kafka = config.Kafka{TLS: c.Kafka.TLS, SASL: c.Kafka.SASL}
+	return sectionID(c)
+}
 
 // NewCredentialPool makes an empty pool; m (nil: not counted) receives the
 // reload and token metrics of every section, logger (nil: discarded) their
@@ -45,9 +46,9 @@ func NewCredentialPool(m *CredentialMetrics, logger *slog.Logger) *CredentialPoo
 	return &CredentialPool{metrics: m, logger: logger}
 }
 
-// For returns the credentials of k's section, made on first use. A nil
+// For returns the credentials of c's section, made on first use. A nil
 // pool makes new ones each time, shared by no other client.
-func (p *CredentialPool) For(k config.Kafka) (*Credentials, error) {
+func (p *CredentialPool) For(k config.Cluster) (*Credentials, error) {
 	if p == nil {
 		return NewCredentials(k, nil, nil)
 	}
@@ -55,8 +56,8 @@ func (p *CredentialPool) For(k config.Kafka) (*Credentials, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, e := range p.entries {
-		// DeepEqual follows the pointers to the files' contents: a file
-		// that changed between two loads makes another section.
+		// The material holds the files' contents: a file that changed
+		// between two resolves makes another section.
 		if reflect.DeepEqual(e.id, id) {
 			return e.creds, nil
 		}
@@ -72,7 +73,7 @@ func (p *CredentialPool) For(k config.Kafka) (*Credentials, error) {
 // Retain forgets the credentials of every section but those of ks (the
 // sections of the configuration now applied), so that reloads do not
 // accumulate them; clients still running on forgotten ones keep them.
-func (p *CredentialPool) Retain(ks ...config.Kafka) {
+func (p *CredentialPool) Retain(ks ...config.Cluster) {
 	if p == nil {
 		return
 	}

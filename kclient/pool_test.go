@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
 // Every client built with one pool for the same credentials (the kafka
@@ -29,8 +30,8 @@ func TestCredentialPoolSharesOneTokenPerSection(t *testing.T) {
 	secretFile := filepath.Join(t.TempDir(), "secret")
 	write(t, secretFile, []byte("s3cret\n"))
 	section := func(brokers, clientID, oauthClient string) config.Kafka {
-		k := config.Kafka{Brokers: []string{brokers}, ClientID: clientID, SASL: config.SASL{Mechanism: config.SASLOAuthBearer,
-			OAuth: config.OAuth{TokenEndpoint: srv.URL, ClientID: oauthClient, ClientSecretFile: secretFile}}}
+		k := config.Kafka{Brokers: []string{brokers}, ClientID: clientID, SASL: config.SASL{Mechanism: sasl.OAuthBearer,
+			OAuth: sasl.OAuth{TokenEndpoint: srv.URL, ClientID: oauthClient, ClientSecretFile: secretFile}}}
 		if err := k.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +46,7 @@ func TestCredentialPoolSharesOneTokenPerSection(t *testing.T) {
 	pool := NewCredentialPool(nil, nil)
 	auth := func(k config.Kafka) string {
 		t.Helper()
-		c, err := pool.For(k)
+		c, err := pool.For(resolved(t, k))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestCredentialPoolSharesOneTokenPerSection(t *testing.T) {
 	}
 	// Clients built through Options share the pool's credentials too.
 	for _, k := range []config.Kafka{main, capacity, replica} {
-		cl, err := New(k, Options{Credentials: pool})
+		cl, err := New(resolved(t, k), Options{Credentials: pool})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func TestCredentialPoolSharesOneTokenPerSection(t *testing.T) {
 	if n := requests.Load(); n != 2 || pool.Len() != 2 {
 		t.Errorf("%d token requests and %d sections for two identities, want 2 and 2", n, pool.Len())
 	}
-	pool.Retain(other)
+	pool.Retain(resolved(t, other))
 	if pool.Len() != 1 {
 		t.Errorf("%d sections after Retain of one", pool.Len())
 	}

@@ -11,21 +11,22 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
 // Kinds of rotating credential files, the `kind` label of the credential
 // reload metrics.
+// The SASL mechanisms' kinds are theirs (sasl.Kinds).
 const (
-	KindTLSCA             = "tls_ca"
-	KindTLSClientCert     = "tls_client_cert" // certificate and key, loaded as a pair
-	KindSASLPassword      = "sasl_password"
-	KindOAuthToken        = "oauth_token"
-	KindOAuthClientSecret = "oauth_client_secret"
+	KindTLSCA         = "tls_ca"
+	KindTLSClientCert = "tls_client_cert" // certificate and key, loaded as a pair
 )
 
 // CredentialKinds lists every kind, in exposition order.
-var CredentialKinds = []string{KindTLSCA, KindTLSClientCert, KindSASLPassword, KindOAuthToken, KindOAuthClientSecret,
-	KindKerberosKeytab, KindKerberosConf}
+func CredentialKinds() []string {
+	return append([]string{KindTLSCA, KindTLSClientCert}, sasl.Kinds()...)
+}
 
 // CredentialMetrics count what happens to rotating credentials: files
 // re-read after a change and OAuth tokens fetched. Register them once per
@@ -59,7 +60,7 @@ func NewCredentialMetrics(reg prometheus.Registerer) *CredentialMetrics {
 	}
 	// Every kind is exposed from the start: a failure counter that appears
 	// only with its first failure cannot be rated; 0 is "not loaded".
-	for _, k := range CredentialKinds {
+	for _, k := range CredentialKinds() {
 		m.reloadFailed.WithLabelValues(k)
 		m.reloaded.WithLabelValues(k)
 	}
@@ -94,13 +95,19 @@ type watched[T any] struct {
 	current T
 }
 
-func newWatched[T any](kind string, paths []string, initial T, load func([][]byte) (T, error), m *CredentialMetrics, logger *slog.Logger) *watched[T] {
+// newWatched starts from initial, the material the resolve step read. The
+// files must be readable now: a client is not built on credentials whose
+// files are gone (a probe retries building it until they are back).
+func newWatched[T any](kind string, paths []string, initial T, load func([][]byte) (T, error), m *CredentialMetrics, logger *slog.Logger) (*watched[T], error) {
 	w := &watched[T]{kind: kind, paths: paths, load: load, metrics: m, logger: logger, current: initial}
-	_, w.tried, _ = w.read()
+	var err error
+	if _, w.tried, err = w.read(); err != nil {
+		return nil, err
+	}
 	if m != nil {
 		m.reloaded.WithLabelValues(kind).SetToCurrentTime()
 	}
-	return w
+	return w, nil
 }
 
 // read is the contents of the files and their version.

@@ -12,7 +12,19 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
+
+// resolved is k after the resolve step (files relative to the working
+// directory).
+func resolved(t *testing.T, k config.Kafka) config.Cluster {
+	t.Helper()
+	c, err := config.ResolveKafka(k, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 func write(t *testing.T, path string, b []byte) {
 	t.Helper()
@@ -54,7 +66,7 @@ func TestTLSMaterialRotates(t *testing.T) {
 	k := config.Kafka{Brokers: []string{"127.0.0.1:9093"}, TLS: config.TLS{Enabled: true, CAFile: ca, CertFile: cert, KeyFile: key}}
 	reg := prometheus.NewRegistry()
 	m := NewCredentialMetrics(reg)
-	creds, err := NewCredentials(k, m, nil)
+	creds, err := NewCredentials(resolved(t, k), m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +150,8 @@ func TestPasswordFileRotates(t *testing.T) {
 		t.Errorf("after rotation %q", got)
 	}
 	write(t, pw, []byte("\n"))
-	if got := msg(); got != "\x00u\x00second-longer" || metricValue(m.reloadFailed.WithLabelValues(KindSASLPassword)) != 1 {
-		t.Errorf("emptied file: %q, failures %v", got, metricValue(m.reloadFailed.WithLabelValues(KindSASLPassword)))
+	if got := msg(); got != "\x00u\x00second-longer" || metricValue(m.reloadFailed.WithLabelValues(sasl.KindSASLPassword)) != 1 {
+		t.Errorf("emptied file: %q, failures %v", got, metricValue(m.reloadFailed.WithLabelValues(sasl.KindSASLPassword)))
 	}
 }
 
@@ -147,9 +159,9 @@ func TestPasswordFileRotates(t *testing.T) {
 // pw, their metrics, and the first SASL message of a new authentication.
 func plainFromFile(t *testing.T, pw string) (*CredentialMetrics, func() string) {
 	t.Helper()
-	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: config.SASLPlain, Username: "u", PasswordFile: pw}}
+	k := config.Kafka{Brokers: []string{"127.0.0.1:9092"}, SASL: config.SASL{Mechanism: sasl.PLAIN, Username: "u", PasswordFile: pw}}
 	m := NewCredentialMetrics(prometheus.NewRegistry())
-	creds, err := NewCredentials(k, m, nil)
+	creds, err := NewCredentials(resolved(t, k), m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestTopicHelpers(t *testing.T) {
 // ends, and a context that bounds the test.
 func testClient(t *testing.T, brokers []string, extra ...kgo.Opt) (context.Context, *kgo.Client, *kadm.Client) {
 	t.Helper()
-	cl, err := New(config.Kafka{Brokers: brokers, ClientID: "t"}, Options{}, extra...)
+	cl, err := New(config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "t"}}, Options{}, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func endOffsets(t *testing.T, adm *kadm.Client) map[int32]int64 {
 // metadata.max.age.
 func TestProducerFollowsAddedPartitions(t *testing.T) {
 	p, _, adm, brokers := growthProbe(t, "grow-producer", nil)
-	cl, err := kclient.New(config.Kafka{Brokers: brokers}, kclient.Options{Probing: true}, kclient.ProducerOpts(p.cfg)...)
+	cl, err := kclient.New(config.Cluster{Kafka: config.Kafka{Brokers: brokers}}, kclient.Options{Probing: true}, kclient.ProducerOpts(p.cfg)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestConsumerReadsAddedPartitionsFromTheirStart(t *testing.T) {
 		cfg.Consumer.AutoOffsetReset = "latest"
 	})
 	c := &consumer{runDeps: p.runDeps(), interval: 100 * time.Millisecond}
-	cl, err := kclient.New(config.Kafka{Brokers: brokers}, kclient.Options{Probing: true}, kclient.ConsumerOpts(p.cfg, 0, kclient.GroupCallbacks{Revoked: c.onRevoked})...)
+	cl, err := kclient.New(config.Cluster{Kafka: config.Kafka{Brokers: brokers}}, kclient.Options{Probing: true}, kclient.ConsumerOpts(p.cfg, 0, kclient.GroupCallbacks{Revoked: c.onRevoked})...)
 	if err != nil {
 		t.Fatal(err)
 	}

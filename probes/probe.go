@@ -30,7 +30,14 @@ const FlushTimeout = 5 * time.Second
 
 // Options are what a probe needs besides its configuration.
 type Options struct {
-	Kafka   config.Kafka
+	// Kafka is the probe's cluster, resolved (config.Resolved.Kafka).
+	Kafka config.Cluster
+	// Replica is the cluster of the probe's replica block, resolved
+	// (config.ResolvedProbe.Replica); zero without one.
+	Replica config.Cluster
+	// Payload are the entries of the probe's payload file
+	// (config.ResolvedProbe.Payload); nil for another payload kind.
+	Payload [][]byte
 	Metrics *Metrics
 	// Registerer receives the kprom client metrics; nil disables them.
 	Registerer prometheus.Registerer

@@ -100,7 +100,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 	pr := &producer{
 		runDeps:   d,
 		client:    client,
-		pool:      NewPool(d.cfg, d.logger),
+		pool:      NewPool(d.cfg, d.payload, d.logger),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
 		trackers:  d.seqTrackers(),

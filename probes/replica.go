@@ -127,7 +127,7 @@ func (r *replica) start(ctx context.Context, runID uint64, clk clock) (stop func
 		return func() {}, nil
 	}
 	run := r.newRun(runID, clk)
-	admin, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger,
+	admin, err := kclient.New(r.opts.Replica, kclient.Options{Logger: r.logger,
 		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "admin"}, Probing: true,
 		Credentials: r.opts.Credentials})
 	if err != nil {
@@ -158,7 +158,7 @@ func (r *replica) start(ctx context.Context, runID uint64, clk clock) (stop func
 // a second before the run: the record timestamps are the producer's send
 // times, at or after the run's start.
 func (r *replica) startReader(ctx context.Context, run *replicaRun) (stop func(), err error) {
-	cl, err := kclient.New(r.rcfg.Kafka, kclient.Options{Logger: r.logger, Registerer: r.opts.Registerer,
+	cl, err := kclient.New(r.opts.Replica, kclient.Options{Logger: r.logger, Registerer: r.opts.Registerer,
 		Labels: kclient.Labels{Probe: r.cfg.Name, Role: kclient.RoleReplica, Member: "0"}, Probing: true,
 		Credentials: r.opts.Credentials},
 		kclient.ReplicaOpts(r.cfg, r.topic, run.startWall.Add(-time.Second))...)

@@ -25,7 +25,7 @@ probes:
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := New(cfg.Probes[0], Options{Kafka: cfg.Kafka, Metrics: NewMetrics(reg)})
+	p := New(cfg.Probes[0], Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: NewMetrics(reg)})
 	p.clk = ft.clock()
 	p.partitions.Store(1)
 	return p, reg

@@ -54,9 +54,14 @@ probes:
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := New(cfg.Probes[0], Options{Kafka: cfg.Kafka, Metrics: NewMetrics(reg)})
+	rk := cfg.Probes[0].Replica.Kafka
+	rk.TLS = config.TLS{Enabled: true, CAFile: certs.CAFile}
+	replica, err := config.ResolveKafka(rk, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(cfg.Probes[0], Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Replica: replica, Metrics: NewMetrics(reg)})
 	r := p.replica
-	r.rcfg.Kafka.TLS = config.TLS{Enabled: true, CAFile: certs.CAFile}
 	run := r.newRun(p.runID, p.clk)
 	r.cur.Store(run)
 	stopReader, err := r.startReader(ctx, run)

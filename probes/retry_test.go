@@ -98,12 +98,16 @@ probes:
     lag_interval: 500ms
 `, c.ListenAddrs())
 	cfg.Kafka.TLS = config.TLS{Enabled: true, CAFile: certs.CAFile}
+	res, err := config.Resolve(cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	moved := certs.CAFile + ".moved"
 	if err := os.Rename(certs.CAFile, moved); err != nil {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := probes.New(cfg.Probes[0], probes.Options{Kafka: cfg.Kafka, Metrics: probes.NewMetrics(reg), RetryClients: true})
+	p := probes.New(cfg.Probes[0], probes.Options{Kafka: res.Kafka, Metrics: probes.NewMetrics(reg), RetryClients: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx) }()
@@ -158,12 +162,16 @@ probes:
 `, c.ListenAddrs()[0]), c.ListenAddrs())
 	cfg.Kafka.TLS = config.TLS{Enabled: true, CAFile: sourceCA}
 	cfg.Probes[0].Replica.Kafka.TLS = config.TLS{Enabled: true, CAFile: certs.CAFile}
+	res, err := config.Resolve(cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	moved := certs.CAFile + ".moved"
 	if err := os.Rename(certs.CAFile, moved); err != nil {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := probes.New(cfg.Probes[0], probes.Options{Kafka: cfg.Kafka, Metrics: probes.NewMetrics(reg), RetryClients: true})
+	p := probes.New(cfg.Probes[0], probes.Options{Kafka: res.Kafka, Replica: res.Probes[0].Replica, Metrics: probes.NewMetrics(reg), RetryClients: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var runErr error

@@ -36,12 +36,14 @@ type runDeps struct {
 	held         *atomic.Bool // consumers hold off polling (HoldConsumers)
 	replica      *replica     // nil without a replica block
 	reb          *rebalances  // the group's rebalances (rebalance.go)
+	payload      [][]byte     // the payload file's entries (Options.Payload)
 }
 
 func (p *Probe) runDeps() runDeps {
 	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, share: p.share, sm: p.sm, partitions: &p.partitions, m: p.m,
 		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
-		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica, reb: p.reb}
+		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica, reb: p.reb,
+		payload: p.opts.Payload}
 }
 
 // seqTrackers are the trackers that hear of each record the producer is

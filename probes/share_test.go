@@ -176,7 +176,7 @@ probes:
     lag_interval: 500ms
 `, c.ListenAddrs())
 	reg := prometheus.NewRegistry()
-	opts := probes.Options{Kafka: cfg.Kafka, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
+	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
 	share, classic := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	classicDone := make(chan error, 1)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 const (
@@ -42,8 +43,8 @@ func (r resource) String() string {
 
 // configState is one configuration as a broker describes it. It is
 // sensitive when the broker says so or its name says so
-// (config.SensitiveKey: a broker other than Apache Kafka's may not set the
-// flag); every value shown goes through config.RedactValue.
+// (redact.SensitiveKey: a broker other than Apache Kafka's may not set the
+// flag); every value shown goes through redact.Value.
 type configState struct {
 	value     *string
 	source    kmsg.ConfigSource
@@ -110,7 +111,7 @@ func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
 				continue
 			}
 			if set.Broker != spec.AllBrokers && !slices.Contains(c.brokers, set.Broker) {
-				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, config.ShownValue(set.Name, set.Value, false), fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
+				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, redact.ShownValue(set.Name, set.Value, false), fmt.Sprintf("no broker %d in the cluster (brokers: %s)", set.Broker, joinIDs(c.brokers)))}
 			}
 			for _, id := range c.targets(set) {
 				if !slices.Contains(names[id], set.Name) {
@@ -145,7 +146,7 @@ func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
 				default:
 					continue
 				}
-				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, config.ShownValue(set.Name, set.Value, st.sensitive), problem)}
+				return &RefusedError{config.FieldError(scenarioScope(s), set.Key, redact.ShownValue(set.Name, set.Value, st.sensitive), problem)}
 			}
 		}
 	}
@@ -222,7 +223,7 @@ func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topi
 			}
 			c.pending = append(c.pending, ch)
 			moves = append(moves, move{res: res, name: name, set: &ch.value, shows: &ch.value})
-			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", config.RedactValue(name, deref(st.value)), "new", config.RedactValue(name, vals[name]))
+			c.logger.Info("changing configuration", "resource", res.String(), "key", name, "old", redact.Value(name, deref(st.value)), "new", redact.Value(name, vals[name]))
 		}
 	}
 	return c.reach(ctx, moves)
@@ -251,7 +252,7 @@ func (c *Changer) Restore() error {
 		return fmt.Errorf("restoring the original configurations failed (%w); put them back with:\n%s", err, strings.Join(undo, "\n"))
 	}
 	for _, ch := range pending {
-		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", config.RedactValue(ch.name, deref(ch.original)))
+		c.logger.Info("configuration restored", "resource", ch.res.String(), "key", ch.name, "value", redact.Value(ch.name, deref(ch.original)))
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // move takes one configuration to a value: set it (nil: delete the
@@ -224,7 +224,7 @@ func (c *Changer) describe(ctx context.Context, broker int32, res resource, name
 	}
 	out := make(map[string]configState, len(rr.Configs))
 	for _, e := range rr.Configs {
-		st := configState{value: e.Value, source: e.Source, readOnly: e.ReadOnly, sensitive: e.IsSensitive || config.SensitiveKey(e.Name)}
+		st := configState{value: e.Value, source: e.Source, readOnly: e.ReadOnly, sensitive: e.IsSensitive || redact.SensitiveKey(e.Name)}
 		if e.IsSensitive {
 			st.value = nil // Kafka sends none; one sent anyway is not kept
 		}
@@ -262,7 +262,7 @@ func (c *Changer) undoCommand(ch change) string {
 	}
 	op := "--delete-config " + ch.name
 	if ch.restore != nil {
-		v := config.RedactValue(ch.name, *ch.restore) // a secret is the user's to fill in
+		v := redact.Value(ch.name, *ch.restore) // a secret is the user's to fill in
 		if strings.Contains(v, ",") {
 			v = "[" + v + "]" // kafka-configs.sh's syntax for a list value
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // WritePlan prints, per scenario, each configuration it sets, its current
@@ -60,7 +60,7 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 			topic += "-<sweep id>" // created for the run, so nothing to read yet
 		}
 		for _, n := range names {
-			lw.printf("  topic %s: set %s = %s; restored afterwards\n", topic, n, config.RedactValue(n, vals[n]))
+			lw.printf("  topic %s: set %s = %s; restored afterwards\n", topic, n, redact.Value(n, vals[n]))
 		}
 		return nil
 	}
@@ -72,13 +72,13 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 		st := cur[n]
 		how := "deleting the broker's own value"
 		if st.source == ownSource(res) {
-			how = "setting " + config.RedactValue(n, deref(st.value)) + " again"
+			how = "setting " + redact.Value(n, deref(st.value)) + " again"
 		}
 		via := ""
 		if path := steps(n, st.value, new(vals[n])); len(path) > 0 {
 			via = ", via " + strings.Join(path, ", ") // Kafka resizes a thread pool by half or double at most
 		}
-		lw.printf("  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, config.RedactValue(n, vals[n]), config.RedactValue(n, deref(st.value)), st.source, via, how)
+		lw.printf("  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, redact.Value(n, vals[n]), redact.Value(n, deref(st.value)), st.source, via, how)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/hostinfo"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // hostScrapeTimeout bounds one scrape of a host, so an unreachable host
@@ -168,10 +169,10 @@ func (h *Source) stamp() time.Time {
 // NewSource reads a remote /metrics endpoint. The entry is validated,
 // so its regexps compile. Only the scrape sees the URL as written: the
 // source's own copy, which rows, results, logs and errors show, has its
-// credentials redacted (config.RedactURL).
+// credentials redacted (redact.URL).
 func NewSource(e spec.HostEntry, client *http.Client) *Source {
 	raw := e.URL
-	e.URL = config.RedactURL(raw)
+	e.URL = redact.URL(raw)
 	return &Source{HostEntry: e, disks: regexp.MustCompile(e.Disks), ifaces: regexp.MustCompile(e.Interfaces),
 		scrape: func(ctx context.Context) (families, error) { return scrapeURL(ctx, client, raw) }}
 }
@@ -181,17 +182,17 @@ func NewSource(e spec.HostEntry, client *http.Client) *Source {
 func scrapeURL(ctx context.Context, client *http.Client, url string) (families, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, config.RedactError(err)
+		return nil, redact.Error(err)
 	}
 	req.Header.Set("Accept", string(expfmt.NewFormat(expfmt.TypeTextPlain)))
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, config.RedactError(err)
+		return nil, redact.Error(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		_, _ = io.Copy(io.Discard, resp.Body)
-		return nil, fmt.Errorf("GET %s: %s", config.RedactURL(url), resp.Status)
+		return nil, fmt.Errorf("GET %s: %s", redact.URL(url), resp.Status)
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	return p.TextToMetricFamilies(resp.Body)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // hostColumns are the per-machine columns of the seeds' tables (seed 004:
@@ -31,7 +31,7 @@ func hostAddress(h result.HostRow) string {
 	if h.URL == "" {
 		return "local"
 	}
-	shown := config.RedactURL(h.URL) // a row read back may not be redacted yet
+	shown := redact.URL(h.URL) // a row read back may not be redacted yet
 	if _, rest, ok := strings.Cut(shown, "://"); ok {
 		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 			rest = rest[:i]
@@ -81,7 +81,7 @@ func writeHostsMarkdown(b *strings.Builder, paramKeys []string, results []result
 			}
 			writeMarkdownRow(b, row)
 			if host.Unreachable() {
-				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", result.UnreachableStatus, host.Name, config.RedactURL(host.URL), r.Name(), config.RedactText(host.Err)))
+				errs = append(errs, fmt.Sprintf("%s %s (%s, scenario %s): %s", result.UnreachableStatus, host.Name, redact.URL(host.URL), r.Name(), redact.Text(host.Err)))
 			}
 		}
 	}

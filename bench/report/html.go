@@ -14,7 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/webassets"
 )
 
@@ -58,11 +58,11 @@ func WriteRoundsHTML(w io.Writer, b *spec.Bench, seed uint64, results []result.R
 // perhaps saved long ago or merged from several runs) into the page
 // WriteHTML or WriteRoundsHTML writes. With nil paramKeys the parameters are
 // read from the results. The page holds no secret: the bench file's are
-// shown as <secret> (config.RedactYAML), and so are the credentials of any
+// shown as <secret> (redact.YAML), and so are the credentials of any
 // URL in the results, which an older version may have saved.
 func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *result.FileText) error {
 	if file != nil {
-		file = &result.FileText{Name: file.Name, Text: config.RedactYAML(file.Text)}
+		file = &result.FileText{Name: file.Name, Text: redact.YAML(file.Text)}
 	}
 	resultsJSON, err := redactJSON(resultsJSON)
 	if err != nil {
@@ -98,8 +98,8 @@ func RenderHTML(w io.Writer, resultsJSON []byte, paramKeys []string, file *resul
 	})
 }
 
-// redactJSON applies config.RedactText to every string of a JSON document,
-// and config.RedactValue to the values of keys that name a secret. A
+// redactJSON applies redact.Text to every string of a JSON document,
+// and redact.Value to the values of keys that name a secret. A
 // document without secrets is returned as it is (key order and all); one
 // that does not parse too, for reportDataOf to refuse.
 func redactJSON(doc []byte) ([]byte, error) {
@@ -117,7 +117,7 @@ func redactJSON(doc []byte) ([]byte, error) {
 	walk = func(key string, v any) any {
 		switch x := v.(type) {
 		case string:
-			r := config.RedactValue(key, config.RedactText(x))
+			r := redact.Value(key, redact.Text(x))
 			changed = changed || r != x
 			return r
 		case []any:

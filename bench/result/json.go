@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // JSONResults is results in the JSON schema, each scenario's parameters
@@ -93,7 +93,7 @@ func HostsJSON(rows []HostRow) []JSONHostRow {
 	for _, h := range rows {
 		// Redacted again: rows merged from other workers' results or read
 		// from a file written by an older version may hold credentials.
-		jr := JSONHostRow{Name: h.Name, Role: h.Role, URL: config.RedactURL(h.URL), Source: h.Source, Status: "ok", Error: config.RedactText(h.Err)}
+		jr := JSONHostRow{Name: h.Name, Role: h.Role, URL: redact.URL(h.URL), Source: h.Source, Status: "ok", Error: redact.Text(h.Err)}
 		if h.Unreachable() {
 			jr.Status = UnreachableStatus
 		} else {

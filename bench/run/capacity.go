@@ -13,12 +13,12 @@ import (
 
 // findMaxRate runs the scenario's capacity ramp once, on the scenario's own
 // topic, with the daemon's capacity runner (find_max_rate).
-func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe, res result.Result, hosts []*hostwatch.Source, logger *slog.Logger) result.Result {
+func (r *Runner) findMaxRate(ctx context.Context, b *spec.Bench, p config.Probe, payload [][]byte, res result.Result, hosts []*hostwatch.Source, logger *slog.Logger) result.Result {
 	c := *p.Capacity
 	c.Topic = p.Topic
 	p.Capacity = &c
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
-	cr := capacity.New(p, capacity.Options{Kafka: b.Kafka, Logger: r.Logger, Credentials: r.Credentials}).RunOnce(ctx)
+	cr := capacity.New(p, capacity.Options{Kafka: b.Kafka, Payload: payload, Logger: r.Logger, Credentials: r.Credentials}).RunOnce(ctx)
 	res.Hosts = host.Stop(context.Background())
 	res.Host, res.Capacity = hostwatch.OwnStats(res.Hosts[0]), &cr
 	switch cr.Result {

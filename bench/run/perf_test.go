@@ -40,7 +40,7 @@ defaults:
 	if err != nil {
 		b.Fatal(err)
 	}
-	bn.Kafka.Brokers = strings.Split(brokers, ",")
+	bn.Kafka.Kafka.Brokers = strings.Split(brokers, ",")
 	var rps float64
 	for i := 0; i < b.N; i++ {
 		reg := prometheus.NewRegistry()

@@ -45,7 +45,7 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 			return err
 		}
 		defer cl.Close()
-		if cc, err = brokercfg.New(ctx, cl, b.Kafka, r.Logger); err != nil {
+		if cc, err = brokercfg.New(ctx, cl, b.Kafka.Kafka, r.Logger); err != nil {
 			return err
 		}
 		if err := cc.Check(ctx, b); err != nil {
@@ -57,7 +57,7 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 
 // NewAdminClient connects as the probes do (TLS, SASL), with the
 // credentials of creds.
-func NewAdminClient(k config.Kafka, creds *kclient.CredentialPool) (*kgo.Client, error) {
+func NewAdminClient(k config.Cluster, creds *kclient.CredentialPool) (*kgo.Client, error) {
 	cl, err := kclient.New(k, kclient.Options{Credentials: creds})
 	if err != nil {
 		return nil, fmt.Errorf("admin client: %w", err)

@@ -72,6 +72,9 @@ hosts:
 `, c.ListenAddrs()[0], password, password, strings.TrimPrefix(serving.URL, "http://"),
 		password, testenv.FreeAddr(t), password, strings.TrimPrefix(denying.URL, "http://"))
 	b, err := spec.Parse([]byte(file))
+	if err == nil {
+		err = b.Resolve()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +175,7 @@ func TestNoSecretInPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Kafka.Brokers = brokers
+	b.Kafka.Kafka.Brokers = brokers
 	var out bytes.Buffer
 	if err := (&Runner{Logger: testLogger()}).Plan(context.Background(), b, &out); err != nil {
 		t.Fatal(err)

@@ -116,7 +116,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	adm := kadm.NewClient(cl)
 	var cc *brokercfg.Changer
 	if brokercfg.HasSettings(b) {
-		if cc, err = brokercfg.New(ctx, cl, b.Kafka, r.Logger); err != nil {
+		if cc, err = brokercfg.New(ctx, cl, b.Kafka.Kafka, r.Logger); err != nil {
 			return nil, err
 		}
 		if err := cc.Check(ctx, b); err != nil {
@@ -186,7 +186,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 		}
 	}
 	if b.FindMaxRate {
-		return r.findMaxRate(ctx, b, p, res, hosts, logger), nil
+		return r.findMaxRate(ctx, b, p, s.Payload, res, hosts, logger), nil
 	}
 	late, err := r.Share.WaitStart(ctx, slot, s.DisplayName())
 	if res.Worker != nil {
@@ -242,6 +242,7 @@ func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Sce
 	}
 	opts := probes.Options{
 		Kafka:       b.Kafka,
+		Payload:     s.Payload,
 		Metrics:     r.Metrics,
 		Registerer:  r.Registerer,
 		Logger:      r.Logger,

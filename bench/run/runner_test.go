@@ -34,7 +34,7 @@ func runBench(t *testing.T, brokers []string, file string) (*spec.Bench, []resul
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Kafka.Brokers = brokers
+	b.Kafka.Kafka.Brokers = brokers
 	reg := prometheus.NewRegistry()
 	var progressOut bytes.Buffer
 	r := &Runner{

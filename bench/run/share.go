@@ -24,7 +24,7 @@ type Share interface {
 	Begin(b *spec.Bench) (*spec.Bench, string, error)
 	// Start readies a sweep of runs runs (scenarios × rounds); Close ends it.
 	// Its clients take their credentials from creds.
-	Start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error
+	Start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error
 	Close()
 	// Scenario takes the seq-th run's probe (this process's share of its
 	// rate) and returns when the run starts (zero: at once) and who ran it
@@ -71,7 +71,7 @@ var _ Share = Alone{}
 func (Alone) Begin(b *spec.Bench) (*spec.Bench, string, error) { return b, "", nil }
 
 // Start has nothing to ready: no other process takes part.
-func (Alone) Start(context.Context, config.Kafka, *kclient.CredentialPool, int, *slog.Logger) error {
+func (Alone) Start(context.Context, config.Cluster, *kclient.CredentialPool, int, *slog.Logger) error {
 	return nil
 }
 

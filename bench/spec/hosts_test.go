@@ -7,6 +7,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
 // TestHostsParsed: entries keep their order; role, disks and interfaces
@@ -41,7 +42,7 @@ func TestURLKeyErrorsRedacted(t *testing.T) {
 	}
 	fixtures.URLKeyErrors(t, keys, map[string]any{"num_records": 1}, map[string]map[string]any{
 		"kafka":   {"brokers": []any{"127.0.0.1:9092"}},
-		"sasl":    {"mechanism": config.SASLOAuthBearer},
+		"sasl":    {"mechanism": sasl.OAuthBearer},
 		"hosts[]": {"name": "kafka1"},
 	}, func(f string) error {
 		_, err := Load(f)

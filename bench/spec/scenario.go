@@ -109,7 +109,8 @@ func (f *File) Validate() error {
 // Bench is a bench file after expansion: what every scenario shares and the
 // scenarios in run order.
 type Bench struct {
-	Kafka         config.Kafka
+	// Kafka is the kafka block; resolved (its files read) by Load.
+	Kafka         config.Cluster
 	NumRecords    int64
 	Duration      time.Duration
 	WarmupRecords int64
@@ -146,6 +147,8 @@ type Scenario struct {
 	// Configs are the broker and topic settings applied while the scenario
 	// runs, sorted by key.
 	Configs []ConfigSetting
+	// Payload are the entries of the probe's payload file, read by Load.
+	Payload [][]byte
 	// The runner appends its sweep id to generated names, so that each run
 	// has a topic and a group of its own.
 }
@@ -176,12 +179,38 @@ func Load(path string) (*Bench, error) {
 	}
 	b, err := Parse(data)
 	if err == nil {
-		err = b.Kafka.Validate()
+		err = b.Resolve()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
+}
+
+// Resolve validates the kafka block and reads the files it and the
+// scenarios' payloads name (config's resolve step).
+func (b *Bench) Resolve() error {
+	if err := b.Kafka.Kafka.Validate(); err != nil {
+		return err
+	}
+	k, err := config.ResolveKafka(b.Kafka.Kafka, "")
+	if err != nil {
+		return err
+	}
+	b.Kafka = k
+	for i := range b.Scenarios {
+		s := &b.Scenarios[i]
+		rp, err := config.ResolveProbe(s.Probe, "")
+		if err != nil {
+			scope := fmt.Sprintf("scenario %q", s.Name)
+			if s.Name == "" {
+				scope = "defaults"
+			}
+			return errors.New(scope + ": " + strings.TrimPrefix(err.Error(), fmt.Sprintf("probe %q: ", s.Probe.Name)))
+		}
+		s.Probe, s.Payload = rp.Probe, rp.Payload()
+	}
+	return nil
 }
 
 // Parse checks a bench file strictly (unknown keys and wrongly typed values
@@ -259,7 +288,7 @@ func (f *File) expand() (*Bench, error) {
 	}
 
 	b := &Bench{
-		Kafka:         f.Kafka,
+		Kafka:         config.Cluster{Kafka: f.Kafka},
 		NumRecords:    f.NumRecords,
 		Duration:      time.Duration(f.Duration),
 		WarmupRecords: f.WarmupRecords,

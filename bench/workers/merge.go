@@ -30,7 +30,7 @@ type Sweep struct {
 // what arrived and the merge names the rest missing. start is the sweep's
 // --start-at, or zero for the newest sweep of that name: results of another
 // sweep that reused the name are ignored and named in Problems.
-func CollectSweep(ctx context.Context, k config.Kafka, topic, name string, start time.Time, workers int) (*Sweep, error) {
+func CollectSweep(ctx context.Context, k config.Cluster, topic, name string, start time.Time, workers int) (*Sweep, error) {
 	creds := kclient.NewCredentialPool(nil, nil) // the admin's and the reader's
 	adm, err := run.NewAdminClient(k, creds)
 	if err != nil {

@@ -144,7 +144,7 @@ func (c *collected) add(jr result.JSONResult) {
 }
 
 // resultsReader is a client reading the results topic from its start.
-func resultsReader(creds *kclient.CredentialPool, k config.Kafka, topic string) (*kgo.Client, error) {
+func resultsReader(creds *kclient.CredentialPool, k config.Cluster, topic string) (*kgo.Client, error) {
 	return kclient.New(k, kclient.Options{Credentials: creds}, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 }
 
@@ -152,7 +152,7 @@ func resultsReader(creds *kclient.CredentialPool, k config.Kafka, topic string) 
 // done holds or ctx ends (then it returns what it has with ctx's error).
 // A result of an earlier sweep that reused the name is ignored and named in
 // stale: start is the sweep's start, or zero for the newest one read.
-func collect(ctx context.Context, creds *kclient.CredentialPool, k config.Kafka, topic, name string, start time.Time, done func(*collected) bool) (*collected, error) {
+func collect(ctx context.Context, creds *kclient.CredentialPool, k config.Cluster, topic, name string, start time.Time, done func(*collected) bool) (*collected, error) {
 	c := newCollected(name, start)
 	cl, err := resultsReader(creds, k, topic)
 	if err != nil {

@@ -28,7 +28,7 @@ func (w *Worker) Begin(b *spec.Bench) (*spec.Bench, string, error) {
 }
 
 // Start connects the results client and makes sure the results topic exists.
-func (w *Worker) Start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error {
+func (w *Worker) Start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error {
 	ws, err := w.start(ctx, k, creds, runs, logger)
 	w.ws = ws
 	return err

@@ -106,7 +106,7 @@ func (w *Worker) scenarioStart(b *spec.Bench, seq int) time.Time {
 // it publishes.
 type workerSweep struct {
 	*Worker
-	kafka  config.Kafka
+	kafka  config.Cluster
 	creds  *kclient.CredentialPool
 	cl     *kgo.Client
 	adm    *kadm.Client
@@ -114,7 +114,7 @@ type workerSweep struct {
 	logger *slog.Logger
 }
 
-func (w *Worker) start(ctx context.Context, k config.Kafka, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (*workerSweep, error) {
+func (w *Worker) start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (*workerSweep, error) {
 	cl, err := run.NewAdminClient(k, creds)
 	if err != nil {
 		return nil, err

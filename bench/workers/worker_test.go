@@ -94,9 +94,9 @@ func TestWorkerScenarioStart(t *testing.T) {
 // ignores it; both say so.
 func TestStaleResultsOfReusedRun(t *testing.T) {
 	brokers := probetest.Kfake(t, 3)
-	k := config.Kafka{Brokers: brokers}
-	k.SetDefaults()
-	k.Brokers = brokers
+	var k config.Cluster
+	k.Kafka.SetDefaults()
+	k.Kafka.Brokers = brokers
 	ctx := context.Background()
 	earlier := time.Now().Add(-2 * time.Hour).UTC().Truncate(time.Second)
 	now := earlier.Add(time.Hour)

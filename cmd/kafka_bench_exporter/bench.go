@@ -111,8 +111,8 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	}
 
 	if bf.embedded {
-		if len(b.Kafka.Brokers) > 0 {
-			say(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Brokers)
+		if len(b.Kafka.Kafka.Brokers) > 0 {
+			say(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Kafka.Brokers)
 			return exitBadInput
 		}
 		emb, err := embedded.Start(logger)
@@ -121,15 +121,15 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 		defer emb.Close()
-		b.Kafka.Brokers = emb.Brokers()
+		b.Kafka.Kafka.Brokers = emb.Brokers()
 	}
-	if len(b.Kafka.Brokers) == 0 {
+	if len(b.Kafka.Kafka.Brokers) == 0 {
 		say(stderr, "%s %s: no Kafka brokers: set --kafka.brokers or kafka.brokers in the bench file "+
 			"(benchmarking the in-process fake cluster measures nothing; --bench.embedded does it anyway, for tests)\n", program, benchCommand)
 		return exitBadInput
 	}
 	// The bench file's kafka block is warned about as the daemon's is.
-	for _, w := range (config.Section{Key: "kafka", Kafka: b.Kafka}).Warnings() {
+	for _, w := range (config.Section{Key: "kafka", Kafka: b.Kafka.Kafka}).Warnings() {
 		logger.Warn(w)
 	}
 
@@ -223,7 +223,7 @@ func loadBench(f *flags) (*spec.Bench, error) {
 		return nil, err
 	}
 	if f.setBrokers {
-		b.Kafka.Brokers = f.overrides().Brokers
+		b.Kafka.Kafka.Brokers = f.overrides().Brokers
 	}
 	return b, nil
 }
@@ -272,7 +272,11 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 	if f.setHostFlag {
 		cfg.Host.Enabled = f.hostEnabled
 	}
-	if err := exp.Apply(ctx, cfg); err != nil { // host metrics; the probes are the runner's
+	res, err := config.Resolve(cfg, "") // no kafka block: nothing to read
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := exp.Apply(ctx, res); err != nil { // host metrics; the probes are the runner's
 		return nil, nil, nil, err
 	}
 

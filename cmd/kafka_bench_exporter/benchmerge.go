@@ -171,9 +171,9 @@ func (wf *workerFlags) mergeFiles(bf *benchFlags) []string {
 
 // mergeKafka is the cluster holding the results topic: --bench.file's kafka
 // section, with --kafka.brokers replacing its brokers.
-func mergeKafka(f *flags) (config.Kafka, error) {
-	var k config.Kafka
-	k.SetDefaults()
+func mergeKafka(f *flags) (config.Cluster, error) {
+	var k config.Cluster
+	k.Kafka.SetDefaults()
 	if f.bench.file != "" {
 		b, err := spec.Load(f.bench.file)
 		if err != nil {
@@ -182,9 +182,9 @@ func mergeKafka(f *flags) (config.Kafka, error) {
 		k = b.Kafka
 	}
 	if f.setBrokers {
-		k.Brokers = f.overrides().Brokers
+		k.Kafka.Brokers = f.overrides().Brokers
 	}
-	if len(k.Brokers) == 0 {
+	if len(k.Kafka.Brokers) == 0 {
 		return k, fmt.Errorf("no Kafka brokers to read --results.topic=%s from: set --kafka.brokers or --bench.file", f.bench.sweep.resultsTopic)
 	}
 	return k, nil

@@ -183,18 +183,18 @@ func run(args []string, stdout, stderr *os.File) int {
 	defer stop()
 
 	var emb *embedded.Cluster
-	if cfg.HostAgent() {
-		logger.Info("host-agent mode: no probes; serving host metrics", "brokers", cfg.Kafka.Brokers)
-	} else if len(cfg.Kafka.Brokers) == 0 {
+	if cfg.Config.HostAgent() {
+		logger.Info("host-agent mode: no probes; serving host metrics", "brokers", cfg.Config.Kafka.Brokers)
+	} else if len(cfg.Config.Kafka.Brokers) == 0 {
 		if emb, err = embedded.Start(logger); err != nil {
 			logger.Error("cannot start the embedded cluster", "err", err)
 			return 1
 		}
 		defer emb.Close()
 	}
-	withBrokers := func(c *config.Config) *config.Config {
-		if len(c.Kafka.Brokers) == 0 && emb != nil {
-			c.Kafka.Brokers = emb.Brokers()
+	withBrokers := func(c *config.Resolved) *config.Resolved {
+		if len(c.Config.Kafka.Brokers) == 0 && emb != nil {
+			return c.WithBrokers(emb.Brokers())
 		}
 		return c
 	}
@@ -214,7 +214,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	var reload func() error
 	if f.configFile != "" {
 		reload = func() error {
-			return exp.Reload(probeCtx, func() (*config.Config, error) {
+			return exp.Reload(probeCtx, func() (*config.Resolved, error) {
 				newCfg, err := kclient.LoadConfig(f.configFile, f.overrides())
 				if err != nil {
 					return nil, err
@@ -269,12 +269,12 @@ func run(args []string, stdout, stderr *os.File) int {
 }
 
 // checkConfig implements --config.check.
-func checkConfig(cfg *config.Config, err error, stdout, stderr *os.File) int {
+func checkConfig(res *config.Resolved, err error, stdout, stderr *os.File) int {
 	if err != nil {
 		say(stderr, "%s: invalid configuration: %v\n", program, err)
 		return 1
 	}
-	out, err := cfg.Marshal()
+	out, err := res.Config.Marshal()
 	if err != nil {
 		say(stderr, "%s: %v\n", program, err)
 		return 1

@@ -9,7 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // Kind is the kind of resource a change belongs to.
@@ -26,7 +26,7 @@ const (
 // keeps no value: Kafka sends none, and one sent anyway is dropped here, so
 // that it cannot reach a log line, a hash, a metric or /changes. A key is
 // sensitive when the broker says so or its name says so
-// (config.SensitiveKey): a broker other than Apache Kafka's may not set the
+// (redact.SensitiveKey): a broker other than Apache Kafka's may not set the
 // flag.
 type Entry struct {
 	Value     string
@@ -42,7 +42,7 @@ type Configs map[string]Entry
 func fromDescribe(rc kadm.ResourceConfig) Configs {
 	out := make(Configs, len(rc.Configs))
 	for _, c := range rc.Configs {
-		e := Entry{Source: c.Source, Sensitive: c.Sensitive || config.SensitiveKey(c.Key)}
+		e := Entry{Source: c.Source, Sensitive: c.Sensitive || redact.SensitiveKey(c.Key)}
 		switch {
 		case e.Sensitive:
 		case c.Value == nil:

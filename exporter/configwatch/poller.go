@@ -52,7 +52,7 @@ type ProbeTopic struct {
 
 // Target is what the watcher polls.
 type Target struct {
-	Kafka    config.Kafka
+	Kafka    config.Cluster
 	Topics   []ProbeTopic
 	Interval time.Duration // 0: polling off
 }

@@ -94,7 +94,7 @@ func start(t *testing.T, opts ...kfake.Opt) *fixture {
 		reg:     prometheus.NewRegistry(),
 		logs:    logs,
 		target: Target{
-			Kafka:    config.Kafka{Brokers: c.ListenAddrs(), ClientID: "configwatch-test"},
+			Kafka:    config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "configwatch-test"}},
 			Topics:   []ProbeTopic{{Probe: "p1", Topic: testTopic}},
 			Interval: 50 * time.Millisecond,
 		},
@@ -418,7 +418,7 @@ func sensitiveBroker(c *kfake.Cluster, flagged bool) {
 
 // A broker that sends the values of secret keys: flagged sensitive, or not
 // (a broker other than Apache Kafka's may not set the flag), the values show
-// nowhere, since a key named like a secret (config.SensitiveKey) is
+// nowhere, since a key named like a secret (redact.SensitiveKey) is
 // sensitive whatever the flag says.
 func TestSensitiveValuesNeverExposed(t *testing.T) {
 	for _, flagged := range []bool{true, false} {

@@ -13,9 +13,13 @@ func TestTargetFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := TargetFor(cfg)
+	res, err := config.Resolve(cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := TargetFor(res)
 	want := []ProbeTopic{{Probe: "a", Topic: "kafka-bench-a"}, {Probe: "b", Topic: "other"}}
-	if got.Interval != 15*time.Second || !reflect.DeepEqual(got.Topics, want) || !reflect.DeepEqual(got.Kafka, cfg.Kafka) {
+	if got.Interval != 15*time.Second || !reflect.DeepEqual(got.Topics, want) || !reflect.DeepEqual(got.Kafka, res.Kafka) {
 		t.Errorf("TargetFor = %+v, want interval 15s and topics %v", got, want)
 	}
 	// A host agent without brokers has no cluster to poll.
@@ -23,7 +27,7 @@ func TestTargetFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := TargetFor(agent); got.Interval != 0 {
+	if got := TargetFor(&config.Resolved{Config: agent}); got.Interval != 0 {
 		t.Errorf("TargetFor without brokers: interval %s, want 0 (off)", got.Interval)
 	}
 }

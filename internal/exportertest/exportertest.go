@@ -50,7 +50,7 @@ func Start(t testing.TB, yamlConfig string, brokers []string) *Exporter {
 // what is logged.
 func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog.Logger) *Exporter {
 	t.Helper()
-	cfg := probetest.Config(t, yamlConfig, brokers)
+	cfg := probetest.Resolved(t, yamlConfig, brokers)
 	reg := prometheus.NewRegistry()
 	e := exporter.New(reg, logger)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -53,7 +53,10 @@ const (
 
 // Options are what a capacity canary needs besides the probe.
 type Options struct {
-	Kafka config.Kafka
+	// Kafka is the probe's cluster, resolved.
+	Kafka config.Cluster
+	// Payload are the entries of the probe's payload file, resolved.
+	Payload [][]byte
 	// Metrics, when set, receives each run's outcome (nil in bench mode).
 	Metrics *Metrics
 	Logger  *slog.Logger
@@ -126,7 +129,7 @@ func New(p config.Probe, opts Options) *Canary {
 	configs := map[string]string{"retention.ms": retention, "segment.ms": retention}
 	maps.Copy(configs, p.CreateTopic.Configs)
 	p.CreateTopic.Configs = configs
-	opts.Kafka.ClientID = ClientID(opts.Kafka.ClientID, p.Name)
+	opts.Kafka.Kafka.ClientID = ClientID(opts.Kafka.Kafka.ClientID, p.Name)
 	probeLogger := logger.With("probe", p.Name)
 	c := &Canary{probe: p, cfg: cfg, opts: opts, probeLogger: probeLogger, logger: probeLogger.With("capacity_topic", p.Topic),
 		scratch: probes.NewMetrics(prometheus.NewRegistry())}

@@ -41,7 +41,7 @@ func TestCapacityRamp(t *testing.T) {
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), EndToEndSLO: model.Duration(5 * time.Second),
 		Topic: "kafka-bench-ramp-capacity",
-	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg),
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 
 	if f := probetest.Gather(t, reg); probetest.Value(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
@@ -111,7 +111,7 @@ func TestCapacityRunAbortsOnCancel(t *testing.T) {
 	cp := New(capacityProbe("abort", config.Capacity{
 		Interval: model.Duration(3 * time.Hour), StepDuration: model.Duration(time.Hour), StartRate: 1000, Growth: 2,
 		MaxRate: 2000, LatencySLO: model.Duration(time.Second), Topic: topic,
-	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg)})
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Result, 1)
 	go func() { done <- cp.RunOnce(ctx) }()
@@ -185,7 +185,7 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 	cp := New(capacityProbe("outage", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: topic,
-	}), Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg),
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	first := cp.RunOnce(context.Background())
 	if first.Result != ResultOK {
@@ -258,7 +258,7 @@ func TestCapacityHoldsBestStepForQuotaWindow(t *testing.T) {
 	cp := New(capacityProbe("hold", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 200 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: "kafka-bench-hold-capacity",
-	}), Options{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	res := cp.RunOnce(context.Background())
 	if res.Result != ResultOK {
 		t.Fatalf("result %+v, want ok", res)
@@ -331,7 +331,7 @@ func TestCapacityScheduleAfterHeldRun(t *testing.T) {
 	}
 	logs := &probetest.Logs{}
 	reg := prometheus.NewRegistry()
-	cp := New(cfg, Options{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}, Metrics: NewMetrics(reg),
+	cp := New(cfg, Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}}, Metrics: NewMetrics(reg),
 		Gate: NewGate(), Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -386,7 +386,7 @@ func TestCapacityGateWaitIsLogged(t *testing.T) {
 	cp := New(capacityProbe("gated", config.Capacity{
 		Interval: model.Duration(time.Second), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxRate: 200, LatencySLO: model.Duration(time.Second),
-	}), Options{Kafka: config.Kafka{Brokers: []string{"127.0.0.1:1"}}, Gate: gate, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: []string{"127.0.0.1:1"}}}, Gate: gate, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -432,7 +432,7 @@ func TestCapacityStepEndsWhenTheBrokerStopsAnswering(t *testing.T) {
 	})
 	p.Producer.BufferMemory = 16 << 10 // about 80 records of 200 B: full within a step's first 0.1 s
 	reg := prometheus.NewRegistry()
-	cp := New(p, Options{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}, Metrics: NewMetrics(reg)})
+	cp := New(p, Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg)})
 	done := make(chan Result, 1)
 	go func() { done <- cp.RunOnce(context.Background()) }()
 

@@ -47,13 +47,13 @@ type run struct {
 // the clients at once, which also unblocks a Produce waiting for buffer
 // space: a run stops within a second, without flushing.
 func (c *Canary) start(ctx context.Context) (*run, error) {
-	p := probes.New(c.probe, probes.Options{Kafka: c.opts.Kafka, Metrics: c.scratch, Logger: c.opts.Logger, Credentials: c.opts.Credentials})
+	p := probes.New(c.probe, probes.Options{Kafka: c.opts.Kafka, Payload: c.opts.Payload, Metrics: c.scratch, Logger: c.opts.Logger, Credentials: c.opts.Credentials})
 	adminCl, err := p.NewClient(kclient.RoleAdmin, "0")
 	if err != nil {
 		return nil, err
 	}
 	defer adminCl.Close()
-	r := &run{c: c, p: p, admin: kadm.NewClient(adminCl), runID: payload.NewRunID(), pool: probes.NewPool(c.probe, c.probeLogger)}
+	r := &run{c: c, p: p, admin: kadm.NewClient(adminCl), runID: payload.NewRunID(), pool: probes.NewPool(c.probe, c.opts.Payload, c.probeLogger)}
 	// A new topic takes a moment to be described; EnsureTopic retries.
 	topicCtx, cancel := context.WithTimeout(ctx, topicTimeout)
 	defer cancel()

@@ -55,12 +55,14 @@ func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog
 // the harness sets Kafka, Metrics and Registerer.
 func StartWith(t testing.TB, yamlConfig string, brokers []string, opts probes.Options) *Run {
 	t.Helper()
-	cfg := Config(t, yamlConfig, brokers)
+	res := Resolved(t, yamlConfig, brokers)
 	reg := prometheus.NewRegistry()
-	opts.Kafka, opts.Metrics, opts.Registerer = cfg.Kafka, probes.NewMetrics(reg), reg
+	opts.Kafka, opts.Metrics, opts.Registerer = res.Kafka, probes.NewMetrics(reg), reg
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Run{Registry: reg, probes: map[string]*probes.Probe{}, done: map[string]chan struct{}{}, cancel: cancel}
-	for _, pc := range cfg.Probes {
+	for _, rp := range res.Probes {
+		pc := rp.Probe
+		opts.Replica, opts.Payload = rp.Replica, rp.Payload()
 		p := probes.New(pc, opts)
 		done := make(chan struct{})
 		r.probes[pc.Name], r.done[pc.Name] = p, done
@@ -85,6 +87,17 @@ func Config(t testing.TB, yamlConfig string, brokers []string) *config.Config {
 	}
 	cfg.Kafka.Brokers = brokers
 	return cfg
+}
+
+// Resolved is Config resolved (config.Resolve): its files read, relative
+// to the working directory.
+func Resolved(t testing.TB, yamlConfig string, brokers []string) *config.Resolved {
+	t.Helper()
+	res, err := config.Resolve(Config(t, yamlConfig, brokers), "")
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	return res
 }
 
 // Stop stops every probe and waits for them; safe to call twice.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // generated heads every page: a reader who edits it learns where from.
@@ -112,7 +113,7 @@ func flagTable(b *bytes.Buffer, g *kingpin.FlagGroupModel) {
 		if f.Short != 0 {
 			name = fmt.Sprintf("-%c, %s", f.Short, name)
 		}
-		def := config.RedactValue(f.Name, strings.Join(f.Default, ","))
+		def := redact.Value(f.Name, strings.Join(f.Default, ","))
 		if def == "" && f.IsBoolFlag() {
 			def = "false"
 		}
@@ -125,9 +126,9 @@ func flagTable(b *bytes.Buffer, g *kingpin.FlagGroupModel) {
 // with its type, default, accepted values and meaning.
 func Config(refs []config.KeyRef) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Configuration keys\n\n"+generated+"\n", "the config schema (config.Reference, descriptions in config/keydocs.go)")
+	fmt.Fprintf(&b, "# Configuration keys\n\n"+generated+"\n", "the config schema (config.Reference, descriptions in the default, values and doc tags of its fields)")
 	b.WriteString("Keys of the YAML file of `--config.file`. A default is what `--config.check` prints for a file that " +
-		"names one probe (`<name>`) and sets nothing else; a secret prints as `" + config.Redacted + "`.\n\n")
+		"names one probe (`<name>`) and sets nothing else; a secret prints as `" + redact.Redacted + "`.\n\n")
 	rows := make([][]string, 0, len(refs))
 	for _, r := range refs {
 		rows = append(rows, []string{code(r.Path), r.TypeName(), r.Default, r.Values, r.Doc})

@@ -55,7 +55,7 @@ func TestBenchFiles(t *testing.T) {
 	p := b.Scenarios[0].Probe
 	if b.NumRecords != 20000 || p.RecordSize != 1024 || p.Producer.Acks != "all" || p.Producer.LingerMS != lingerMS ||
 		p.Producer.BatchSize != batchSize || p.Producer.BufferMemory != bufferMemory || p.Producer.CompressionType != "none" ||
-		p.Consumer.Enabled || p.CreateTopic.Partitions != 9 || p.CreateTopic.ReplicationFactor != 1 || b.Kafka.Brokers[0] != "127.0.0.1:9092" {
+		p.Consumer.Enabled || p.CreateTopic.Partitions != 9 || p.CreateTopic.ReplicationFactor != 1 || b.Kafka.Kafka.Brokers[0] != "127.0.0.1:9092" {
 		t.Errorf("produce: %d records, probe %+v", b.NumRecords, p)
 	}
 	b = read("consume", consume)

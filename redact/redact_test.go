@@ -1,22 +1,14 @@
-package config
+package redact
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
 )
 
 func TestRedactURL(t *testing.T) {
@@ -37,8 +29,8 @@ func TestRedactURL(t *testing.T) {
 		"http://idp.example:port/t?code=hunter2&x=1":     "http://idp.example:port/t?<secret>", // does not parse: the whole query
 		"http://h/m?password=<secret>&x=1":               "http://h/m?password=<secret>&x=1",   // already redacted
 	} {
-		if got := RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		if got := URL(in); got != want {
+			t.Errorf("URL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -51,8 +43,8 @@ func TestRedactText(t *testing.T) {
 		"mail me@example.com at http://host/x":                                                          "mail me@example.com at http://host/x",
 		"no url here":                                                                                   "no url here",
 	} {
-		if got := RedactText(in); got != want {
-			t.Errorf("RedactText(%q)\n = %q\nwant %q", in, got, want)
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q)\n = %q\nwant %q", in, got, want)
 		}
 	}
 }
@@ -76,7 +68,7 @@ func TestRedactedError(t *testing.T) {
 	if !strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("the unredacted error does not show the password (nothing to test): %v", err)
 	}
-	red := RedactError(err)
+	red := Error(err)
 	var ue *url.Error
 	if msg := red.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "http://<secret>@"+addr) || !errors.As(red, &ue) {
 		t.Errorf("redacted: %q (url.Error reachable: %v)", msg, errors.As(red, &ue))
@@ -85,11 +77,11 @@ func TestRedactedError(t *testing.T) {
 	//nolint:staticcheck // SA1007: the URL is invalid on purpose, for its parse error.
 	if _, err := url.Parse("http://u:hunter2@[::1/metrics"); err == nil || !strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("url.Parse error %v, want one quoting the password", err)
-	} else if msg := RedactError(err).Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "u:<secret>@") {
+	} else if msg := Error(err).Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "u:<secret>@") {
 		t.Errorf("redacted parse error: %q", msg)
 	}
-	if RedactError(nil) != nil {
-		t.Error("RedactError(nil) != nil")
+	if Error(nil) != nil {
+		t.Error("Error(nil) != nil")
 	}
 }
 
@@ -106,38 +98,6 @@ func TestSensitiveKey(t *testing.T) {
 		if got := SensitiveKey(key); got != want {
 			t.Errorf("SensitiveKey(%q) = %v, want %v", key, got, want)
 		}
-	}
-}
-
-// TestSecretOutputs: a Secret shows as <secret> in fmt, YAML, JSON and both
-// slog handlers, also inside a structure.
-func TestSecretOutputs(t *testing.T) {
-	s := SASL{Mechanism: SASLPlain, Username: "u", Password: "hunter2"}
-	var outs []string
-	outs = append(outs, fmt.Sprint(s), fmt.Sprintf("%+v %#v %s %q %v", s, s, s.Password, s.Password, s.Password))
-	y, err := yaml.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs = append(outs, string(y), string(j))
-	var logs bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
-	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
-	outs = append(outs, logs.String())
-	for _, o := range outs {
-		if strings.Contains(o, "hunter2") || !strings.Contains(o, "secret") {
-			t.Errorf("output shows the secret or no <secret>: %s", o)
-		}
-	}
-	if e, _ := json.Marshal(Secret("")); string(e) != "null" {
-		t.Errorf("an unset Secret marshals as %s, want null", e)
-	}
-	if s.Password.Reveal() != "hunter2" {
-		t.Error("Reveal lost the secret")
 	}
 }
 
@@ -180,17 +140,17 @@ defaults:
 hosts:
   - {name: kafka1, url: "http://u:<secret>@127.0.0.1:9100/metrics", role: broker}
 `
-	got := RedactYAML(in)
+	got := YAML(in)
 	if got != want {
-		t.Errorf("RedactYAML:\n%s\nwant:\n%s", got, want)
+		t.Errorf("YAML:\n%s\nwant:\n%s", got, want)
 	}
 	var v any
 	if err := yaml.Unmarshal([]byte(got), &v); err != nil {
 		t.Errorf("the redacted document does not parse: %v", err)
 	}
 	bad := "kafka:\n  sasl:\n    password: hunter2\n  brokers: [oops\n"
-	if got := RedactYAML(bad); strings.Contains(got, "hunter2") || !strings.Contains(got, "password: <secret>") {
-		t.Errorf("RedactYAML of invalid YAML:\n%s", got)
+	if got := YAML(bad); strings.Contains(got, "hunter2") || !strings.Contains(got, "password: <secret>") {
+		t.Errorf("YAML of invalid YAML:\n%s", got)
 	}
 }
 
@@ -204,37 +164,12 @@ func TestRedactYAMLDocuments(t *testing.T) {
 		"second does not parse":  "a: 1\n---\npassword: hunter2\nb: [oops\n",
 		"block scalar, no parse": "a: [oops\nsecret: |\n  hunter2\n  hunter2 again\nb: 2\n",
 	} {
-		got := RedactYAML(in)
+		got := YAML(in)
 		if strings.Contains(got, "hunter2") || !strings.Contains(got, "<secret>") {
-			t.Errorf("%s: RedactYAML shows the secret:\n%s", name, got)
+			t.Errorf("%s: YAML shows the secret:\n%s", name, got)
 		}
 	}
-	if got, want := RedactYAML("a: 1\n---\npassword: hunter2 # kept\n"), "a: 1\n---\npassword: <secret> # kept\n"; got != want {
-		t.Errorf("RedactYAML = %q, want %q", got, want)
+	if got, want := YAML("a: 1\n---\npassword: hunter2 # kept\n"), "a: 1\n---\npassword: <secret> # kept\n"; got != want {
+		t.Errorf("YAML = %q, want %q", got, want)
 	}
-}
-
-// Every URL-valued key of the configuration file (the kafka block, each
-// probe's replica kafka block, ...) is shown redacted in its validation
-// error, whether or not the URL parses: the redaction is FieldError's, not
-// each check's.
-func TestURLKeyErrorsRedacted(t *testing.T) {
-	keys := URLKeys(reflect.TypeFor[Config]())
-	for _, want := range []string{"kafka.sasl.oauth.token_endpoint", "probes[].replica.kafka.sasl.oauth.token_endpoint"} {
-		if !slices.Contains(keys, want) {
-			t.Errorf("the walk does not find %s among %v", want, keys)
-		}
-	}
-	fixtures.URLKeyErrors(t, keys, map[string]any{}, URLKeyContext, func(f string) error {
-		_, err := Load(f)
-		return err
-	})
-}
-
-// URLKeyContext is what each block on the way to a URL key needs for the
-// key to be checked.
-var URLKeyContext = map[string]map[string]any{
-	"kafka":    {"brokers": []any{"127.0.0.1:9092"}},
-	"sasl":     {"mechanism": SASLOAuthBearer},
-	"probes[]": {"name": "p1"},
 }

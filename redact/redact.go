@@ -1,9 +1,12 @@
-package config
+// Package redact is the redaction rule of every output: secrets, URLs
+// with credentials, texts that may hold them and YAML documents.
+package redact
 
 import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"sort"
@@ -17,14 +20,46 @@ import (
 // its user but not its password (user:<secret>@host, and <secret>@host for
 // a user alone, which is often a token) and no value of a query parameter
 // named like a credential; a configuration value shown for its key (every
-// value FieldError quotes) goes through RedactValue; text that may hold URLs
-// (error messages, saved results) goes through RedactText; a YAML document
-// shown to the user (a bench file in its report) goes through RedactYAML. A field holding a
-// secret is of type Secret; its *_file and *_env siblings name where the
-// secret is and are shown as they are (the contents never are).
+// value FieldError quotes) goes through Value; text that may hold URLs
+// (error messages, saved results) goes through Text; a YAML document
+// shown to the user (a bench file in its report) goes through YAML. A
+// field holding a secret is of type Secret; its *_file and *_env siblings
+// name where the secret is and are shown as they are (the contents never
+// are).
 
 // Redacted stands for a secret in every output.
-const Redacted = redacted
+const Redacted = "<secret>"
+
+// Secret is a value that is never shown: it marshals (for
+// --config.check) and prints as <secret>, and logs as <secret>.
+type Secret string
+
+// MarshalYAML redacts a set secret; an unset one is null, so that
+// --config.check does not show `password: ""` as if an empty one were set.
+func (s Secret) MarshalYAML() (any, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return Redacted, nil
+}
+
+// String redacts, so that %v and %s never print the value.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return Redacted
+}
+
+// GoString redacts for %#v.
+func (s Secret) GoString() string { return s.String() }
+
+// LogValue redacts in slog.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// Reveal returns the secret itself, for the one place that needs it: the
+// Kafka client's SASL mechanism.
+func (s Secret) Reveal() string { return string(s) }
 
 // MarshalJSON redacts as MarshalYAML does, so that a structure holding a
 // Secret may be logged by a JSON handler or served as JSON.
@@ -32,7 +67,7 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 	if s == "" {
 		return []byte("null"), nil
 	}
-	return json.Marshal(redacted)
+	return json.Marshal(Redacted)
 }
 
 // SensitiveKey reports whether a configuration key (a config-file key such
@@ -40,8 +75,8 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 // ssl.keystore.password or sasl.jaas.config) holds a secret by its name:
 // its last dot-separated part names one, as in every configuration Kafka
 // types PASSWORD. Keys that name where a secret is (*_file, *_env) or how
-// to reach a service (URLKey) do not: a URL's credentials are redacted
-// anyway (RedactURL).
+// to reach a service (URLKey) do not: a URL's credentials are Redacted
+// anyway (URL).
 func SensitiveKey(key string) bool {
 	k := strings.ToLower(key)
 	last := k[strings.LastIndex(k, ".")+1:]
@@ -62,7 +97,7 @@ func SensitiveKey(key string) bool {
 // URLKey reports whether a configuration key holds a URL by its name: its
 // last dot-separated part ends in url, uri or endpoint (hosts[].url,
 // kafka.sasl.oauth.token_endpoint, Kafka's sasl.oauthbearer.token.endpoint.url).
-// RedactValue shows its value through RedactURL.
+// Value shows its value through URL.
 func URLKey(key string) bool {
 	k := strings.ToLower(key)
 	last := k[strings.LastIndex(k, ".")+1:]
@@ -77,19 +112,19 @@ func URLKey(key string) bool {
 // sensitiveWords mark a key as a secret when its last part holds one.
 var sensitiveWords = []string{"password", "passwd", "secret", "token", "credential", "apikey", "api_key"}
 
-// RedactValue is how every output shows a string value of a configuration
+// Value is how every output shows a string value of a configuration
 // key: <secret> when the key names a secret (SensitiveKey); a URL with its
-// credentials hidden (RedactURL) when it names a URL (URLKey); else the
-// value with the credentials of any URL in it hidden (RedactText). Errors
+// credentials hidden (URL) when it names a URL (URLKey); else the
+// value with the credentials of any URL in it hidden (Text). Errors
 // (FieldError), logs and reports show configuration values through it.
-func RedactValue(key, value string) string {
+func Value(key, value string) string {
 	switch {
 	case value != "" && SensitiveKey(key):
-		return redacted
+		return Redacted
 	case URLKey(key):
-		return RedactURL(value)
+		return URL(value)
 	}
-	return RedactText(value)
+	return Text(value)
 }
 
 // ShownValue is the value FieldError shows for key: a Secret (<secret>)
@@ -101,14 +136,14 @@ func ShownValue(key, value string, sensitive bool) any {
 	return value
 }
 
-// RedactURL hides the credentials of one URL: the password of its userinfo
+// URL hides the credentials of one URL: the password of its userinfo
 // (user:<secret>@), a user without a password (<secret>@) and the values of
 // query parameters named like secrets. It works on the text, so that a URL
-// that does not parse (shown in its validation error) is redacted too: the
+// that does not parse (shown in its validation error) is Redacted too: the
 // userinfo ends at the last '@', as Go's parser reads it, with or without a
 // scheme, and the whole query of a URL that does not parse is hidden, since
 // where its parameters end cannot be trusted.
-func RedactURL(raw string) string {
+func URL(raw string) string {
 	scheme, rest, ok := strings.Cut(raw, "://")
 	if ok {
 		scheme += "://"
@@ -120,7 +155,7 @@ func RedactURL(raw string) string {
 	}
 	if _, err := url.Parse(raw); err != nil {
 		if q := strings.IndexByte(rest, '?'); q >= 0 {
-			rest = rest[:q+1] + redacted
+			rest = rest[:q+1] + Redacted
 		}
 	}
 	return redactQuery(scheme + rest)
@@ -131,9 +166,9 @@ func redactUserinfo(userinfo string) string {
 		return ""
 	}
 	if user, _, ok := strings.Cut(userinfo, ":"); ok {
-		return user + ":" + redacted
+		return user + ":" + Redacted
 	}
-	return redacted
+	return Redacted
 }
 
 var (
@@ -141,14 +176,14 @@ var (
 	// userinfo runs to the last '@' before the path, a space or a quote.
 	urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#\s"'<>` + "`" + `]*)@`)
 	// queryParam is a query parameter whose name suggests a credential;
-	// a value already redacted stays one <secret>.
-	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)(?:` + regexp.QuoteMeta(redacted) + `|[^&#\s"'<>\\]*)`)
+	// a value already Redacted stays one <secret>.
+	queryParam = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)[^=&#\s"'<>]*(?:password|passwd|secret|token|auth|signature|credential|api[_-]?key|access[_-]?key|sig)[^=&#\s"'<>]*=)(?:` + regexp.QuoteMeta(Redacted) + `|[^&#\s"'<>\\]*)`)
 )
 
-// RedactText hides the credentials of every URL in a text, such as an error
+// Text hides the credentials of every URL in a text, such as an error
 // message (Go's *url.Error quotes the whole URL, userinfo included) or a
 // saved result.
-func RedactText(s string) string {
+func Text(s string) string {
 	if !strings.Contains(s, "://") && !strings.ContainsAny(s, "?&;") {
 		return s
 	}
@@ -160,35 +195,35 @@ func RedactText(s string) string {
 }
 
 func redactQuery(s string) string {
-	return queryParam.ReplaceAllString(s, "${1}"+redacted)
+	return queryParam.ReplaceAllString(s, "${1}"+Redacted)
 }
 
 // RedactedError wraps an error whose text may hold a URL with credentials:
-// its text is RedactText's, and errors.Is and errors.As still reach the
+// its text is Text's, and errors.Is and errors.As still reach the
 // cause.
 type RedactedError struct{ Err error }
 
-func (e RedactedError) Error() string { return RedactText(e.Err.Error()) }
+func (e RedactedError) Error() string { return Text(e.Err.Error()) }
 func (e RedactedError) Unwrap() error { return e.Err }
 
-// RedactError is err with its text redacted (RedactedError); nil stays nil.
-func RedactError(err error) error {
+// Error is err with its text Redacted (RedactedError); nil stays nil.
+func Error(err error) error {
 	if err == nil {
 		return nil
 	}
 	return RedactedError{Err: err}
 }
 
-// RedactYAML returns a YAML document with every secret replaced by
+// YAML returns a YAML document with every secret replaced by
 // <secret>: the value of each key that names a secret (SensitiveKey, so
 // kafka.sasl.password and a bench file's broker.ssl.keystore.password),
 // anything below such a key, and every URL's credentials (hosts[].url).
 // Only the secret values change: comments, order and layout stay as the
-// user wrote them. Every document of the text is redacted, not only the
+// user wrote them. Every document of the text is Redacted, not only the
 // first; text of which any document does not parse is shown with each line
 // that names a secret key cut after the key, and the lines below it that
 // are indented deeper (a block scalar) left out.
-func RedactYAML(text string) string {
+func YAML(text string) string {
 	var docs []*yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(text))
 	for {
@@ -259,14 +294,14 @@ func RedactYAML(text string) string {
 		}
 		col += propsLen(l[col:])
 		if end, ok := scalarEnd(l[col:], n); ok {
-			lines[i] = l[:col] + redacted + l[col+end:] + nl
+			lines[i] = l[:col] + Redacted + l[col+end:] + nl
 			continue
 		}
 		// A block, multi-line or tagged scalar: the line ends after the
 		// key (keeping the flow brackets it closes) and its continuation
 		// lines, indented deeper than the line, go.
 		cut[i] = true
-		lines[i] = l[:col] + redacted + closers(l[col:]) + nl
+		lines[i] = l[:col] + Redacted + closers(l[col:]) + nl
 		indent := len(l) - len(strings.TrimLeft(l, " "))
 		for j := i + 1; j < len(lines); j++ {
 			t := strings.TrimRight(lines[j], "\r\n")
@@ -276,7 +311,7 @@ func RedactYAML(text string) string {
 			lines[j] = ""
 		}
 	}
-	return RedactText(strings.Join(lines, ""))
+	return Text(strings.Join(lines, ""))
 }
 
 // propsLen is the length of a scalar's anchor and tag written before it
@@ -329,7 +364,7 @@ func scalarEnd(rest string, n *yaml.Node) (int, bool) {
 
 // closers keeps the flow brackets that close what a cut line opened
 // before the hidden value ("{user: a, password: x}" keeps its "}"), so
-// that the redacted document still reads as YAML.
+// that the Redacted document still reads as YAML.
 func closers(rest string) string {
 	var out strings.Builder
 	for _, r := range rest {
@@ -340,7 +375,7 @@ func closers(rest string) string {
 	return out.String()
 }
 
-// redactYAMLLines is RedactYAML for text that does not parse: a line that
+// redactYAMLLines is YAML for text that does not parse: a line that
 // names a secret key ends after the key, and the lines below it indented
 // deeper (its value's continuation, a block scalar) go.
 func redactYAMLLines(text string) string {
@@ -351,7 +386,7 @@ func redactYAMLLines(text string) string {
 		if !ok || !SensitiveKey(strings.Trim(strings.TrimSpace(key), `{,"'- `)) {
 			continue
 		}
-		lines[i] = key + ": " + redacted + "\n"
+		lines[i] = key + ": " + Redacted + "\n"
 		indent := len(key) - len(strings.TrimLeft(key, " "))
 		for i+1 < len(lines) {
 			t := strings.TrimRight(lines[i+1], "\r\n")
@@ -362,5 +397,5 @@ func redactYAMLLines(text string) string {
 			lines[i] = ""
 		}
 	}
-	return RedactText(strings.Join(lines, ""))
+	return Text(strings.Join(lines, ""))
 }

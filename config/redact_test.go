@@ -1,0 +1,74 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
+	"github.com/kafka-bench/kafka_bench_exporter/sasl"
+)
+
+// TestSecretOutputs: a Secret shows as <secret> in fmt, YAML, JSON and both
+// slog handlers, also inside a structure.
+func TestSecretOutputs(t *testing.T) {
+	s := SASL{Mechanism: sasl.PLAIN, Username: "u", Password: "hunter2"}
+	var outs []string
+	outs = append(outs, fmt.Sprint(s), fmt.Sprintf("%+v %#v %s %q %v", s, s, s.Password, s.Password, s.Password))
+	y, err := yaml.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs = append(outs, string(y), string(j))
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
+	outs = append(outs, logs.String())
+	for _, o := range outs {
+		if strings.Contains(o, "hunter2") || !strings.Contains(o, "secret") {
+			t.Errorf("output shows the secret or no <secret>: %s", o)
+		}
+	}
+	if e, _ := json.Marshal(Secret("")); string(e) != "null" {
+		t.Errorf("an unset Secret marshals as %s, want null", e)
+	}
+	if s.Password.Reveal() != "hunter2" {
+		t.Error("Reveal lost the secret")
+	}
+}
+
+// Every URL-valued key of the configuration file (the kafka block, each
+// probe's replica kafka block, ...) is shown redacted in its validation
+// error, whether or not the URL parses: the redaction is FieldError's, not
+// each check's.
+func TestURLKeyErrorsRedacted(t *testing.T) {
+	keys := URLKeys(reflect.TypeFor[Config]())
+	for _, want := range []string{"kafka.sasl.oauth.token_endpoint", "probes[].replica.kafka.sasl.oauth.token_endpoint"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("the walk does not find %s among %v", want, keys)
+		}
+	}
+	fixtures.URLKeyErrors(t, keys, map[string]any{}, URLKeyContext, func(f string) error {
+		_, err := loadResolved(f)
+		return err
+	})
+}
+
+// URLKeyContext is what each block on the way to a URL key needs for the
+// key to be checked.
+var URLKeyContext = map[string]map[string]any{
+	"kafka":    {"brokers": []any{"127.0.0.1:9092"}},
+	"sasl":     {"mechanism": sasl.OAuthBearer},
+	"probes[]": {"name": "p1"},
+}

@@ -1,0 +1,117 @@
+package sasl
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/sasl/oauth"
+)
+
+// The client-credentials token is fetched once, shared and kept until it is
+// due for refresh; a failing endpoint keeps a token that has not expired,
+// and after expiry is an authentication error that names the endpoint and
+// not the secret.
+func TestOAuthTokenSource(t *testing.T) {
+	const secret = "cl13nt-s3cret"
+	var requests atomic.Int64
+	var failing atomic.Bool
+	// A failed write of an answer shows as the client's error.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		id, sec, _ := r.BasicAuth()
+		if failing.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = fmt.Fprintf(w, "echo %s", sec) // a body that must not be repeated
+			return
+		}
+		if err := r.ParseForm(); err != nil || id != "bench" || sec != secret ||
+			r.PostForm.Get("grant_type") != "client_credentials" || r.PostForm.Get("scope") != "kafka" {
+			w.WriteHeader(http.StatusUnauthorized)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client"})
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("token-%d", n), "expires_in": 300})
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "secret"), secret+"\n")
+	c := Config{Mechanism: OAuthBearer, OAuth: OAuth{TokenEndpoint: srv.URL, ClientID: "bench", ClientSecretFile: "secret", Scope: "kafka",
+		Extensions: map[string]string{"logicalCluster": "lkc-1"}}}
+	rt := &testRuntime{}
+	src, err := resolve(t, c, dir).(oauthMaterial).newTokenSource(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mech := oauth.Oauth(src.auth)
+	first := func() (string, error) {
+		_, b, err := mech.Authenticate(context.Background(), "127.0.0.1:9093")
+		return string(b), err
+	}
+	for range 3 {
+		msg, err := first()
+		if err != nil || msg != "n,,\x01auth=Bearer token-1\x01logicalCluster=lkc-1\x01\x01" {
+			t.Fatalf("client-first message %q, %v", msg, err)
+		}
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d token requests for three authentications, want 1", n)
+	}
+	if life := src.expiresAt.Sub(src.refreshAt); life < 55*time.Second || life > 65*time.Second {
+		t.Errorf("refresh %v before expiry, want 20%% of 300 s", life)
+	}
+
+	// Due for refresh while the endpoint fails: the token still valid is used.
+	failing.Store(true)
+	src.mu.Lock()
+	src.refreshAt = time.Now().Add(-time.Second)
+	src.mu.Unlock()
+	if msg, err := first(); err != nil || !strings.Contains(msg, "token-1") {
+		t.Errorf("refresh failed before expiry: %q, %v", msg, err)
+	}
+	// Expired too: the failure is the reason.
+	src.mu.Lock()
+	src.expiresAt, src.failedAt = time.Now().Add(-time.Second), time.Time{}
+	src.mu.Unlock()
+	_, err = first()
+	var te *TokenError
+	if !errors.As(err, &te) || !IsAuthError(err) || !strings.Contains(err.Error(), srv.URL) || !strings.Contains(err.Error(), "HTTP 503") {
+		t.Errorf("expired token with the endpoint down: %v", err)
+	}
+	if err != nil && strings.Contains(err.Error(), secret) {
+		t.Errorf("the error shows the client secret: %v", err)
+	}
+	if n := rt.failed.Load(); n != 2 {
+		t.Errorf("token fetch failures %v, want 2", n)
+	}
+
+	// Back up, with a rotated client secret file: a new token.
+	failing.Store(false)
+	src.mu.Lock()
+	src.failedAt = time.Time{}
+	src.mu.Unlock()
+	if msg, err := first(); err != nil || strings.Contains(msg, "token-1") {
+		t.Errorf("after recovery: %q, %v", msg, err)
+	}
+}
+
+// The lifetime of a token without expires_in is its JWT exp.
+func TestJWTLifetime(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	claims := base64.RawURLEncoding.EncodeToString([]byte(`{"sub":"x","exp":1700000300}`))
+	if got := jwtLifetime("h."+claims+".s", now); got != 300*time.Second {
+		t.Errorf("lifetime %v", got)
+	}
+	if got := jwtLifetime("opaque", now); got != 0 {
+		t.Errorf("opaque token lifetime %v", got)
+	}
+}
