@@ -601,6 +601,60 @@ func (c *Cluster) Restart(i int) error {
 	return c.waitBrokers(ctx, []int32{n.id})
 }
 
+// ConfigPath is node i's server.properties.
+func (c *Cluster) ConfigPath(i int) string { return c.node(i).config }
+
+// SetProperties rewrites node i's server.properties: each key of set gets
+// its value (replaced in place, or added at the end), each key of unset is
+// removed. A running node reads it at its next start (Restart keeps its data
+// directory and ports).
+func (c *Cluster) SetProperties(i int, set map[string]string, unset []string) error {
+	n := c.node(i)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	data, err := os.ReadFile(n.config)
+	if err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
+	done := map[string]bool{}
+	var out []string
+	for _, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		k, _, isKV := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		switch {
+		case !isKV || strings.HasPrefix(k, "#"):
+			out = append(out, line)
+		case slices.Contains(unset, k):
+		case hasKey(set, k):
+			if !done[k] {
+				out = append(out, k+"="+set[k])
+				done[k] = true
+			}
+		default:
+			out = append(out, line)
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !done[k] {
+			out = append(out, k+"="+set[k])
+		}
+	}
+	if err := os.WriteFile(n.config, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
+	return nil
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // StopAll stops every running node with SIGTERM, in parallel: one by one, the
 // last nodes would wait in controlled shutdown for a quorum that is gone.
 // Even in parallel, once fewer than a majority of the nodes still run (one
