@@ -78,8 +78,8 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // before it.
 func lastPart(err error) string {
 	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		return msg[i+2:]
+	if _, last, ok := strings.CutLast(msg, ": "); ok {
+		return last
 	}
 	return msg
 }
