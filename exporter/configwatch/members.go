@@ -36,6 +36,18 @@ func newMembers() *members {
 		racks: map[int32]string{}, versions: map[int32]string{}}
 }
 
+// awaitingRelease tells whether a broker back from a restart, and still
+// listed, has not answered ApiVersions since (its first requests after the
+// return can fail while the client reconnects).
+func (m *members) awaitingRelease() bool {
+	for id := range m.restartSeen {
+		if m.listed[id] {
+			return true
+		}
+	}
+	return false
+}
+
 // connHook nudges the member watch when a connection to a broker drops or
 // cannot be made: a broker going down is seen at once, not at the next
 // tick.

@@ -216,7 +216,9 @@ func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 	}
 }
 
-// observe applies one poll's results; it reports whether to poll again soon.
+// observe applies one poll's results; it reports whether to poll again soon:
+// a probe topic is missing, or a broker back from a restart has not told
+// its release yet.
 func (w *Watcher) observe(gen uint64, now time.Time, took time.Duration, s snapshot) (soon bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -241,7 +243,7 @@ func (w *Watcher) observe(gen uint64, now time.Time, took time.Duration, s snaps
 			w.observeTopic(now, pt, c)
 		}
 	}
-	return s.missingTopics
+	return s.missingTopics || w.members.awaitingRelease()
 }
 
 // noteFailure logs a failing poll once, at WARN, and its recovery; the

@@ -107,6 +107,7 @@ type node struct {
 
 	proc   *process // last started JVM; nil before the first start
 	paused bool
+	env    *jvmEnv // another release than the cluster's (Upgrade); nil: the cluster's
 }
 
 // process is one run of a JVM; a restarted node gets a new one.
@@ -331,8 +332,17 @@ func (c *Cluster) nodeConfig(n *node, voters string) string {
 	return b.String()
 }
 
+// nodeEnv is the JVM and jars node n runs.
+func (c *Cluster) nodeEnv(n *node) jvmEnv {
+	if n.env != nil {
+		return *n.env
+	}
+	return c.env
+}
+
 // jvmFlags are the flags for the broker JVM.
 func (c *Cluster) jvmFlags(n *node) []string {
+	env := c.nodeEnv(n)
 	heap := strconv.Itoa(c.opts.HeapMB) + "m"
 	extra := c.opts.JVMFlags
 	if c.opts.SASLSSL != nil {
@@ -343,9 +353,9 @@ func (c *Cluster) jvmFlags(n *node) []string {
 		"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:+ExplicitGCInvokesConcurrent",
 		"-Xshare:auto",
 		"-Djava.awt.headless=true",
-		"-Dlog4j2.configurationFile=" + c.env.log4j,
+		"-Dlog4j2.configurationFile=" + env.log4j,
 		"-Dkafka.logs.dir=" + n.home,
-	}, append(c.env.brokerCDS, extra...)...), "-cp", filepath.Join(c.env.lib, "*"))
+	}, append(env.brokerCDS, extra...)...), "-cp", filepath.Join(env.lib, "*"))
 }
 
 func (c *Cluster) format(ctx context.Context, n *node) (err error) {
@@ -393,7 +403,7 @@ func (c *Cluster) startLocked(n *node) error {
 		return fmt.Errorf("kafkatest: %w", errors.Join(err, f.Close()))
 	}
 	args := append(c.jvmFlags(n), "kafka.Kafka", n.config)
-	cmd := exec.Command(c.env.java, args...)
+	cmd := exec.Command(c.nodeEnv(n).java, args...)
 	cmd.Dir = n.home
 	cmd.Stdout, cmd.Stderr = f, f
 	// Own process group: a Ctrl-C on the terminal reaches only the Go process,
@@ -618,7 +628,7 @@ func (c *Cluster) SetProperties(i int, set map[string]string, unset []string) er
 	}
 	done := map[string]bool{}
 	var out []string
-	for _, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.TrimRight(string(data), "\n"), "\n") {
 		k, _, isKV := strings.Cut(line, "=")
 		k = strings.TrimSpace(k)
 		switch {
@@ -653,6 +663,39 @@ func (c *Cluster) SetProperties(i int, set map[string]string, unset []string) er
 func hasKey(m map[string]string, k string) bool {
 	_, ok := m[k]
 	return ok
+}
+
+// Upgrade restarts node i with the jars of another Apache Kafka release
+// (fetched by scripts/kafka.sh like the cluster's), keeping its data
+// directory, ports and server.properties: one step of a rolling upgrade. It
+// waits until the node is registered again, as Restart does.
+func (c *Cluster) Upgrade(ctx context.Context, i int, version string) error {
+	lib, log4j, v, err := kafkaLib(ctx, version, c.logf)
+	if err != nil {
+		return err
+	}
+	env := jvmEnv{java: c.env.java, lib: lib, log4j: log4j, version: v}.withCDS(ctx, c.logf)
+	if err := c.Stop(i); err != nil {
+		return err
+	}
+	n := c.node(i)
+	c.mu.Lock()
+	n.env = &env
+	err = c.startLocked(n)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, restartTimeout)
+	defer cancel()
+	return c.waitBrokers(ctx, []int32{n.id})
+}
+
+// NodeVersion is the Kafka release node i runs.
+func (c *Cluster) NodeVersion(i int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nodeEnv(c.node(i)).version
 }
 
 // StopAll stops every running node with SIGTERM, in parallel: one by one, the
