@@ -107,7 +107,7 @@ func (h *restartHook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	fmt.Fprintln(w, "restarted")
+	_, _ = fmt.Fprintln(w, "restarted")
 }
 
 // serveHook serves h on a loopback port until t ends and returns the
@@ -391,8 +391,7 @@ restart:
 	}
 	out, err := benchProcess(t, c, file, func(string) {}, "--seed=1")
 	t.Logf("hook calls:\n%s", strings.Join(hook.log, "\n"))
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
+	if _, ok := errors.AsType[*exec.ExitError](err); !ok {
 		t.Fatalf("bench: %v, want a failure\n%s", err, out)
 	}
 	for _, want := range []string{
