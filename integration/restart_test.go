@@ -30,6 +30,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
 // staticKey is a static broker configuration: Kafka changes it only in
@@ -138,6 +139,9 @@ func staticState(cl *kgo.Client, ids []int32) (map[int32]configState, error) {
 		rr.ResourceType, rr.ResourceName, rr.ConfigNames = kmsg.ConfigResourceTypeBroker, strconv.Itoa(int(id)), []string{staticKey}
 		req.Resources = append(req.Resources, rr)
 		resp, err := req.RequestWith(ctx, cl.Broker(int(id)))
+		if err != nil { // once more: a connection from before a restart fails its first request
+			resp, err = req.RequestWith(ctx, cl.Broker(int(id)))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("DescribeConfigs on broker %d: %w", id, err)
 		}
@@ -195,10 +199,14 @@ func restartSetup(t *testing.T, c *kafkatest.Cluster, topic string) (*kgo.Client
 // before and no server.properties names it.
 func checkStaticRestored(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, ids []int32, before map[int32]configState) {
 	t.Helper()
-	after, err := staticState(cl, ids)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The first request on a connection to a broker that restarted since
+	// can fail (EOF): the client reconnects for the next.
+	var after map[int32]configState
+	probetest.Eventually(t, 30*time.Second, "every broker's "+staticKey, func() (bool, string) {
+		var err error
+		after, err = staticState(cl, ids)
+		return err == nil, fmt.Sprint(err)
+	})
 	if fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("%s not as before the sweep:\nbefore %v\nafter  %v", staticKey, before, after)
 	}
