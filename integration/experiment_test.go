@@ -302,7 +302,7 @@ scenarios:
 	reg := prometheus.NewRegistry()
 	r := &run.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger()}
 	results, err := r.Run(context.Background(), b)
-	const want = `scenario "dirs": broker.log.dirs = "/tmp/elsewhere": static (read-only) broker configuration: it changes only in server.properties and with a restart; the bench changes dynamic configurations only`
+	const want = `scenario "dirs": broker.log.dirs = "/tmp/elsewhere": static (read-only) broker configuration: it changes only in server.properties and with a restart; add a restart block to the bench file to change it with a rolling restart`
 	var refused *brokercfg.RefusedError
 	if !errors.As(err, &refused) || err.Error() != want {
 		t.Fatalf("Run: %v\nwant the refusal: %s", err, want)

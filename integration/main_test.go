@@ -41,7 +41,9 @@ import (
 // TestPartitionsAddedWhileRunning, TestReplicationTopicRecreated),
 // TestCapacityRunOnRealBroker, whose ramp drives the machine to a limit,
 // TestAllBrokersDownForAMinute, whose scrapes during the outage have a 1 s
-// budget, and
+// budget, the restart tests (TestStaticConfigExperiment*, TestRollingUpgrade),
+// whose brokers must come back within their timeouts on their own cluster,
+// and
 // TestMonitoringEndToEnd, whose four Prometheus servers, two exporters and
 // two clusters would starve the others on two cores (and their queries
 // have deadlines). The quota capacity test's limits are wide enough for a

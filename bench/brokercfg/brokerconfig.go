@@ -4,6 +4,7 @@ package brokercfg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -73,7 +74,9 @@ type Changer struct {
 	kafka   config.Kafka
 	logger  *slog.Logger
 	brokers []int32
+	hosts   map[int32]string
 	pending []change // applied (or being applied) and not yet restored
+	restart *restarter
 }
 
 // HasSettings tells whether any scenario changes the cluster.
@@ -97,13 +100,25 @@ func New(ctx context.Context, cl *kgo.Client, kafka config.Kafka, logger *slog.L
 	}
 	c.brokers = bds.NodeIDs()
 	slices.Sort(c.brokers)
-	return c, nil
+	c.hosts = map[int32]string{}
+	for _, b := range bds {
+		c.hosts[b.NodeID] = b.Host
+	}
+	c.restart, err = newRestarter(nil, c.hosts)
+	return c, err
 }
 
 // Check refuses, before anything is changed, the broker settings the bench
 // cannot apply and put back: an unknown broker or configuration, a static
-// (read-only) one, and a sensitive one (its value cannot be read back).
+// (read-only) one without a restart block, and a sensitive one (its value
+// cannot be read back). With a restart block the static ones are changed
+// through restarts.
 func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
+	r, err := newRestarter(b.Restart, c.hosts)
+	if err != nil {
+		return err
+	}
+	c.restart = r
 	names := map[int32][]string{}
 	for _, s := range b.Scenarios {
 		for _, set := range s.Configs {
@@ -139,10 +154,13 @@ func (c *Changer) Check(ctx context.Context, b *spec.Bench) error {
 				switch {
 				case !ok:
 					problem = fmt.Sprintf("broker %d has no configuration %q", id, set.Name)
-				case st.readOnly:
-					problem = "static (read-only) broker configuration: it changes only in server.properties and with a restart; the bench changes dynamic configurations only"
 				case st.sensitive:
 					problem = "sensitive broker configuration: its value is not read back (Kafka does not return it), so the bench could not restore it"
+				case st.readOnly && b.Restart == nil:
+					problem = "static (read-only) broker configuration: it changes only in server.properties and with a restart; add a restart block to the bench file to change it with a rolling restart"
+				case st.readOnly:
+					c.restart.static[set.Name] = true
+					continue
 				default:
 					continue
 				}
@@ -198,12 +216,23 @@ func (c *Changer) wanted(settings []spec.ConfigSetting, topic string) map[resour
 // Apply sets a scenario's settings and waits until every broker shows them.
 // What it changes is recorded before it is changed, so Restore puts back
 // even a half-applied scenario.
+//
+// Static settings come first, a broker restart at a time; they stay until
+// RestoreAll (the next scenario restarts only the brokers whose settings
+// differ), while the dynamic ones are put back by Restore after each
+// scenario.
 func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topic string) error {
+	static, dynamic := c.splitStatic(settings)
+	if len(static) > 0 || len(c.restart.originals) > 0 {
+		if err := c.applyStatic(ctx, c.staticTargets(static)); err != nil {
+			return err
+		}
+	}
 	// Not cut short by SIGINT: a request cancelled on the way may still
 	// land after the restore read the value it would step back from.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), configTimeout)
 	defer cancel()
-	want := c.wanted(settings, topic)
+	want := c.wanted(dynamic, topic)
 	var moves []move
 	for _, res := range sortedResources(want) {
 		vals := want[res]
@@ -229,9 +258,15 @@ func (c *Changer) Apply(ctx context.Context, settings []spec.ConfigSetting, topi
 	return c.reach(ctx, moves)
 }
 
-// Restore puts back every pending change and waits until every broker shows
-// the original values. What it cannot put back is returned with the
-// commands that would.
+// RestoreAll puts back every change, the static settings too, by
+// restarting the brokers that do not show their originals, one at a time.
+func (c *Changer) RestoreAll() error {
+	return errors.Join(c.Restore(), c.restoreStatic())
+}
+
+// Restore puts back every pending dynamic change and waits until every
+// broker shows the original values. What it cannot put back is returned
+// with the commands that would.
 func (c *Changer) Restore() error {
 	if len(c.pending) == 0 {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
@@ -14,6 +15,7 @@ import (
 // value and how it is put back; c is nil when no scenario sets any.
 func WritePlan(ctx context.Context, w io.Writer, c *Changer, scenarios []spec.Scenario) error {
 	lw := &lineWriter{w: w}
+	static := map[int32]map[string]bool{} // the static settings the sweep changes, per broker
 	for _, s := range scenarios {
 		lw.printf("scenario %q:", s.DisplayName())
 		if len(s.Configs) == 0 {
@@ -21,7 +23,11 @@ func WritePlan(ctx context.Context, w io.Writer, c *Changer, scenarios []spec.Sc
 			continue
 		}
 		lw.printf("\n")
-		want := c.wanted(s.Configs, s.Probe.Topic)
+		st, dynamic := c.splitStatic(s.Configs)
+		if err := c.planRestarts(ctx, lw, c.wanted(st, ""), static); err != nil {
+			return err
+		}
+		want := c.wanted(dynamic, s.Probe.Topic)
 		for _, res := range sortedResources(want) {
 			if err := c.planLines(ctx, lw, s, res, want[res]); err != nil {
 				return err
@@ -30,6 +36,9 @@ func WritePlan(ctx context.Context, w io.Writer, c *Changer, scenarios []spec.Sc
 		if lw.err != nil {
 			break
 		}
+	}
+	if err := c.planRestore(ctx, lw, static); err != nil {
+		return err
 	}
 	if lw.err != nil {
 		return fmt.Errorf("writing the plan: %w", lw.err)
@@ -79,6 +88,74 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 			via = ", via " + strings.Join(path, ", ") // Kafka resizes a thread pool by half or double at most
 		}
 		lw.printf("  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, redact.Value(n, vals[n]), redact.Value(n, deref(st.value)), st.source, via, how)
+	}
+	return nil
+}
+
+// planRestarts prints a scenario's static settings: the brokers restarted
+// one at a time, each with its command and what it changes. A broker
+// already showing the values is not restarted when the sweep runs; the plan
+// cannot know the order's earlier scenarios, so it shows every one.
+func (c *Changer) planRestarts(ctx context.Context, lw *lineWriter, want map[resource]map[string]string, static map[int32]map[string]bool) error {
+	for _, res := range sortedResources(want) {
+		names := sortedKeys(want[res])
+		cur, err := c.describe(ctx, res.broker, res, names)
+		if err != nil {
+			return fmt.Errorf("describing %s: %w", res, err)
+		}
+		var sets []string
+		for _, n := range names {
+			if static[res.broker] == nil {
+				static[res.broker] = map[string]bool{}
+			}
+			static[res.broker][n] = true
+			st := cur[n]
+			sets = append(sets, fmt.Sprintf("%s = %s (now %s, from %s)", n, redact.Value(n, want[res][n]), redact.Value(n, deref(st.value)), st.source))
+		}
+		cmd, err := c.restartCommand(res.broker)
+		if err != nil {
+			return err
+		}
+		lw.printf("  %s: restart (static) with %s; by: %s\n", res, strings.Join(sets, ", "), cmd)
+	}
+	return nil
+}
+
+// planRestore prints how the static settings are put back after the sweep.
+func (c *Changer) planRestore(ctx context.Context, lw *lineWriter, static map[int32]map[string]bool) error {
+	if len(static) == 0 {
+		return nil
+	}
+	lw.printf("restarts: one broker at a time, each back (registered, no under-replicated partition, controller quorum caught up")
+	if c.restart.hook.PreferredLeaders {
+		lw.printf(", preferred leaders elected")
+	}
+	lw.printf(") before the next, within %s each\n", c.restart.hook.Timeout)
+	lw.printf("after the sweep (also after an error or Ctrl-C):\n")
+	ids := make([]int32, 0, len(static))
+	for id := range static {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		names := make([]string, 0, len(static[id]))
+		for n := range static[id] {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		cur, err := c.describe(ctx, id, resource{broker: id}, names)
+		if err != nil {
+			return fmt.Errorf("describing broker %d: %w", id, err)
+		}
+		var how []string
+		for _, n := range names {
+			if v := originalValue(cur[n]); v.unset {
+				how = append(how, n+" removed (back to "+redact.Value(n, deref(cur[n].value))+")")
+			} else {
+				how = append(how, n+" = "+redact.Value(n, v.value))
+			}
+		}
+		lw.printf("  broker %d: restored by a restart with %s\n", id, strings.Join(how, ", "))
 	}
 	return nil
 }

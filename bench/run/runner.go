@@ -122,7 +122,7 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		if err := cc.Check(ctx, b); err != nil {
 			return nil, err
 		}
-		defer func() { err = errors.Join(err, cc.Restore()) }() // only what a scenario left
+		defer func() { err = errors.Join(err, cc.RestoreAll()) }() // what a scenario left, and the static settings
 	}
 
 	hosts := []*hostwatch.Source{hostwatch.OwnSource(r.Logger)}
@@ -178,10 +178,13 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 		return res, nil
 	}
 	if len(s.Configs) > 0 {
-		defer func() { restoreErr = cc.Restore() }() // before the topic is deleted
+		defer func() { restoreErr = errors.Join(restoreErr, cc.Restore()) }() // before the topic is deleted
 		if err := cc.Apply(ctx, s.Configs, p.Topic); err != nil {
 			res.Err = "applying the scenario's configurations: " + err.Error()
 			logger.Error("scenario failed", "err", res.Err)
+			if _, ok := errors.AsType[*brokercfg.RestartError](err); ok {
+				return res, err // a broker restart failed: the sweep stops
+			}
 			return res, nil
 		}
 	}

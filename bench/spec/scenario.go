@@ -62,6 +62,8 @@ type File struct {
 	// Baseline names the scenario the others are compared with (rounds.go).
 	Rounds   int    `yaml:"rounds"`
 	Baseline string `yaml:"baseline"`
+	// Restart restarts a broker for static broker settings (restart.go).
+	Restart *Restart `yaml:"restart"`
 }
 
 // SetDefaults fills what the file does not set.
@@ -103,6 +105,11 @@ func (f *File) Validate() error {
 			return config.FieldError("", "kafka.brokers", b, "empty broker address")
 		}
 	}
+	if f.Restart != nil {
+		if err := f.Restart.validate(); err != nil {
+			return err
+		}
+	}
 	return validateHosts(f.Hosts)
 }
 
@@ -123,6 +130,8 @@ type Bench struct {
 	// set when rounds >= MinVerdictRounds.
 	Baseline    string
 	FindMaxRate bool
+	// Restart is the restart block; nil refuses static broker settings.
+	Restart *Restart
 	// ParamKeys name the parameters that tell scenarios apart, in the order
 	// of the file: "scenario" for explicit scenarios, then the matrix keys.
 	ParamKeys []string
@@ -298,6 +307,7 @@ func (f *File) expand() (*Bench, error) {
 		Hosts:         f.Hosts,
 		Rounds:        f.Rounds,
 		FindMaxRate:   f.FindMaxRate,
+		Restart:       f.Restart,
 	}
 	explicit := bases[0].node != nil
 	if explicit {

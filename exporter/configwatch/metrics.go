@@ -45,11 +45,13 @@ type metrics struct {
 	brokerChanges    *prometheus.CounterVec // broker
 	brokerLastChange *prometheus.GaugeVec   // broker
 	brokerValue      *prometheus.GaugeVec   // broker, name
-	brokerRack       *prometheus.GaugeVec   // broker, rack
+	brokerRack       *prometheus.GaugeVec   // broker, rack, version
+	brokerRestarts   *prometheus.CounterVec // broker
+	brokerVersions   *prometheus.CounterVec // broker
 	topicInfo        *prometheus.GaugeVec   // probe, topic, hash
 	topicChanges     *prometheus.CounterVec // probe, topic
 	clusterBrokers   *prometheus.GaugeVec
-	clusterInfo      *prometheus.GaugeVec // cluster_id, controller, version
+	clusterInfo      *prometheus.GaugeVec // cluster_id, controller, version, metadata_version
 	pollSuccess      *prometheus.GaugeVec
 	pollDuration     *prometheus.GaugeVec
 	describeFailed   *prometheus.CounterVec // resource
@@ -75,8 +77,16 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"broker", "name"}),
 		brokerRack: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_broker_info",
-			Help: "1 for each broker in the cluster metadata, with its rack (empty when unset).",
-		}, []string{"broker", "rack"}),
+			Help: "1 for each broker in the cluster metadata, with its rack (empty when unset) and its release as its ApiVersions answer tells (the highest metadata.version it supports: patch releases share one, so 4.1.0 and 4.1.1 both read v4.1; empty until it answered); a broker that leaves the metadata (a restart) loses its series within seconds.",
+		}, []string{"broker", "rack", "version"}),
+		brokerRestarts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kafka_bench_broker_restarts_total",
+			Help: "Restarts of the broker seen: it left the cluster metadata and came back (watched every few seconds and at once when a connection to it drops), or it answered with another release.",
+		}, []string{"broker"}),
+		brokerVersions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kafka_bench_broker_version_changes_total",
+			Help: "Polls that found the broker answering with another release than before (kafka_bench_broker_info's version label), such as a rolling upgrade's restart.",
+		}, []string{"broker"}),
 		topicInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_topic_config_info",
 			Help: "1 for each probe topic, labelled with a hash of the configuration set on the topic.",
@@ -91,8 +101,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, nil),
 		clusterInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_cluster_info",
-			Help: "1, labelled with the cluster id, the active controller's id and the Kafka version (comma-separated while brokers differ).",
-		}, []string{"cluster_id", "controller", "version"}),
+			Help: "1, labelled with the cluster id, the active controller's id, the Kafka version (comma-separated while brokers differ) and the finalized metadata.version level (empty without KRaft).",
+		}, []string{"cluster_id", "controller", "version", "metadata_version"}),
 		pollSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_config_poll_success",
 			Help: "1 if the last configuration poll described every broker and probe topic, else 0 (unreachable, or DescribeConfigs denied).",
@@ -106,7 +116,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Metadata requests (resource cluster) and broker or probe topic DescribeConfigs (broker, topic) that failed, e.g. TOPIC_AUTHORIZATION_FAILED; a probe topic that does not exist yet is not counted.",
 		}, []string{"resource"}),
 	}
-	reg.MustRegister(m.brokerInfo, m.brokerChanges, m.brokerLastChange, m.brokerValue, m.brokerRack,
+	reg.MustRegister(m.brokerInfo, m.brokerChanges, m.brokerLastChange, m.brokerValue, m.brokerRack, m.brokerRestarts, m.brokerVersions,
 		m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration, m.describeFailed)
 	return m
 }
@@ -114,7 +124,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 // reset removes every series.
 func (m *metrics) reset() {
 	for _, v := range []interface{ Reset() }{m.brokerInfo, m.brokerChanges, m.brokerLastChange, m.brokerValue,
-		m.brokerRack, m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration,
+		m.brokerRack, m.brokerRestarts, m.brokerVersions, m.topicInfo, m.topicChanges, m.clusterBrokers, m.clusterInfo, m.pollSuccess, m.pollDuration,
 		m.describeFailed} {
 		v.Reset()
 	}

@@ -32,8 +32,13 @@ type facts struct {
 	kraft      bool  // a broker finalized metadata.version
 	quorumAPI  bool  // a broker offers DescribeQuorum (kfake does not)
 	version    string
-	brokers    []int32 // sorted
-	racks      map[int32]string
+	// versions are each answering broker's release (brokerVersion);
+	// finalized is the cluster's finalized metadata.version level ("" when
+	// none is).
+	versions  map[int32]string
+	finalized string
+	brokers   []int32 // sorted
+	racks     map[int32]string
 }
 
 // snapshot is what one poll read. Maps hold only what was described.
@@ -84,7 +89,8 @@ func poll(ctx context.Context, cl *kgo.Client, topics []string, releases map[int
 		}
 	}
 	slices.Sort(f.brokers)
-	f.version, f.kraft, f.quorumAPI = versions(ctx, cl, f.brokers, releases)
+	f.versions, f.finalized, f.kraft, f.quorumAPI = versions(ctx, cl, f.brokers, releases)
+	f.version = joinVersions(f.versions)
 	// Without DescribeQuorum (kfake, the embedded cluster) Metadata's
 	// controller is the only one there is.
 	if f.quorumAPI {
@@ -148,16 +154,17 @@ func denied(err error) bool {
 	return errors.Is(err, kerr.ClusterAuthorizationFailed) || errors.Is(err, kerr.TopicAuthorizationFailed)
 }
 
-// versions asks every broker for its ApiVersions and names the releases
-// found, comma-separated while they differ (a rolling upgrade); "" when no
-// broker answered. kraft reports a finalized metadata.version, quorumAPI a
-// broker that offers DescribeQuorum.
-func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map[int16]string) (version string, kraft, quorumAPI bool) {
+// versions asks every broker for its ApiVersions and names each one's
+// release (absent: it did not answer). finalized is the highest finalized
+// metadata.version level a broker reports, kraft whether one is finalized,
+// quorumAPI whether a broker offers DescribeQuorum.
+func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map[int16]string) (found map[int32]string, finalized string, kraft, quorumAPI bool) {
 	var (
 		mu    sync.Mutex
 		wg    sync.WaitGroup
-		found []string
+		level int16 = -1
 	)
+	found = map[int32]string{}
 	for _, id := range brokers {
 		wg.Go(func() {
 			req := kmsg.NewPtrApiVersionsRequest()
@@ -171,9 +178,12 @@ func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map
 			v := brokerVersion(resp, releases)
 			mu.Lock()
 			defer mu.Unlock()
-			found = append(found, v)
+			found[id] = v
 			for _, ff := range resp.FinalizedFeatures {
-				kraft = kraft || (ff.Name == metadataVersion && resp.FinalizedFeaturesEpoch >= 0)
+				if ff.Name == metadataVersion && resp.FinalizedFeaturesEpoch >= 0 {
+					kraft = true
+					level = max(level, ff.MaxVersionLevel)
+				}
 			}
 			for _, k := range resp.ApiKeys {
 				quorumAPI = quorumAPI || k.ApiKey == kmsg.DescribeQuorum.Int16()
@@ -181,8 +191,21 @@ func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map
 		})
 	}
 	wg.Wait()
+	if level >= 0 {
+		finalized = strconv.Itoa(int(level))
+	}
+	return found, finalized, kraft, quorumAPI
+}
+
+// joinVersions names the releases found, comma-separated while they differ
+// (a rolling upgrade); "" when no broker answered.
+func joinVersions(vs map[int32]string) string {
+	found := make([]string, 0, len(vs))
+	for _, v := range vs {
+		found = append(found, v)
+	}
 	slices.Sort(found)
-	return strings.Join(slices.Compact(found), ","), kraft, quorumAPI
+	return strings.Join(slices.Compact(found), ",")
 }
 
 // quorumLeader returns the active KRaft controller. Metadata's controller

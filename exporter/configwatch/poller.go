@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -80,6 +81,7 @@ type Watcher struct {
 	gen     uint64 // results of an older generation's poll are dropped
 	cancel  context.CancelFunc
 	cluster *facts // nil before the first poll of this cluster
+	members *members
 	brokers map[int32]resource
 	topics  map[ProbeTopic]resource
 	failure string // what the last WARN was about; "" while polls succeed
@@ -103,6 +105,7 @@ func New(reg prometheus.Registerer, logger *slog.Logger, opts Options) *Watcher 
 		ring:     NewRing(opts.RingSize),
 		opts:     opts,
 		releases: releasesByMetadataVersion(),
+		members:  newMembers(),
 		brokers:  map[int32]resource{},
 		topics:   map[ProbeTopic]resource{},
 	}
@@ -125,6 +128,7 @@ func (w *Watcher) Apply(ctx context.Context, t Target) {
 	w.stopLocked()
 	if !reflect.DeepEqual(t.Kafka, w.target.Kafka) || t.Interval <= 0 {
 		w.cluster, w.failure = nil, ""
+		w.members = newMembers()
 		w.brokers, w.topics = map[int32]resource{}, map[ProbeTopic]resource{}
 		w.m.reset()
 	}
@@ -171,12 +175,16 @@ func (w *Watcher) stopLocked() {
 
 func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 	defer w.wg.Done()
-	cl, err := kclient.New(t.Kafka, kclient.Options{Credentials: w.opts.Credentials})
+	nudge := make(chan struct{}, 1)
+	cl, err := kclient.New(t.Kafka, kclient.Options{Credentials: w.opts.Credentials}, kgo.WithHooks(connHook{nudge}))
 	if err != nil {
 		w.logger.Error("configuration polling disabled: cannot create a Kafka client", "err", err)
 		return
 	}
 	defer cl.Close()
+	pollNow := make(chan struct{}, 1)
+	w.wg.Add(1)
+	go w.watchMembers(ctx, gen, cl, nudge, pollNow)
 	topics := make([]string, 0, len(t.Topics))
 	for _, pt := range t.Topics {
 		topics = append(topics, pt.Topic)
@@ -189,6 +197,10 @@ func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
+		case <-pollNow: // a broker came back: its version and configuration now
+			if !timer.Stop() {
+				<-timer.C
+			}
 		}
 		start := time.Now()
 		s := poll(ctx, cl, topics, w.releases)
@@ -204,7 +216,9 @@ func (w *Watcher) run(ctx context.Context, gen uint64, t Target) {
 	}
 }
 
-// observe applies one poll's results; it reports whether to poll again soon.
+// observe applies one poll's results; it reports whether to poll again soon:
+// a probe topic is missing, or a broker back from a restart has not told
+// its release yet.
 func (w *Watcher) observe(gen uint64, now time.Time, took time.Duration, s snapshot) (soon bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -229,7 +243,7 @@ func (w *Watcher) observe(gen uint64, now time.Time, took time.Duration, s snaps
 			w.observeTopic(now, pt, c)
 		}
 	}
-	return s.missingTopics
+	return s.missingTopics || w.members.awaitingRelease()
 }
 
 // noteFailure logs a failing poll once, at WARN, and its recovery; the
@@ -287,11 +301,36 @@ func (w *Watcher) observeCluster(now time.Time, f *facts) {
 		version = "unknown"
 	}
 	w.m.clusterInfo.Reset()
-	w.m.clusterInfo.WithLabelValues(f.clusterID, idLabel(f.controller), version).Set(1)
+	w.m.clusterInfo.WithLabelValues(f.clusterID, idLabel(f.controller), version, f.finalized).Set(1)
 	w.m.clusterBrokers.WithLabelValues().Set(float64(len(f.brokers)))
-	w.m.brokerRack.Reset()
 	for _, id := range f.brokers {
-		w.m.brokerRack.WithLabelValues(idLabel(id), f.racks[id]).Set(1)
+		w.members.racks[id] = f.racks[id]
+		v, ok := f.versions[id]
+		if !ok {
+			continue // did not answer: as before
+		}
+		if old := w.members.versions[id]; old != "" && old != v {
+			b := idLabel(id)
+			w.record(now, Change{Resource: KindBroker, Broker: b}, []KeyChange{{Key: "version", Old: old, New: v}})
+			w.m.brokerVersions.WithLabelValues(b).Inc()
+			if !w.members.restartSeen[id] {
+				w.m.brokerRestarts.WithLabelValues(b).Inc()
+			}
+		}
+		w.members.versions[id] = v
+		delete(w.members.restartSeen, id)
+	}
+	w.setBrokerInfo(f.brokers)
+}
+
+// setBrokerInfo exports kafka_bench_broker_info for the brokers listed.
+func (w *Watcher) setBrokerInfo(brokers []int32) {
+	w.m.brokerRack.Reset()
+	for _, id := range brokers {
+		b := idLabel(id)
+		w.m.brokerRack.WithLabelValues(b, w.members.racks[id], w.members.versions[id]).Set(1)
+		w.m.brokerRestarts.WithLabelValues(b).Add(0)
+		w.m.brokerVersions.WithLabelValues(b).Add(0)
 	}
 }
 

@@ -107,6 +107,7 @@ type node struct {
 
 	proc   *process // last started JVM; nil before the first start
 	paused bool
+	env    *jvmEnv // another release than the cluster's (Upgrade); nil: the cluster's
 }
 
 // process is one run of a JVM; a restarted node gets a new one.
@@ -331,8 +332,17 @@ func (c *Cluster) nodeConfig(n *node, voters string) string {
 	return b.String()
 }
 
+// nodeEnv is the JVM and jars node n runs.
+func (c *Cluster) nodeEnv(n *node) jvmEnv {
+	if n.env != nil {
+		return *n.env
+	}
+	return c.env
+}
+
 // jvmFlags are the flags for the broker JVM.
 func (c *Cluster) jvmFlags(n *node) []string {
+	env := c.nodeEnv(n)
 	heap := strconv.Itoa(c.opts.HeapMB) + "m"
 	extra := c.opts.JVMFlags
 	if c.opts.SASLSSL != nil {
@@ -343,9 +353,9 @@ func (c *Cluster) jvmFlags(n *node) []string {
 		"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:+ExplicitGCInvokesConcurrent",
 		"-Xshare:auto",
 		"-Djava.awt.headless=true",
-		"-Dlog4j2.configurationFile=" + c.env.log4j,
+		"-Dlog4j2.configurationFile=" + env.log4j,
 		"-Dkafka.logs.dir=" + n.home,
-	}, append(c.env.brokerCDS, extra...)...), "-cp", filepath.Join(c.env.lib, "*"))
+	}, append(env.brokerCDS, extra...)...), "-cp", filepath.Join(env.lib, "*"))
 }
 
 func (c *Cluster) format(ctx context.Context, n *node) (err error) {
@@ -393,7 +403,7 @@ func (c *Cluster) startLocked(n *node) error {
 		return fmt.Errorf("kafkatest: %w", errors.Join(err, f.Close()))
 	}
 	args := append(c.jvmFlags(n), "kafka.Kafka", n.config)
-	cmd := exec.Command(c.env.java, args...)
+	cmd := exec.Command(c.nodeEnv(n).java, args...)
 	cmd.Dir = n.home
 	cmd.Stdout, cmd.Stderr = f, f
 	// Own process group: a Ctrl-C on the terminal reaches only the Go process,
@@ -599,6 +609,93 @@ func (c *Cluster) Restart(i int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), restartTimeout)
 	defer cancel()
 	return c.waitBrokers(ctx, []int32{n.id})
+}
+
+// ConfigPath is node i's server.properties.
+func (c *Cluster) ConfigPath(i int) string { return c.node(i).config }
+
+// SetProperties rewrites node i's server.properties: each key of set gets
+// its value (replaced in place, or added at the end), each key of unset is
+// removed. A running node reads it at its next start (Restart keeps its data
+// directory and ports).
+func (c *Cluster) SetProperties(i int, set map[string]string, unset []string) error {
+	n := c.node(i)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	data, err := os.ReadFile(n.config)
+	if err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
+	done := map[string]bool{}
+	var out []string
+	for line := range strings.SplitSeq(strings.TrimRight(string(data), "\n"), "\n") {
+		k, _, isKV := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		switch {
+		case !isKV || strings.HasPrefix(k, "#"):
+			out = append(out, line)
+		case slices.Contains(unset, k):
+		case hasKey(set, k):
+			if !done[k] {
+				out = append(out, k+"="+set[k])
+				done[k] = true
+			}
+		default:
+			out = append(out, line)
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !done[k] {
+			out = append(out, k+"="+set[k])
+		}
+	}
+	if err := os.WriteFile(n.config, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
+	return nil
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// Upgrade restarts node i with the jars of another Apache Kafka release
+// (fetched by scripts/kafka.sh like the cluster's), keeping its data
+// directory, ports and server.properties: one step of a rolling upgrade. It
+// waits until the node is registered again, as Restart does.
+func (c *Cluster) Upgrade(ctx context.Context, i int, version string) error {
+	lib, log4j, v, err := kafkaLib(ctx, version, c.logf)
+	if err != nil {
+		return err
+	}
+	env := jvmEnv{java: c.env.java, lib: lib, log4j: log4j, version: v}.withCDS(ctx, c.logf)
+	if err := c.Stop(i); err != nil {
+		return err
+	}
+	n := c.node(i)
+	c.mu.Lock()
+	n.env = &env
+	err = c.startLocked(n)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, restartTimeout)
+	defer cancel()
+	return c.waitBrokers(ctx, []int32{n.id})
+}
+
+// NodeVersion is the Kafka release node i runs.
+func (c *Cluster) NodeVersion(i int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nodeEnv(c.node(i)).version
 }
 
 // StopAll stops every running node with SIGTERM, in parallel: one by one, the

@@ -372,3 +372,29 @@ func TestSASLSSL(t *testing.T) {
 		t.Errorf("wrong password: metadata err = %v, want SASL_AUTHENTICATION_FAILED", err)
 	}
 }
+
+// TestSetProperties needs no broker: a key set is replaced in place or
+// added, a key unset is removed, comments and the rest stay.
+func TestSetProperties(t *testing.T) {
+	path := t.TempDir() + "/server.properties"
+	if err := os.WriteFile(path, []byte("# header\nnode.id=1\nnum.io.threads=4\nlog.dirs=/d\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &Cluster{nodes: []*node{{id: 1, config: path}}}
+	if err := c.SetProperties(0, map[string]string{"num.io.threads": "6", "replica.fetch.wait.max.ms": "100"}, []string{"log.dirs"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(c.ConfigPath(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# header\nnode.id=1\nnum.io.threads=6\nreplica.fetch.wait.max.ms=100\n"; string(got) != want {
+		t.Errorf("server.properties:\n%s\nwant:\n%s", got, want)
+	}
+	if err := c.SetProperties(0, nil, []string{"replica.fetch.wait.max.ms"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "# header\nnode.id=1\nnum.io.threads=6\n" {
+		t.Errorf("after the unset:\n%s", got)
+	}
+}
