@@ -57,6 +57,33 @@
       { long: '1d', short: '2h', factor: 3, 'for': '1h', severity: 'warning' },
     ],
 
+    // Availability SLOs, per group of probes (probeMatcher as above):
+    //   produce_success: records acknowledged ÷ records tried (acknowledged
+    //                    + failed);
+    //   delivery:        records read within window seconds of their
+    //                    intended send time ÷ records produced (window: a
+    //                    classic bucket boundary of
+    //                    kafka_bench_end_to_end_latency_seconds);
+    //   loss:            records not lost ÷ records produced.
+    availabilitySLOs: {
+      produce_success: {
+        groups: [{ name: 'default', probeMatcher: '', objective: 0.999 }],
+      },
+      delivery: {
+        groups: [{ name: 'default', probeMatcher: '', window: 1, objective: 0.999 }],
+      },
+      loss: {
+        groups: [{ name: 'default', probeMatcher: '', objective: 0.9999 }],
+      },
+    },
+
+    // The burn-rate alerts of the availability SLOs: the SRE workbook's two
+    // paging pairs.
+    availabilityBurnRates: [
+      { long: '1h', short: '5m', factor: 14.4, 'for': '2m', severity: 'critical' },
+      { long: '6h', short: '30m', factor: 6, 'for': '15m', severity: 'critical' },
+    ],
+
     // Per-alert switches: an alert set to false is left out, e.g.
     // { KafkaBenchLoadGeneratorSaturated: false }. Unknown names fail.
     alerts: {},

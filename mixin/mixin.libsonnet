@@ -9,6 +9,7 @@
 //   kafkaBench.prometheusAlerts   // { groups: [...] } alerting rules
 (import 'config.libsonnet')
 + (import 'slos/latency.libsonnet')
++ (import 'slos/availability.libsonnet')
 + (import 'rules/rules.libsonnet')
 + (import 'alerts/alerts.libsonnet')
 + (import 'dashboards/dashboards.libsonnet')

@@ -60,6 +60,8 @@ func TestThresholdMustBeABucket(t *testing.T) {
 		"_config.latencySLOs.produce.groups[0].threshold: 0.3 is not a bucket boundary of kafka_bench_produce_latency_seconds (one of 0.0005 0.001 0.0025 0.005 0.01 0.025 0.05 0.1 0.25 0.5 1 2.5 5 10 30)")
 	renderFails(t, `{ latencySLOs+: { end_to_end+: { groups: [{ name: 'default', probeMatcher: '', threshold: '250ms', objective: 0.999 }] } } }`,
 		"_config.latencySLOs.end_to_end.groups[0].threshold: want a number of seconds, got 250ms")
+	renderFails(t, `{ availabilitySLOs+: { delivery+: { groups: [{ name: 'default', probeMatcher: '', window: 2, objective: 0.999 }] } } }`,
+		"_config.availabilitySLOs.delivery.groups[0].window: 2 is not a bucket boundary of kafka_bench_end_to_end_latency_seconds")
 	o := render(t, `{ latencySLOs+: { produce+: { groups: [{ name: 'default', probeMatcher: '', threshold: 0.5, objective: 0.99 }] } } }`)
 	if !strings.Contains(string(o.Rules[RecordingRulesFile]), `kafka_bench_produce_latency_seconds_bucket{le="0.5"}`) ||
 		!strings.Contains(string(o.Rules[RecordingRulesFile]), "vector(0.99)") {

@@ -155,6 +155,7 @@
         ],
       },
       $.latencySLOAlertGroup,
+      $.availabilitySLOAlertGroup,
       {
         name: 'kafka_bench_correctness',
         rules: [

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -46,9 +47,7 @@ func Generated() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for p, b := range d {
-		files[p] = b
-	}
+	maps.Copy(files, d)
 	return files, nil
 }
 

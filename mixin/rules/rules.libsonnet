@@ -118,6 +118,7 @@
         ],
       },
       $.latencySLORuleGroup,
+      $.availabilitySLORuleGroup,
       {
         name: 'kafka_bench_host.rules',
         rules: [
