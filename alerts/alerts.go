@@ -7,16 +7,10 @@
 // KafkaBench and carry a severity label (critical, warning or info) and the
 // annotations summary, description and runbook_url.
 //
-// The group kafka_bench_exporter_health of alerts.yml is generated from
-// health.go (go generate ./alerts): the job selector and the names it shares
-// with the Helm chart are written once there.
-//
-// Load both files into Prometheus: several alerts read recorded series. The
-// latency SLO threshold and objective live only in recording_rules.yml
-// (group kafka_bench_slo.rules).
+// Both files are rendered from the monitoring mixin (mixin/, go generate
+// ./mixin); edit the mixin, not them. Load both into Prometheus: several
+// alerts read recorded series.
 package alerts
-
-//go:generate go run ./gen
 
 import (
 	"embed"

@@ -196,14 +196,17 @@ func TestAlertNames(t *testing.T) {
 		"KafkaBenchConfigPollFailing",
 		"KafkaBenchConfigReloadFailing",
 		"KafkaBenchConsumerLagGrowing",
+		"KafkaBenchDeliverySLOBurn",
 		"KafkaBenchEndToEndLatencySLOBurn",
 		"KafkaBenchExporterAbsent",
 		"KafkaBenchExporterDown",
 		"KafkaBenchLoadGeneratorSaturated",
+		"KafkaBenchLossSLOBurn",
 		"KafkaBenchProbeClientFailing",
 		"KafkaBenchProbeDown",
 		"KafkaBenchProduceErrors",
 		"KafkaBenchProduceLatencySLOBurn",
+		"KafkaBenchProduceSuccessSLOBurn",
 		"KafkaBenchRecordsDuplicated",
 		"KafkaBenchRecordsLost",
 		"KafkaBenchReplicationLatencyHigh",
@@ -326,38 +329,4 @@ func TestAlertRuleFile(t *testing.T) {
 			t.Fatalf("promtool check rules on the derived file: %v\n%s", err, out)
 		}
 	})
-}
-
-// TestHealthGroupGenerated keeps the generated group of alerts.yml equal to
-// alerts/health.go, and the job selector in that group only.
-func TestHealthGroupGenerated(t *testing.T) {
-	b, err := os.ReadFile(AlertsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := WithHealthGroup(b, JobSelector)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != string(b) {
-		t.Errorf("%s differs from alerts/health.go: run go generate ./alerts", AlertsFile)
-	}
-	g, err := HealthGroup(JobSelector)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rest := strings.Replace(string(b), g, "", 1)
-	for line := range strings.SplitSeq(rest, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.Contains(line, "job=") {
-			t.Errorf("%s: a job matcher outside the generated group: %s", AlertsFile, line)
-		}
-	}
-	// Another selector reaches every rule that reads up.
-	other, err := WithHealthGroup(b, `job="x"`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(other), JobSelector+"}") {
-		t.Errorf("WithHealthGroup left %s in an expression", JobSelector)
-	}
 }

@@ -141,11 +141,11 @@ func TestGeneratedManifestsUpToDate(t *testing.T) {
 	for p, want := range files {
 		got, err := os.ReadFile(repoPath(t, p))
 		if err != nil {
-			t.Errorf("%s: %v; run `go generate ./deploy`", p, err)
+			t.Errorf("%s: %v; run `go generate ./mixin`", p, err)
 			continue
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from alerts/ and dashboards/: run `go generate ./deploy` (or go run ./deploy/gen) and commit the result", p)
+			t.Errorf("%s differs from the mixin: run `go generate ./mixin` and commit the result", p)
 		}
 	}
 }

@@ -145,6 +145,9 @@ var recordingNoDataAllowed = map[string]string{}
 var recordingNoCluster = map[string]bool{
 	"kafka_bench:produce_latency_slo_objective:ratio":    true,
 	"kafka_bench:end_to_end_latency_slo_objective:ratio": true,
+	"kafka_bench:produce_success_slo_objective:ratio":    true,
+	"kafka_bench:delivery_slo_objective:ratio":           true,
+	"kafka_bench:loss_slo_objective:ratio":               true,
 }
 
 // upcomingMetrics mirrors the allow-list of the dashboard lint test
