@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -330,24 +329,7 @@ probes:
     lag_interval: 500ms
     create_topic: {replication_factor: 1}
 `, c.Bootstrap())
-	reg := prometheus.NewRegistry()
-	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
-	share, classic := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
-	ctx, cancel := context.WithCancel(context.Background())
-	classicDone := make(chan error, 1)
-	go func() { classicDone <- classic.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-classicDone
-	})
-	shareDone := make(chan error, 1)
-	go func() { shareDone <- share.Run(ctx) }()
-	var err error
-	select {
-	case err = <-shareDone:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the share probe did not stop")
-	}
+	classic, err := probetest.ShareBesideGroup(t, cfg, 60*time.Second)
 	if !errors.Is(err, kclient.ErrNoShareGroups) {
 		t.Fatalf("share probe: %v, want ErrNoShareGroups", err)
 	}

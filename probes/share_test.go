@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kversion"
@@ -175,23 +174,7 @@ probes:
   - name: classic
     lag_interval: 500ms
 `, c.ListenAddrs())
-	reg := prometheus.NewRegistry()
-	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(), RetryClients: true}
-	share, classic := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
-	ctx, cancel := context.WithCancel(context.Background())
-	classicDone := make(chan error, 1)
-	go func() { classicDone <- classic.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-classicDone
-	})
-	shareDone := make(chan error, 1)
-	go func() { shareDone <- share.Run(ctx) }()
-	select {
-	case err = <-shareDone:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the share probe did not stop")
-	}
+	classic, err := probetest.ShareBesideGroup(t, cfg, 30*time.Second)
 	if !errors.Is(err, kclient.ErrNoShareGroups) {
 		t.Fatalf("share probe: %v, want ErrNoShareGroups", err)
 	}

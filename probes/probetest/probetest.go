@@ -197,3 +197,30 @@ func Kfake(t testing.TB, n int) []string {
 	t.Cleanup(c.Close)
 	return c.ListenAddrs()
 }
+
+// ShareBesideGroup runs the configuration's first probe (a share probe) and
+// its second (a group probe) on one registry, as one process does, and
+// returns the group probe, which runs until the test ends, and the share
+// probe's error once it stops (within timeout).
+func ShareBesideGroup(t testing.TB, cfg *config.Config, timeout time.Duration) (*probes.Probe, error) {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg), Logger: Logger(), RetryClients: true}
+	share, group := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	groupDone := make(chan error, 1)
+	go func() { groupDone <- group.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-groupDone
+	})
+	shareDone := make(chan error, 1)
+	go func() { shareDone <- share.Run(ctx) }()
+	select {
+	case err := <-shareDone:
+		return group, err
+	case <-time.After(timeout):
+		t.Fatal("the share probe did not stop")
+		return nil, nil
+	}
+}
