@@ -372,13 +372,18 @@ func parseSums(t *testing.T, file string) map[string]string {
 func monitoringFiles(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, g := range []string{"dashboards/*.json", "alerts/*.yml"} {
+	for _, g := range []string{"dashboards/*.json", "dashboards/import/*.json", "alerts/*.yml",
+		"mixin/jsonnetfile.json", "mixin/*.libsonnet", "mixin/*/*.libsonnet"} {
 		m, err := filepath.Glob(repoPath(t, g))
 		if err != nil || len(m) == 0 {
 			t.Fatalf("%s matches nothing", g)
 		}
 		for _, f := range m {
-			out = append(out, path.Join(path.Dir(g), filepath.Base(f)))
+			rel, err := filepath.Rel(repoPath(t, "."), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, filepath.ToSlash(rel))
 		}
 	}
 	return out

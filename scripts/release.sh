@@ -128,9 +128,9 @@ for target in $targets; do
 	[ "$goos" = linux ] && image_bins+=(-binary "$target=$work/$name/$exe")
 done
 
-echo "== dashboards and alert rules" >&2
+echo "== dashboards, alert rules and the mixin they are rendered from" >&2
 monitoring=()
-for f in dashboards/*.json alerts/*.yml; do
+for f in dashboards/*.json dashboards/import/*.json alerts/*.yml mixin/jsonnetfile.json mixin/*.libsonnet mixin/*/*.libsonnet; do
 	monitoring+=("$f=$f")
 done
 "$tool" archive -o "$out/kafka_bench_exporter-$version.monitoring.tar.gz" "${mtime[@]}" \
