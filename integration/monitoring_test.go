@@ -108,7 +108,8 @@ const (
 	reasonOffset = "compares with $compare_offset (1h) earlier: a fresh Prometheus has no data that old"
 	reasonKprom  = "kprom creates kafka_bench_client_connect_errors_total only after the first failed connection"
 	reasonDays   = "compares with 1 d / 7 d earlier: a fresh Prometheus has no data that old"
-	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start or a configuration change"
+	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start, a configuration change or a broker restart"
+	reasonShare  = "the test's probes read with consumer groups, not share groups (consumer.kind: share)"
 )
 
 // noDataAllowed lists the dashboard queries that cannot return data in a
@@ -130,9 +131,20 @@ var noDataAllowed = []struct {
 	{dashboards.OverviewUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.OverviewUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.OverviewUID, "annotation: Topic config change", "", reasonEvent},
+	{dashboards.OverviewUID, "annotation: Broker restart", "", reasonEvent},
+	{dashboards.OverviewUID, "annotation: Broker release change", "", reasonEvent},
+	{dashboards.OverviewUID, "Share delivery and acknowledgement latency p99", "A", reasonShare},
+	{dashboards.OverviewUID, "Share delivery and acknowledgement latency p99", "B", reasonShare},
+	{dashboards.OverviewUID, "Share redeliveries/s by cause", "A", reasonShare},
+	{dashboards.OverviewUID, "Share records archived by reason", "A", reasonShare},
+	{dashboards.OverviewUID, "Share acknowledgements failed/s by outcome", "A", reasonShare},
+	{dashboards.OverviewUID, "Share group lag (records)", "A", reasonShare},
+	{dashboards.OverviewUID, "Share group members", "A", reasonShare},
 	{dashboards.CompareUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Topic config change", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Broker restart", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Broker release change", "", reasonEvent},
 }
 
 // recordingNoDataAllowed lists recording rules that cannot have data in a
