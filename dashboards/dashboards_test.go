@@ -422,6 +422,12 @@ func lintDashboard(file string, raw []byte, k known) []string {
 	if e := names["Topic config change"]; !strings.Contains(e, "kafka_bench_topic_config_changes_total") {
 		bad("annotation \"Topic config change\" missing or not on kafka_bench_topic_config_changes_total: %q", e)
 	}
+	if e := names["Broker restart"]; !strings.Contains(e, "kafka_bench_broker_restarts_total") {
+		bad("annotation \"Broker restart\" missing or not on kafka_bench_broker_restarts_total: %q", e)
+	}
+	if e := names["Broker release change"]; !strings.Contains(e, "kafka_bench_broker_version_changes_total") {
+		bad("annotation \"Broker release change\" missing or not on kafka_bench_broker_version_changes_total: %q", e)
+	}
 	probeInfo := false
 	for _, e := range names {
 		probeInfo = probeInfo || strings.Contains(e, "kafka_bench_probe_info")
@@ -543,6 +549,8 @@ func TestLintFindsProblems(t *testing.T) {
 		"no annotation on kafka_bench_probe_info",
 		`annotation "Topic config change" missing`,
 		`annotation "Broker config change" missing`,
+		`annotation "Broker restart" missing`,
+		`annotation "Broker release change" missing`,
 		`__name__=~"kafka_bench_nope_(a|b)" matches no known metric`,
 	} {
 		if !strings.Contains(problems, want) {
@@ -579,8 +587,8 @@ func TestQueries(t *testing.T) {
 	if perDashboard[OverviewUID] < 20 || perDashboard[CompareUID] < 10 {
 		t.Errorf("queries per dashboard = %v", perDashboard)
 	}
-	if annotations != 6 {
-		t.Errorf("annotation queries = %d, want 6 (3 per dashboard)", annotations)
+	if annotations != 10 {
+		t.Errorf("annotation queries = %d, want 10 (5 per dashboard)", annotations)
 	}
 	var sawRate, sawProbeA bool
 	for _, q := range qs {

@@ -108,7 +108,8 @@ const (
 	reasonOffset = "compares with $compare_offset (1h) earlier: a fresh Prometheus has no data that old"
 	reasonKprom  = "kprom creates kafka_bench_client_connect_errors_total only after the first failed connection"
 	reasonDays   = "compares with 1 d / 7 d earlier: a fresh Prometheus has no data that old"
-	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start or a configuration change"
+	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start, a configuration change or a broker restart"
+	reasonShare  = "the test's probes read with consumer groups, not share groups (consumer.kind: share)"
 )
 
 // noDataAllowed lists the dashboard queries that cannot return data in a
@@ -130,9 +131,20 @@ var noDataAllowed = []struct {
 	{dashboards.OverviewUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.OverviewUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.OverviewUID, "annotation: Topic config change", "", reasonEvent},
+	{dashboards.OverviewUID, "annotation: Broker restart", "", reasonEvent},
+	{dashboards.OverviewUID, "annotation: Broker release change", "", reasonEvent},
+	{dashboards.OverviewUID, "Share delivery and acknowledgement latency p99", "A", reasonShare},
+	{dashboards.OverviewUID, "Share delivery and acknowledgement latency p99", "B", reasonShare},
+	{dashboards.OverviewUID, "Share redeliveries/s by cause", "A", reasonShare},
+	{dashboards.OverviewUID, "Share records archived by reason", "A", reasonShare},
+	{dashboards.OverviewUID, "Share acknowledgements failed/s by outcome", "A", reasonShare},
+	{dashboards.OverviewUID, "Share group lag (records)", "A", reasonShare},
+	{dashboards.OverviewUID, "Share group members", "A", reasonShare},
 	{dashboards.CompareUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Topic config change", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Broker restart", "", reasonEvent},
+	{dashboards.CompareUID, "annotation: Broker release change", "", reasonEvent},
 }
 
 // recordingNoDataAllowed lists recording rules that cannot have data in a
@@ -707,7 +719,8 @@ func baseMetricNames(queries []dashboards.Query) map[string][]string {
 
 // checkMetricsExposed asserts that every base metric the dashboards use is
 // in the scrape (histogram series by their family), unless it is an upcoming
-// metric or a kprom metric that appears only after an event.
+// metric, a kprom metric that appears only after an event, or a share-group
+// metric (probes with consumer.kind: share only).
 func checkMetricsExposed(t *testing.T, families scrape.Families, queries []dashboards.Query) {
 	t.Helper()
 	used := baseMetricNames(queries)
@@ -734,6 +747,10 @@ func checkMetricsExposed(t *testing.T, families scrape.Families, queries []dashb
 		}
 		if kpromAfterEvent[n] && strings.HasPrefix(n, "kafka_bench_client_") {
 			t.Logf("%s is not in the scrape: a kprom metric that appears only after an event", n)
+			continue
+		}
+		if strings.HasPrefix(n, "kafka_bench_share_") {
+			t.Logf("%s is not in the scrape: the test's probes read with consumer groups, not share groups", n)
 			continue
 		}
 		t.Errorf("metric %s, used by %s, is not in a scrape of the exporter", n, strings.Join(used[n], ", "))

@@ -84,6 +84,15 @@
       { long: '6h', short: '30m', factor: 6, 'for': '15m', severity: 'critical' },
     ],
 
+    // KafkaBenchRebalanceSlow: the p99 rebalance duration (seconds) of a
+    // probe's consumer group above which it fires.
+    rebalanceSlowThresholdSeconds: 30,
+
+    // KafkaBenchShareRedeliveryHigh: the share of a share group's deliveries
+    // that came back after their acquisition lock expired above which it
+    // fires.
+    shareRedeliveryRatioThreshold: 0.01,
+
     // Per-alert switches: an alert set to false is left out, e.g.
     // { KafkaBenchLoadGeneratorSaturated: false }. Unknown names fail.
     alerts: {},

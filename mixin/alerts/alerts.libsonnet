@@ -1,6 +1,7 @@
 // The alerting rules (alerts.yml). Thresholds other than the SLOs' are
 // literals in the expressions: 95 % of target, 80 % of 1d/7d ago, 1 % produce
-// errors, 60 s lag, 90 % CPU, 10 s replication latency.
+// errors, 60 s lag, 90 % CPU, 10 s replication latency; the rebalance and
+// share-group redelivery thresholds are _config's (config.libsonnet).
 {
   prometheusAlerts+:: {
     groups+: [
@@ -310,6 +311,73 @@
               summary: 'Records acknowledged by the source cluster did not reach the target cluster.',
               description: 'Probe {{ $labels.probe }} on {{ $labels.instance }} counted {{ $value | humanize }} records lost across the link {{ $labels.link }} in the last 5 minutes (acknowledged by the source, not read from the replica within replica.loss_grace_period).',
               runbook_url: $._config.runbookURL + 'kafkabenchreplicationlost',
+            },
+          },
+        ],
+      },
+      {
+        name: 'kafka_bench_consumer_groups',
+        rules: [
+          {
+            alert: 'KafkaBenchRebalanceSlow',
+            expr: |||
+              (
+                histogram_quantile(0.99, sum by (%(clusterLabel)s, job, instance, probe, protocol) (rate(kafka_bench_consumer_rebalance_duration_seconds[5m])))
+                or
+                histogram_quantile(0.99, sum by (%(clusterLabel)s, job, instance, probe, protocol, le) (rate(kafka_bench_consumer_rebalance_duration_seconds_bucket[5m])))
+              ) > %(rebalanceSlowThresholdSeconds)s
+            ||| % $._config,
+            'for': '15m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: "Rebalances of a probe's consumer group are slow.",
+              description: 'Rebalances of the consumer group of probe {{ $labels.probe }} on {{ $labels.instance }} (cluster {{ $labels.%(clusterLabel)s }}, protocol {{ $labels.protocol }}) take {{ $value | humanizeDuration }} (p99 over 5 minutes, from a member giving up partitions to its first records after the rebalance; threshold %(rebalanceSlowThresholdSeconds)s s) for more than 15 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchrebalanceslow',
+            },
+          },
+          {
+            alert: 'KafkaBenchGroupProtocolFallback',
+            expr: 'max by (%(clusterLabel)s, job, instance, probe, group) (kafka_bench_consumer_group_protocol_info{configured="consumer", protocol="classic"}) == 1' % $._config,
+            'for': '10m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: 'A consumer group configured for the KIP-848 protocol runs the classic protocol.',
+              description: 'The consumer group {{ $labels.group }} of probe {{ $labels.probe }} on {{ $labels.instance }} (cluster {{ $labels.%(clusterLabel)s }}) is configured with consumer.group.protocol consumer, but its coordinator has described it as a classic group for more than 10 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchgroupprotocolfallback',
+            },
+          },
+          {
+            alert: 'KafkaBenchShareRecordsArchived',
+            expr: 'sum by (%(clusterLabel)s, job, instance, probe) (increase(kafka_bench_share_records_archived_total{reason="delivery_limit"}[15m])) > 0' % $._config,
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: 'A share group archived probe records at the delivery attempt limit.',
+              description: 'The share group of probe {{ $labels.probe }} on {{ $labels.instance }} (cluster {{ $labels.%(clusterLabel)s }}) archived {{ $value | humanize }} probe records at the delivery attempt limit in the last 15 minutes: they were delivered, never accepted and will not be delivered again.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchsharerecordsarchived',
+            },
+          },
+          {
+            alert: 'KafkaBenchShareRedeliveryHigh',
+            expr: |||
+              sum by (%(clusterLabel)s, job, instance, probe) (rate(kafka_bench_share_redeliveries_total{cause="lock_expired"}[5m]))
+              /
+              sum by (%(clusterLabel)s, job, instance, probe) (rate(kafka_bench_share_deliveries_total[5m]))
+              > %(shareRedeliveryRatioThreshold)s
+            ||| % $._config,
+            'for': '10m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: "Records come back to a share group's members after their acquisition lock expired.",
+              description: 'Of the probe records delivered to the share group of probe {{ $labels.probe }} on {{ $labels.instance }} (cluster {{ $labels.%(clusterLabel)s }}), {{ $value | humanizePercentage }} came back without a release (the acquisition lock expired or the member went away) over 5 minutes, above %(shareRedeliveryRatioThreshold)s, for more than 10 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchshareredeliveryhigh',
             },
           },
         ],

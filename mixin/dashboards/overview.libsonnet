@@ -86,6 +86,38 @@
         tagKeys: 'probe',
         useValueForTime: false,
       },
+      {
+        name: 'Broker restart',
+        datasource: {
+          type: 'prometheus',
+          uid: '${datasource}',
+        },
+        enable: true,
+        hide: false,
+        iconColor: 'red',
+        step: '60s',
+        expr: 'increase(kafka_bench_broker_restarts_total{cluster=~"$cluster", job=~"$job", instance=~"$instance"}[2m]) > 0',
+        titleFormat: 'Broker {{broker}} restarted',
+        textFormat: 'broker={{broker}}',
+        tagKeys: 'broker',
+        useValueForTime: false,
+      },
+      {
+        name: 'Broker release change',
+        datasource: {
+          type: 'prometheus',
+          uid: '${datasource}',
+        },
+        enable: true,
+        hide: false,
+        iconColor: 'purple',
+        step: '60s',
+        expr: 'increase(kafka_bench_broker_version_changes_total{cluster=~"$cluster", job=~"$job", instance=~"$instance"}[2m]) > 0',
+        titleFormat: 'Broker {{broker}} release changed',
+        textFormat: 'broker={{broker}}',
+        tagKeys: 'broker',
+        useValueForTime: false,
+      },
     ],
   },
   templating: {
@@ -4456,6 +4488,942 @@
           range: true,
           instant: false,
           refId: 'C',
+        },
+      ],
+    },
+    {
+      type: 'row',
+      title: 'Rebalances',
+      collapsed: false,
+      id: 1500,
+      gridPos: {
+        h: 1,
+        w: 24,
+        x: 0,
+        y: 175,
+      },
+      panels: [],
+    },
+    {
+      id: 1501,
+      type: 'timeseries',
+      title: 'Rebalances/s by protocol and cause',
+      description: "Rebalances of the probe's consumer group as its members saw them, per second (kafka_bench_consumer_rebalances_total), by the group protocol in use (classic or consumer) and the cause a member can observe: joined, lost, churn, partitions_added, reassigned.",
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 176,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'count:rebalances/s',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe, protocol, cause) (rate(kafka_bench_consumer_rebalances_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} {{protocol}} {{cause}}',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1502,
+      type: 'timeseries',
+      title: 'Rebalance duration p99 by protocol',
+      description: "p99 of the time from a member's first revoke or lost callback (or assign callback, for a member only given partitions) to its first records after the rebalance (kafka_bench_consumer_rebalance_duration_seconds), by group protocol. KafkaBenchRebalanceSlow fires above the mixin's rebalanceSlowThresholdSeconds (30 s) for 15 minutes.",
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 176,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 's',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'histogram_quantile(0.99, sum by (cluster, instance, probe, protocol) (rate(kafka_bench_consumer_rebalance_duration_seconds{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))) or histogram_quantile(0.99, sum by (cluster, instance, le, probe, protocol) (rate(kafka_bench_consumer_rebalance_duration_seconds_bucket{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval])))',
+          legendFormat: '{{cluster}} {{probe}} {{protocol}} p99',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1503,
+      type: 'timeseries',
+      title: 'End-to-end latency p99 of records sent during a rebalance',
+      description: 'p99 end-to-end latency of the probe records whose intended send time fell within a rebalance of the group (kafka_bench_consumer_rebalance_end_to_end_latency_seconds): the pause a user of the group sees.',
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 184,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 's',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'histogram_quantile(0.99, sum by (cluster, instance, probe) (rate(kafka_bench_consumer_rebalance_end_to_end_latency_seconds{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))) or histogram_quantile(0.99, sum by (cluster, instance, le, probe) (rate(kafka_bench_consumer_rebalance_end_to_end_latency_seconds_bucket{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval])))',
+          legendFormat: '{{cluster}} {{probe}} p99',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1504,
+      type: 'timeseries',
+      title: 'Partitions assigned / revoked / lost per second',
+      description: "Partitions assigned to (OnPartitionsAssigned), revoked from (OnPartitionsRevoked) and lost by (OnPartitionsLost: session timed out, fenced) the probe's consumers per second.",
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 184,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'count:partitions/s',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe) (rate(kafka_bench_consumer_partitions_assigned_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} assigned',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe) (rate(kafka_bench_consumer_partitions_revoked_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} revoked',
+          range: true,
+          instant: false,
+          refId: 'B',
+        },
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe) (rate(kafka_bench_consumer_partitions_lost_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} lost',
+          range: true,
+          instant: false,
+          refId: 'C',
+        },
+      ],
+    },
+    {
+      id: 1505,
+      type: 'table',
+      title: 'Group protocol: configured vs in use',
+      description: "The group protocol of each probe's consumer group from kafka_bench_consumer_group_protocol_info: configured (consumer.group.protocol) and the one the coordinator runs (protocol). configured consumer with protocol classic is a fallback; KafkaBenchGroupProtocolFallback fires after 10 minutes of it.",
+      gridPos: {
+        h: 6,
+        w: 24,
+        x: 0,
+        y: 192,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'none',
+          custom: {
+            align: 'auto',
+            cellOptions: {
+              type: 'auto',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      options: {
+        showHeader: true,
+        cellHeight: 'sm',
+        footer: {
+          show: false,
+          reducer: [
+            'sum',
+          ],
+          fields: '',
+        },
+      },
+      transformations: [
+        {
+          id: 'organize',
+          options: {
+            excludeByName: {
+              Time: true,
+              Value: true,
+              __name__: true,
+            },
+            indexByName: {
+              job: 0,
+              instance: 1,
+              probe: 2,
+              group: 3,
+              configured: 4,
+              protocol: 5,
+            },
+            renameByName: {},
+          },
+        },
+      ],
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'kafka_bench_consumer_group_protocol_info{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}',
+          legendFormat: '__auto',
+          range: false,
+          instant: true,
+          refId: 'A',
+          format: 'table',
+        },
+      ],
+    },
+    {
+      type: 'row',
+      title: 'Share groups (consumer.kind: share)',
+      collapsed: false,
+      id: 1600,
+      gridPos: {
+        h: 1,
+        w: 24,
+        x: 0,
+        y: 198,
+      },
+      panels: [],
+    },
+    {
+      id: 1601,
+      type: 'timeseries',
+      title: 'Share delivery and acknowledgement latency p99',
+      description: "p99 of the time from a probe record's intended send time to its first delivery to a member of the probe's share group (kafka_bench_share_delivery_latency_seconds), and of the time from sending a poll's acknowledgements until the broker confirmed them (kafka_bench_share_ack_latency_seconds).",
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 199,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 's',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'histogram_quantile(0.99, sum by (cluster, instance, probe) (rate(kafka_bench_share_delivery_latency_seconds{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))) or histogram_quantile(0.99, sum by (cluster, instance, le, probe) (rate(kafka_bench_share_delivery_latency_seconds_bucket{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval])))',
+          legendFormat: '{{cluster}} {{probe}} delivery p99',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'histogram_quantile(0.99, sum by (cluster, instance, probe) (rate(kafka_bench_share_ack_latency_seconds{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))) or histogram_quantile(0.99, sum by (cluster, instance, le, probe) (rate(kafka_bench_share_ack_latency_seconds_bucket{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval])))',
+          legendFormat: '{{cluster}} {{probe}} ack p99',
+          range: true,
+          instant: false,
+          refId: 'B',
+        },
+      ],
+    },
+    {
+      id: 1602,
+      type: 'timeseries',
+      title: 'Share redeliveries/s by cause',
+      description: 'Probe records delivered again before an accept of them was confirmed, per second (kafka_bench_share_redeliveries_total), by cause: released (the probe released it) or lock_expired (its acquisition lock expired or its member went away). KafkaBenchShareRedeliveryHigh fires when lock_expired redeliveries exceed 1 % of deliveries for 10 minutes.',
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 199,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'count:rec/s',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe, cause) (rate(kafka_bench_share_redeliveries_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} {{cause}}',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1603,
+      type: 'timeseries',
+      title: 'Share records archived by reason',
+      description: 'Probe records the broker archived without accepting them per interval (kafka_bench_share_records_archived_total), by reason: rejected (by the probe) or delivery_limit (at the delivery attempt limit). KafkaBenchShareRecordsArchived fires on any delivery_limit archive.',
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 207,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'short',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe, reason) (increase(kafka_bench_share_records_archived_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} {{reason}}',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1604,
+      type: 'timeseries',
+      title: 'Share acknowledgements failed/s by outcome',
+      description: 'Acknowledgements of probe records the broker did not confirm (a lock already expired, a session ended) per second (kafka_bench_share_ack_failed_total), by outcome: accept, release, reject.',
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 207,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'count:acks/s',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'sum by (cluster, instance, probe, outcome) (rate(kafka_bench_share_ack_failed_total{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))',
+          legendFormat: '{{cluster}} {{probe}} {{outcome}}',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1605,
+      type: 'timeseries',
+      title: 'Share group lag (records)',
+      description: "Records of the probe topic not yet acknowledged by the probe's share group (kafka_bench_share_group_lag_records: the broker's share-partition lag, summed over partitions).",
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 215,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'short',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'max by (cluster, instance, probe) (kafka_bench_share_group_lag_records{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"})',
+          legendFormat: '{{cluster}} {{probe}}',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
+      id: 1606,
+      type: 'timeseries',
+      title: 'Share group members',
+      description: "Members of the probe's share group as the group coordinator describes it (kafka_bench_share_group_members).",
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 215,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 'short',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'max by (cluster, instance, probe) (kafka_bench_share_group_members{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"})',
+          legendFormat: '{{cluster}} {{probe}}',
+          range: true,
+          instant: false,
+          refId: 'A',
         },
       ],
     },
