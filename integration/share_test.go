@@ -251,7 +251,10 @@ func TestShareMemberProcess(t *testing.T) {
 // them), and nothing is lost.
 func TestShareMemberKilled(t *testing.T) {
 	c := shareKafka(t)
-	const probe, n = "share-killed", 1500
+	// 45 s of records at the probe's 200 records/s: a new member of a
+	// share group waits seconds for its assignment (more on a loaded
+	// machine), and must still find records flowing when it has one.
+	const probe, n = "share-killed", 9000
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	x.WaitReady(t, probe, 60*time.Second)
