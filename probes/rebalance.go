@@ -89,8 +89,12 @@ type rebalances struct {
 	configured string
 	m          *rebalanceMetrics
 	protocol   atomic.Pointer[string] // as described; nil: not yet known
-	grewAt     atomic.Int64           // unix nanoseconds (probe clock) of the last partitions added
-	churnAt    atomic.Int64           // of the churn member's last join or leave
+	// stale says the protocol is to be described (again): until the first
+	// answer, and after each rebalance, the only time it can change (a
+	// member's join); between rebalances the group is not asked.
+	stale   atomic.Bool
+	grewAt  atomic.Int64 // unix nanoseconds (probe clock) of the last partitions added
+	churnAt atomic.Int64 // of the churn member's last join or leave
 
 	mu      sync.Mutex
 	windows atomic.Pointer[[]*window] // copy on write: read per record
@@ -114,6 +118,7 @@ func newRebalances(p config.Probe, m *rebalanceMetrics) *rebalances {
 		m.duration.WithLabelValues(p.Name, p.Consumer.GroupProtocol)
 	}
 	r.windows.Store(&[]*window{})
+	r.stale.Store(true)
 	return r
 }
 
@@ -137,22 +142,23 @@ func (r *rebalances) described(protocol string) {
 }
 
 // describeGroup asks the coordinator which protocol the probe's group
-// runs (kclient.GroupProtocol); a group not found yet, or a failed
-// request, leaves the last answer.
+// runs (kclient.GroupProtocol) while that is stale; a group not found yet,
+// or a failed request, leaves the last answer and asks again next time.
 func (p *Probe) describeGroup(ctx context.Context) {
-	if !p.cfg.Consumer.Enabled {
+	if !p.cfg.Consumer.Enabled || !p.reb.stale.Swap(false) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
 	protocol, err := kclient.GroupProtocol(ctx, p.admin, p.cfg.Consumer.GroupID)
-	if err != nil {
-		p.logger.Debug("describing the consumer group failed", "err", err)
+	if err != nil || protocol == "" {
+		p.reb.stale.Store(true)
+		if err != nil {
+			p.logger.Debug("describing the consumer group failed", "err", err)
+		}
 		return
 	}
-	if protocol != "" {
-		p.reb.described(protocol)
-	}
+	p.reb.described(protocol)
 }
 
 // grew notes partitions added at now.
@@ -170,6 +176,7 @@ func (r *rebalances) open(start time.Time) *window {
 }
 
 func (r *rebalances) close(w *window, end time.Time) {
+	r.stale.Store(true)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	nw := &window{start: w.start, end: end}
