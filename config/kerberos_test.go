@@ -5,10 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
-	"github.com/jcmturner/gokrb5/v8/keytab"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
 
 // GSSAPI: keytab or password, realm from the key or krb5.conf, the
@@ -17,14 +15,7 @@ func TestKerberosConfig(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "krb5.conf"), "[libdefaults]\n default_realm = EXAMPLE.COM\n")
 	writeFile(t, filepath.Join(dir, "norealm.conf"), "[libdefaults]\n rdns = false\n")
-	kt := keytab.New()
-	if err := kt.AddEntry("bench", "EXAMPLE.COM", "pw", time.Now(), 1, etypeID.AES256_CTS_HMAC_SHA1_96); err != nil {
-		t.Fatal(err)
-	}
-	b, err := kt.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testcerts.Keytab(t, "bench", "EXAMPLE.COM", "pw")
 	writeFile(t, filepath.Join(dir, "bench.keytab"), string(b))
 	writeFile(t, filepath.Join(dir, "bad.keytab"), "not a keytab")
 	writeFile(t, filepath.Join(dir, "pw"), "krb-pw-123\n")

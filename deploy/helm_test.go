@@ -11,10 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
-	"github.com/jcmturner/gokrb5/v8/keytab"
 
 	"go.yaml.in/yaml/v3"
 
@@ -151,19 +147,6 @@ func TestHelmAWSMSKIAM(t *testing.T) {
 	if c := getString(one(t, ms, "ConfigMap", "").doc, "data", "config.yml"); !strings.Contains(c, "mechanism: AWS_MSK_IAM") {
 		t.Errorf("config.yml does not set AWS_MSK_IAM:\n%s", c)
 	}
-}
-
-func testKeytab(t *testing.T) []byte {
-	t.Helper()
-	kt := keytab.New()
-	if err := kt.AddEntry("kafka-bench", "CORP.EXAMPLE", "pw", time.Now(), 1, etypeID.AES256_CTS_HMAC_SHA1_96); err != nil {
-		t.Fatal(err)
-	}
-	b, err := kt.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // With every optional part on.
@@ -391,7 +374,7 @@ func secretFixtures(t *testing.T) map[string][]byte {
 		"client-secret": []byte("oauth-s3cret\n"),
 		"token":         []byte("eyJhbGciOiJub25lIn0.eyJzdWIiOiJrYWZrYS1iZW5jaCJ9.\n"),
 		"krb5.conf":     []byte("[libdefaults]\n default_realm = CORP.EXAMPLE\n"),
-		"keytab":        testKeytab(t),
+		"keytab":        testcerts.Keytab(t, "kafka-bench", "CORP.EXAMPLE", "pw"),
 		// The exporter reads --web.config.file only when it serves.
 		"web.yml": []byte("{}\n"),
 	}

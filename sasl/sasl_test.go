@@ -10,11 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
-	"github.com/jcmturner/gokrb5/v8/keytab"
-
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
@@ -135,14 +132,7 @@ func TestOAuthMaterial(t *testing.T) {
 func TestKerberosMaterial(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "krb5.conf"), "[libdefaults]\n default_realm = EXAMPLE.COM\n")
-	kt := keytab.New()
-	if err := kt.AddEntry("bench", "EXAMPLE.COM", "pw", time.Now(), 1, etypeID.AES256_CTS_HMAC_SHA1_96); err != nil {
-		t.Fatal(err)
-	}
-	b, err := kt.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testcerts.Keytab(t, "bench", "EXAMPLE.COM", "pw")
 	write(t, filepath.Join(dir, "bench.keytab"), string(b))
 	write(t, filepath.Join(dir, "pw"), "krb-pw-123\n")
 	m := resolve(t, Config{Mechanism: GSSAPI, Username: "bench", Kerberos: Kerberos{KeytabFile: "bench.keytab", ConfigFile: "krb5.conf"}}, dir).(gssapiMaterial)

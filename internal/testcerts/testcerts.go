@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
+	"github.com/jcmturner/gokrb5/v8/keytab"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
@@ -160,4 +162,20 @@ func KfakeTLS(t testing.TB) (*Set, *kfake.Cluster) {
 	}
 	t.Cleanup(c.Close)
 	return certs, c
+}
+
+// Keytab is a throw-away Kerberos keytab holding one AES-256 key of
+// principal@realm derived from password, for the GSSAPI tests that need a
+// keytab file but no KDC.
+func Keytab(t testing.TB, principal, realm, password string) []byte {
+	t.Helper()
+	kt := keytab.New()
+	if err := kt.AddEntry(principal, realm, password, time.Now(), 1, etypeID.AES256_CTS_HMAC_SHA1_96); err != nil {
+		t.Fatal(err)
+	}
+	b, err := kt.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
