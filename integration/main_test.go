@@ -29,25 +29,34 @@ import (
 // seconds); each test uses its own topics and groups.
 //
 // Waiting: most tests here spend their time waiting on a fault's duration, a
-// window, a grace period or a token's lifetime, not computing. Those call
-// t.Parallel() first and run together once the others are done (go test
-// -parallel sets how many at once); they use clusters of their own, or
-// their own topics and groups on a shared one. The others run one at a time
-// before them: those that fault a shared cluster (SIGSTOP, SIGKILL) and
-// those whose assertions are about rates, latencies or resource use, which
-// other tests' CPU on two cores would move (TestSingleBrokerAcks1,
-// TestThreeBrokersAcksAllAndLeaderKill, TestStallChargedToEveryDelayedRecord,
-// TestLagWhileConsumerHeld, TestLagZeroWhenCaughtUp, TestSoak,
-// TestPartitionsAddedWhileRunning, TestReplicationTopicRecreated),
+// window, a grace period, a token's lifetime or a broker's restart, not
+// computing. Those call t.Parallel() first and run together once the others
+// are done (go test -parallel sets how many at once; scripts/test.sh runs
+// 4); they use clusters of their own, or their own topics and groups on a
+// shared one. Among them are the rolling restart and the rolling upgrade
+// (TestStaticConfigExperimentRollingRestart, TestRollingUpgrade), each on a
+// 3-node cluster of its own, and the share-group tests of exact counts and
+// lock expiries (TestShareProbeFaults, TestShareMemberKilled). The others
+// run one at a time before them, in file order: those that fault a shared
+// cluster (SIGSTOP, SIGKILL) and those whose assertions are about rates,
+// latencies or resource use, which other tests' CPU on two cores would move
+// (TestSingleBrokerAcks1, TestThreeBrokersAcksAllAndLeaderKill,
+// TestStallChargedToEveryDelayedRecord, TestLagWhileConsumerHeld,
+// TestLagZeroWhenCaughtUp, TestSoak, TestPartitionsAddedWhileRunning,
+// TestReplicationTopicRecreated, TestShareProbeSteady),
 // TestCapacityRunOnRealBroker, whose ramp drives the machine to a limit,
 // TestAllBrokersDownForAMinute, whose scrapes during the outage have a 1 s
-// budget, the restart tests (TestStaticConfigExperiment*, TestRollingUpgrade),
-// whose brokers must come back within their timeouts on their own cluster,
-// and
-// TestMonitoringEndToEnd, whose four Prometheus servers, two exporters and
-// two clusters would starve the others on two cores (and their queries
-// have deadlines). The quota capacity test's limits are wide enough for a
-// loaded machine (see capacity_test.go): it runs in parallel.
+// budget, the short restart tests (TestStaticConfigExperimentHookFails,
+// TestStaticConfigExperimentDryRun), which hold the restart cluster before
+// the rolling restart takes it, and the Prometheus tests
+// (TestMonitoringEndToEnd, TestAvailabilitySLOEndToEnd in slo_test.go),
+// whose Prometheus servers would starve the others on two cores (and
+// whose queries have deadlines). Those two are in files late in the order
+// (monitoring_test.go, slo_test.go): on a fresh machine Prometheus 3 is
+// still being built when this package starts (scripts/test.sh starts it
+// early), and the tests before them run meanwhile. The quota capacity
+// test's limits are wide enough for a loaded machine (see
+// capacity_test.go): it runs in parallel.
 var clusters struct {
 	mu    sync.Mutex
 	byN   map[int]*kafkatest.Cluster

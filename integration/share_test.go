@@ -152,6 +152,7 @@ func TestShareProbeSteady(t *testing.T) {
 // records past the lock: they come back to its other members (lock
 // expiry), the late accepts fail, and nothing is lost either.
 func TestShareProbeFaults(t *testing.T) {
+	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
 	const n = 1200 // 400 per partition, round robin from partition 0
 	faults := config.ShareFaults{ReleaseFraction: 0.1, RejectFraction: 0.05}
@@ -250,6 +251,7 @@ func TestShareMemberProcess(t *testing.T) {
 // probe counts them as redeliveries by lock expiry (it never released
 // them), and nothing is lost.
 func TestShareMemberKilled(t *testing.T) {
+	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
 	// 45 s of records at the probe's 200 records/s: a new member of a
 	// share group waits seconds for its assignment (more on a loaded

@@ -21,7 +21,12 @@ marks=$(mktemp)
 test_logs=$(mktemp -d)
 phase_begin() { printf 'begin\t%s\t%s\n' "$1" "$(date +%s%N)" >>"$marks"; }
 phase_end() { printf 'end\t%s\t%s\n' "$1" "$(date +%s%N)" >>"$marks"; }
-cleanup() { rm -rf "$marks" "$test_logs" "${tools_log:-}" "${lint_log:-}" "${vuln_log:-}" "${bin_dir:-}"; }
+cleanup() {
+  # A step that fails (lint, say) ends the script while the integration
+  # tests may still run in the background: they end with it.
+  [ -z "${integration_pid:-}" ] || kill -- "-$integration_pid" 2>/dev/null || kill "$integration_pid" 2>/dev/null || true
+  rm -rf "$marks" "$test_logs" "${tools_log:-}" "${lint_log:-}" "${vuln_log:-}" "${jars_log:-}" "${bin_dir:-}"
+}
 trap cleanup EXIT
 
 # Prometheus 3, the Helm, kustomize and golangci-lint CLIs and the release
@@ -71,6 +76,22 @@ command -v prometheus-node-exporter >/dev/null 2>&1 || need_apt+=(prometheus-nod
 command -v krb5kdc >/dev/null 2>&1 || need_apt+=(krb5-kdc krb5-admin-server)
 # The release test runs the built image's root filesystem under an OCI runtime.
 command -v runc >/dev/null 2>&1 || need_apt+=(runc)
+kafka_jars() {
+  phase_begin "Kafka jars (Maven)"
+  scripts/kafka.sh lib
+  scripts/kafka.sh mirror-lib # MirrorMaker 2, for integration/replication_test.go
+  phase_end "Kafka jars (Maven)"
+}
+# Maven downloads the Kafka jars beside apt-get (both wait on the network)
+# when Java and Maven are installed already; otherwise after apt-get
+# installs them.
+jars_pid=
+if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
+  echo "== Apache Kafka jars (background)"
+  jars_log=$(mktemp)
+  kafka_jars >"$jars_log" 2>&1 &
+  jars_pid=$!
+fi
 phase_begin "apt-get installs"
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]} (apt-get)"
@@ -89,11 +110,50 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 phase_end "apt-get installs"
 
-echo "== Apache Kafka jars"
-phase_begin "Kafka jars (Maven)"
-scripts/kafka.sh lib
-scripts/kafka.sh mirror-lib # MirrorMaker 2, for integration/replication_test.go
-phase_end "Kafka jars (Maven)"
+if [ -n "$jars_pid" ]; then
+  phase_begin "waiting for the Kafka jars"
+  if ! wait "$jars_pid"; then
+    cat "$jars_log" >&2
+    echo "downloading the Kafka jars failed" >&2
+    exit 1
+  fi
+  cat "$jars_log"
+  phase_end "waiting for the Kafka jars"
+else
+  echo "== Apache Kafka jars"
+  kafka_jars
+fi
+
+echo "== the exporter binary"
+phase_begin "exporter binary"
+# Built once for every test that runs it as a process (internal/testbin);
+# the version comes from git, as in the tests that build it themselves.
+bin_dir=$(mktemp -d)
+env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
+  scripts/build.sh "$bin_dir/kafka_bench_exporter"
+export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"
+phase_end "exporter binary"
+
+echo "== go test ./integration (background)"
+# integration/ (real brokers; most of its time is waiting on faults,
+# windows and grace periods) is the longest package: it starts as soon as
+# the brokers' jars and the binary are there, in the background, before
+# vet, lint and govulncheck, and its waiting tests run together
+# (-parallel 4, see integration/main_test.go), while the other steps and
+# packages run one at a time beside it. So at most two packages run at
+# once on the 2 cores; the integration tests whose assertions are about
+# rates and latencies run alone inside their package. set -m gives it a
+# process group of its own, which cleanup ends if a later step fails.
+set -m
+phase_begin "go test ./integration (background)"
+(
+  rc=0
+  KAFKA_BENCH_INTEGRATION=1 go test -count=1 -parallel 4 -timeout 40m "$@" ./integration >"$test_logs/integration.out" 2>&1 || rc=$?
+  phase_end "go test ./integration (background)"
+  exit $rc
+) </dev/null &
+integration_pid=$!
+set +m
 
 echo "== gofmt, go vet"
 phase_begin "gofmt, go vet"
@@ -147,32 +207,7 @@ scripts/govulncheck.sh -C deploy/validate ./...
 scripts/govulncheck.sh -C deploy/release ./...
 phase_end "govulncheck"
 
-echo "== the exporter binary"
-phase_begin "exporter binary"
-# Built once for every test that runs it as a process (internal/testbin);
-# the version comes from git, as in the tests that build it themselves.
-bin_dir=$(mktemp -d)
-env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
-  scripts/build.sh "$bin_dir/kafka_bench_exporter"
-export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"
-phase_end "exporter binary"
-
-echo "== go test"
-# integration/ (real brokers; most of its time is waiting on faults,
-# windows and grace periods) is the longest package: it starts first, in
-# the background, and its waiting tests run together (-parallel 3, see
-# integration/main_test.go), while the other packages run one at a time
-# beside it. So at most two packages run at once on the 2 cores; the
-# integration tests whose assertions are about rates and latencies run
-# alone inside their package.
-phase_begin "go test ./integration (background)"
-(
-  rc=0
-  KAFKA_BENCH_INTEGRATION=1 go test -count=1 -parallel 3 -timeout 40m "$@" ./integration >"$test_logs/integration.out" 2>&1 || rc=$?
-  phase_end "go test ./integration (background)"
-  exit $rc
-) &
-integration_pid=$!
+echo "== go test, the other packages"
 phase_begin "go test, the other packages"
 mapfile -t packages < <(go list ./... | grep -v '/integration$')
 rc=0
