@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/backoff"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
@@ -44,13 +45,7 @@ const (
 
 // retryBackoff is the wait after the n-th failure in a row (n >= 1).
 func retryBackoff(n int) time.Duration {
-	if n < 1 {
-		n = 1
-	}
-	if n > 8 { // 1 s << 8 is past maxRetry already
-		return maxRetry
-	}
-	return min(firstRetry<<(n-1), maxRetry)
+	return backoff.Exp{First: firstRetry, Max: maxRetry}.After(n)
 }
 
 // buildError is a client that could not be built: the configuration was

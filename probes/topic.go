@@ -9,16 +9,21 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kafka-bench/kafka_bench_exporter/backoff"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
+
+// topicRetry spaces the attempts to make the probe topic ready: a topic
+// still being created answers within the first few.
+var topicRetry = backoff.Exp{First: 250 * time.Millisecond, Max: 10 * time.Second}
 
 // ensureTopic creates the probe topic when it is missing (create_topic) and
 // otherwise compares it with the configuration: a difference is logged and
 // shown in kafka_bench_probe_info, never altered silently. It retries with
 // backoff until Kafka answers or ctx ends.
 func (p *Probe) ensureTopic(ctx context.Context) error {
-	backoff := 250 * time.Millisecond
+	failures := 0
 	// Records due while the cluster rejects the probe's credentials count
 	// as failed with reason auth, so that a wrong password shows in
 	// kafka_bench_produce_failed_total and not only in the log.
@@ -28,6 +33,8 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 		if err == nil {
 			return nil
 		}
+		failures++
+		wait := topicRetry.After(failures)
 		n := due.SkipTo(time.Now())
 		if kclient.IsAuthError(err) {
 			if p.cfg.Rate <= 0 {
@@ -36,14 +43,13 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 			p.fails.add(ReasonAuth, int(n))
 			p.errs.auth("probe topic not ready", err)
 		} else {
-			p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", backoff)
+			p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", wait)
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(backoff):
+		case <-time.After(wait):
 		}
-		backoff = min(backoff*2, 10*time.Second)
 	}
 }
 

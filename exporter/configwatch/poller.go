@@ -23,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafka-bench/kafka_bench_exporter/backoff"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
@@ -40,10 +41,7 @@ func nextWait(interval time.Duration, missing int) time.Duration {
 	if missing < 1 {
 		return interval
 	}
-	if missing > 16 { // retryDelay << 16 is past any sane interval
-		return interval
-	}
-	return min(retryDelay<<(missing-1), interval)
+	return backoff.Exp{First: retryDelay, Max: interval}.After(missing)
 }
 
 // ProbeTopic is the topic of one probe.
