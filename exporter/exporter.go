@@ -1,6 +1,7 @@
 // Package exporter wires the probe engine to Prometheus: the registry and its
 // collectors, the set of running probes (started, stopped and restarted on
-// reload), the embedded quick-start cluster and the HTTP endpoints.
+// reload) and the HTTP endpoints. The quick start's embedded cluster is
+// package embedded, which the command starts.
 package exporter
 
 import (
