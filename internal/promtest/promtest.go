@@ -12,23 +12,25 @@ package promtest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	promapi "github.com/prometheus/client_golang/api"
+	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
@@ -383,46 +385,14 @@ func (p *Prometheus) LogTail(n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// apiResponse is the envelope of every /api/v1 answer.
-type apiResponse struct {
-	Status    string          `json:"status"`
-	Data      json.RawMessage `json:"data"`
-	ErrorType string          `json:"errorType"`
-	Error     string          `json:"error"`
-	Warnings  []string        `json:"warnings"`
-}
-
-// api calls an /api/v1 endpoint (GET without form, else POST) and decodes
-// data into out.
-func (p *Prometheus) api(ctx context.Context, path string, form url.Values, out any) error {
-	method, body := http.MethodGet, io.Reader(nil)
-	if form != nil {
-		method, body = http.MethodPost, strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequestWithContext(ctx, method, p.URL+"/api/v1/"+path, body)
+// api is the Prometheus HTTP API client of client_golang, over the
+// server's own http.Client.
+func (p *Prometheus) api() (promv1.API, error) {
+	c, err := promapi.NewClient(promapi.Config{Address: p.URL, Client: p.client})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	var r apiResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return fmt.Errorf("%s: HTTP %s: %.200q", path, resp.Status, raw)
-	}
-	if r.Status != "success" {
-		return fmt.Errorf("%s: %s: %s", path, r.ErrorType, r.Error)
-	}
-	return json.Unmarshal(r.Data, out)
+	return promv1.NewAPI(c), nil
 }
 
 // Series is one result element of a query: its labels (with __name__ when
@@ -438,117 +408,71 @@ type Series struct {
 // type (vector, scalar, matrix or string) and the result series; a scalar or
 // string is one series without labels.
 func (p *Prometheus) Query(ctx context.Context, expr string) (string, []Series, error) {
-	return p.query(ctx, url.Values{"query": {expr}})
+	return p.query(ctx, expr, time.Time{})
 }
 
 // QueryAt runs an instant query at time at, so that several servers can be
 // asked about the same moment.
 func (p *Prometheus) QueryAt(ctx context.Context, expr string, at time.Time) (string, []Series, error) {
-	return p.query(ctx, url.Values{"query": {expr}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)}})
+	return p.query(ctx, expr, at)
 }
 
-func (p *Prometheus) query(ctx context.Context, form url.Values) (string, []Series, error) {
-	expr := form.Get("query")
-	var data struct {
-		ResultType string          `json:"resultType"`
-		Result     json.RawMessage `json:"result"`
-	}
-	if err := p.api(ctx, "query", form, &data); err != nil {
+func (p *Prometheus) query(ctx context.Context, expr string, at time.Time) (string, []Series, error) {
+	a, err := p.api()
+	if err != nil {
 		return "", nil, err
 	}
+	v, _, _, err := a.Query(ctx, expr, at)
+	if err != nil {
+		return "", nil, fmt.Errorf("query %q: %w", expr, err)
+	}
 	var out []Series
-	switch data.ResultType {
-	case "vector":
-		var v []struct {
-			Metric    map[string]string `json:"metric"`
-			Value     *sample           `json:"value"`
-			Histogram *histSample       `json:"histogram"`
-		}
-		if err := json.Unmarshal(data.Result, &v); err != nil {
-			return "", nil, err
-		}
+	switch v := v.(type) {
+	case model.Vector:
 		for _, s := range v {
-			se := Series{Labels: s.Metric}
-			switch {
-			case s.Value != nil:
-				se.Value = s.Value.v
-			case s.Histogram != nil:
-				se.Value, se.Histogram = s.Histogram.count, true
-			}
-			out = append(out, se)
+			out = append(out, sampleSeries(s.Metric, s.Value, s.Histogram))
 		}
-	case "matrix":
-		var m []struct {
-			Metric     map[string]string `json:"metric"`
-			Values     []sample          `json:"values"`
-			Histograms []histSample      `json:"histograms"`
-		}
-		if err := json.Unmarshal(data.Result, &m); err != nil {
-			return "", nil, err
-		}
-		for _, s := range m {
-			se := Series{Labels: s.Metric}
+	case model.Matrix:
+		for _, s := range v {
+			se := Series{Labels: labelMap(s.Metric)}
 			if n := len(s.Values); n > 0 {
-				se.Value = s.Values[n-1].v
+				se.Value = float64(s.Values[n-1].Value)
 			} else if n := len(s.Histograms); n > 0 {
-				se.Value, se.Histogram = s.Histograms[n-1].count, true
+				se.Value, se.Histogram = float64(s.Histograms[n-1].Histogram.Count), true
 			}
 			out = append(out, se)
 		}
-	case "scalar", "string":
-		var s sample
-		if err := json.Unmarshal(data.Result, &s); err != nil {
-			return "", nil, err
+	case *model.Scalar:
+		out = append(out, Series{Labels: map[string]string{}, Value: float64(v.Value)})
+	case *model.String:
+		// A string result is NaN as a number.
+		f, err := strconv.ParseFloat(v.Value, 64)
+		if err != nil {
+			f = math.NaN()
 		}
-		out = append(out, Series{Labels: map[string]string{}, Value: s.v})
+		out = append(out, Series{Labels: map[string]string{}, Value: f})
 	default:
-		return "", nil, fmt.Errorf("query %q: unknown result type %q", expr, data.ResultType)
+		return "", nil, fmt.Errorf("query %q: unknown result type %T", expr, v)
 	}
-	return data.ResultType, out, nil
+	return v.Type().String(), out, nil
 }
 
-// sample decodes a [timestamp, "value"] pair; a non-numeric value (string
-// result) decodes as NaN.
-type sample struct{ v float64 }
-
-func (s *sample) UnmarshalJSON(b []byte) error {
-	var pair [2]json.RawMessage
-	if err := json.Unmarshal(b, &pair); err != nil {
-		return err
+// sampleSeries is one vector element: a float sample's value, or a native
+// histogram's count.
+func sampleSeries(m model.Metric, v model.SampleValue, h *model.SampleHistogram) Series {
+	se := Series{Labels: labelMap(m), Value: float64(v)}
+	if h != nil {
+		se.Value, se.Histogram = float64(h.Count), true
 	}
-	var str string
-	if err := json.Unmarshal(pair[1], &str); err != nil {
-		return err
-	}
-	v, err := strconv.ParseFloat(str, 64)
-	if err != nil {
-		v, _ = strconv.ParseFloat("NaN", 64)
-	}
-	s.v = v
-	return nil
+	return se
 }
 
-// histSample decodes a [timestamp, {"count": "...", ...}] native-histogram
-// pair, keeping the count.
-type histSample struct{ count float64 }
-
-func (h *histSample) UnmarshalJSON(b []byte) error {
-	var pair [2]json.RawMessage
-	if err := json.Unmarshal(b, &pair); err != nil {
-		return err
+func labelMap[M ~map[model.LabelName]model.LabelValue](m M) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[string(k)] = string(v)
 	}
-	var v struct {
-		Count string `json:"count"`
-	}
-	if err := json.Unmarshal(pair[1], &v); err != nil {
-		return err
-	}
-	c, err := strconv.ParseFloat(v.Count, 64)
-	if err != nil {
-		return fmt.Errorf("histogram count %q: %w", v.Count, err)
-	}
-	h.count = c
-	return nil
+	return out
 }
 
 // Alert is one active (pending or firing) alert.
@@ -561,19 +485,18 @@ type Alert struct {
 
 // Alerts returns the active alerts (GET /api/v1/alerts).
 func (p *Prometheus) Alerts(ctx context.Context) ([]Alert, error) {
-	var data struct {
-		Alerts []struct {
-			Labels map[string]string `json:"labels"`
-			State  string            `json:"state"`
-			Value  string            `json:"value"`
-		} `json:"alerts"`
-	}
-	if err := p.api(ctx, "alerts", nil, &data); err != nil {
+	a, err := p.api()
+	if err != nil {
 		return nil, err
 	}
-	out := make([]Alert, 0, len(data.Alerts))
-	for _, a := range data.Alerts {
-		out = append(out, Alert{Name: a.Labels["alertname"], State: a.State, Labels: a.Labels, Value: a.Value})
+	res, err := a.Alerts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	out := make([]Alert, 0, len(res.Alerts))
+	for _, al := range res.Alerts {
+		labels := labelMap(al.Labels)
+		out = append(out, Alert{Name: labels["alertname"], State: string(al.State), Labels: labels, Value: al.Value})
 	}
 	return out, nil
 }
@@ -590,27 +513,27 @@ type Rule struct {
 
 // Rules returns every loaded rule (GET /api/v1/rules).
 func (p *Prometheus) Rules(ctx context.Context) ([]Rule, error) {
-	var data struct {
-		Groups []struct {
-			Name  string `json:"name"`
-			File  string `json:"file"`
-			Rules []struct {
-				Name      string `json:"name"`
-				Type      string `json:"type"`
-				Query     string `json:"query"`
-				Health    string `json:"health"`
-				LastError string `json:"lastError"`
-			} `json:"rules"`
-		} `json:"groups"`
-	}
-	if err := p.api(ctx, "rules", nil, &data); err != nil {
+	a, err := p.api()
+	if err != nil {
 		return nil, err
 	}
+	res, err := a.Rules(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
 	var out []Rule
-	for _, g := range data.Groups {
+	for _, g := range res.Groups {
 		for _, r := range g.Rules {
-			out = append(out, Rule{Group: g.Name, File: filepath.Base(g.File), Name: r.Name, Type: r.Type,
-				Query: r.Query, Health: r.Health, LastError: r.LastError})
+			rule := Rule{Group: g.Name, File: filepath.Base(g.File)}
+			switch r := r.(type) {
+			case promv1.AlertingRule:
+				rule.Name, rule.Type, rule.Query, rule.Health, rule.LastError = r.Name, string(promv1.RuleTypeAlerting), r.Query, string(r.Health), r.LastError
+			case promv1.RecordingRule:
+				rule.Name, rule.Type, rule.Query, rule.Health, rule.LastError = r.Name, string(promv1.RuleTypeRecording), r.Query, string(r.Health), r.LastError
+			default:
+				return nil, fmt.Errorf("rules: group %s: unknown rule %T", g.Name, r)
+			}
+			out = append(out, rule)
 		}
 	}
 	return out, nil
@@ -626,20 +549,17 @@ type Target struct {
 
 // Targets returns the active scrape targets (GET /api/v1/targets).
 func (p *Prometheus) Targets(ctx context.Context) ([]Target, error) {
-	var data struct {
-		ActiveTargets []struct {
-			Labels    map[string]string `json:"labels"`
-			ScrapeURL string            `json:"scrapeUrl"`
-			Health    string            `json:"health"`
-			LastError string            `json:"lastError"`
-		} `json:"activeTargets"`
-	}
-	if err := p.api(ctx, "targets?state=active", nil, &data); err != nil {
+	a, err := p.api()
+	if err != nil {
 		return nil, err
 	}
-	out := make([]Target, 0, len(data.ActiveTargets))
-	for _, a := range data.ActiveTargets {
-		out = append(out, Target{Labels: a.Labels, ScrapeURL: a.ScrapeURL, Health: a.Health, LastError: a.LastError})
+	res, err := a.Targets(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("targets: %w", err)
+	}
+	out := make([]Target, 0, len(res.Active))
+	for _, at := range res.Active {
+		out = append(out, Target{Labels: labelMap(at.Labels), ScrapeURL: at.ScrapeURL, Health: string(at.Health), LastError: at.LastError})
 	}
 	return out, nil
 }
