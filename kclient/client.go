@@ -95,7 +95,7 @@ func clientOpts(k config.Cluster, o Options) ([]kgo.Opt, error) {
 			kprom.WithStaticLabel(labels),
 			kprom.Histograms(kprom.RequestDurationE2E),
 		)
-		opts = append(opts, kgo.WithHooks(m))
+		opts = append(opts, kgo.WithHooks(m, newConnectHook(o.Registerer, labels)))
 	}
 	return opts, nil
 }

@@ -3342,6 +3342,85 @@
       ],
     },
     {
+      id: 38,
+      type: 'timeseries',
+      title: 'Connect time p99 by broker',
+      description: 'p99 time from dialling a broker to a connection ready for requests (TCP, TLS, ApiVersions, SASL), per broker (node_id; seed_N = seed broker), for successful and failed attempts apart: slow logins (Kerberos, OAuth token fetches) and unreachable brokers show here.',
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 124,
+      },
+      datasource: {
+        type: 'prometheus',
+        uid: '${datasource}',
+      },
+      fieldConfig: {
+        defaults: {
+          unit: 's',
+          color: {
+            mode: 'palette-classic',
+          },
+          custom: {
+            drawStyle: 'line',
+            lineInterpolation: 'linear',
+            lineWidth: 1,
+            fillOpacity: 10,
+            gradientMode: 'none',
+            showPoints: 'never',
+            spanNulls: false,
+            axisPlacement: 'auto',
+            stacking: {
+              mode: 'none',
+              group: 'A',
+            },
+          },
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              {
+                color: 'green',
+                value: null,
+              },
+            ],
+          },
+          min: 0,
+        },
+        overrides: [],
+      },
+      options: {
+        legend: {
+          displayMode: 'table',
+          placement: 'bottom',
+          showLegend: true,
+          calcs: [
+            'mean',
+            'max',
+            'lastNotNull',
+          ],
+        },
+        tooltip: {
+          mode: 'multi',
+          sort: 'desc',
+        },
+      },
+      targets: [
+        {
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          editorMode: 'code',
+          expr: 'histogram_quantile(0.99, sum by (cluster, instance, probe, role, node_id, outcome) (rate(kafka_bench_client_connect_duration_seconds{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval]))) or histogram_quantile(0.99, sum by (cluster, instance, le, probe, role, node_id, outcome) (rate(kafka_bench_client_connect_duration_seconds_bucket{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}[$__rate_interval])))',
+          legendFormat: '{{cluster}} {{probe}} {{role}} broker {{node_id}} {{outcome}}',
+          range: true,
+          instant: false,
+          refId: 'A',
+        },
+      ],
+    },
+    {
       type: 'row',
       title: 'Broker hosts ($host_metrics)',
       collapsed: false,
@@ -3350,7 +3429,7 @@
         h: 1,
         w: 24,
         x: 0,
-        y: 124,
+        y: 132,
       },
       panels: [],
     },
@@ -3363,7 +3442,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 125,
+        y: 133,
       },
       datasource: {
         type: 'prometheus',
@@ -3443,7 +3522,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 125,
+        y: 133,
       },
       datasource: {
         type: 'prometheus',
@@ -3523,7 +3602,7 @@
         h: 8,
         w: 8,
         x: 0,
-        y: 133,
+        y: 141,
       },
       datasource: {
         type: 'prometheus',
@@ -3603,7 +3682,7 @@
         h: 8,
         w: 8,
         x: 8,
-        y: 133,
+        y: 141,
       },
       datasource: {
         type: 'prometheus',
@@ -3694,7 +3773,7 @@
         h: 8,
         w: 8,
         x: 16,
-        y: 133,
+        y: 141,
       },
       datasource: {
         type: 'prometheus',
@@ -3785,7 +3864,7 @@
         h: 1,
         w: 24,
         x: 0,
-        y: 141,
+        y: 149,
       },
       panels: [],
     },
@@ -3798,7 +3877,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 142,
+        y: 150,
       },
       datasource: {
         type: 'prometheus',
@@ -3901,7 +3980,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 142,
+        y: 150,
       },
       datasource: {
         type: 'prometheus',
@@ -3980,7 +4059,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 150,
+        y: 158,
       },
       datasource: {
         type: 'prometheus',
@@ -4044,7 +4123,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 150,
+        y: 158,
       },
       datasource: {
         type: 'prometheus',
@@ -4123,7 +4202,7 @@
         h: 1,
         w: 24,
         x: 0,
-        y: 158,
+        y: 166,
       },
       panels: [],
     },
@@ -4136,7 +4215,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 159,
+        y: 167,
       },
       datasource: {
         type: 'prometheus',
@@ -4239,7 +4318,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 159,
+        y: 167,
       },
       datasource: {
         type: 'prometheus',
@@ -4318,7 +4397,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 167,
+        y: 175,
       },
       datasource: {
         type: 'prometheus',
@@ -4397,7 +4476,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 167,
+        y: 175,
       },
       datasource: {
         type: 'prometheus',
@@ -4500,7 +4579,7 @@
         h: 1,
         w: 24,
         x: 0,
-        y: 175,
+        y: 183,
       },
       panels: [],
     },
@@ -4513,7 +4592,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 176,
+        y: 184,
       },
       datasource: {
         type: 'prometheus',
@@ -4592,7 +4671,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 176,
+        y: 184,
       },
       datasource: {
         type: 'prometheus',
@@ -4671,7 +4750,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 184,
+        y: 192,
       },
       datasource: {
         type: 'prometheus',
@@ -4750,7 +4829,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 184,
+        y: 192,
       },
       datasource: {
         type: 'prometheus',
@@ -4853,7 +4932,7 @@
         h: 6,
         w: 24,
         x: 0,
-        y: 192,
+        y: 200,
       },
       datasource: {
         type: 'prometheus',
@@ -4937,7 +5016,7 @@
         h: 1,
         w: 24,
         x: 0,
-        y: 198,
+        y: 206,
       },
       panels: [],
     },
@@ -4950,7 +5029,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 199,
+        y: 207,
       },
       datasource: {
         type: 'prometheus',
@@ -5041,7 +5120,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 199,
+        y: 207,
       },
       datasource: {
         type: 'prometheus',
@@ -5120,7 +5199,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 207,
+        y: 215,
       },
       datasource: {
         type: 'prometheus',
@@ -5199,7 +5278,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 207,
+        y: 215,
       },
       datasource: {
         type: 'prometheus',
@@ -5278,7 +5357,7 @@
         h: 8,
         w: 12,
         x: 0,
-        y: 215,
+        y: 223,
       },
       datasource: {
         type: 'prometheus',
@@ -5357,7 +5436,7 @@
         h: 8,
         w: 12,
         x: 12,
-        y: 215,
+        y: 223,
       },
       datasource: {
         type: 'prometheus',
