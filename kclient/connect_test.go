@@ -57,7 +57,7 @@ func TestConnectDurationByBrokerAndOutcome(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead := ln.Addr().String()
-	ln.Close() // nothing listens there now: connecting fails at once
+	_ = ln.Close() // nothing listens there now: connecting fails at once
 
 	reg := prometheus.NewRegistry()
 	o := Options{Logger: slog.New(slog.DiscardHandler), Registerer: reg, Labels: Labels{Probe: "p", Role: RoleAdmin}, Probing: true}
