@@ -37,7 +37,6 @@ const (
 // kafka_bench_cluster_info. It logs each broker's restart time and the
 // produce p99 while it restarted.
 func TestRollingUpgrade(t *testing.T) {
-	t.Parallel() // restarts brokers of its own cluster: it waits more than it computes
 	kafkatest.Integration(t)
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3, KafkaVersion: upgradeFrom})
 	const probe = "upgrade"
