@@ -33,10 +33,8 @@ import (
 // computing. Those call t.Parallel() first and run together once the others
 // are done (go test -parallel sets how many at once; scripts/test.sh runs
 // 4); they use clusters of their own, or their own topics and groups on a
-// shared one. Among them are the rolling restart
-// (TestStaticConfigExperimentRollingRestart), on a 3-node cluster of its
-// own, and the share-group tests of exact counts and lock expiries
-// (TestShareProbeFaults, TestShareMemberKilled). The others
+// shared one. Among them are the share-group tests of exact counts and
+// lock expiries (TestShareProbeFaults, TestShareMemberKilled). The others
 // run one at a time before them, in file order: those that fault a shared
 // cluster (SIGSTOP, SIGKILL) and those whose assertions are about rates,
 // latencies or resource use, which other tests' CPU on two cores would move
@@ -48,9 +46,10 @@ import (
 // TestAllBrokersDownForAMinute, whose scrapes during the outage have a 1 s
 // budget, the short restart tests (TestStaticConfigExperimentHookFails,
 // TestStaticConfigExperimentDryRun), which hold the restart cluster before
-// the rolling restart takes it, the rolling upgrade (TestRollingUpgrade:
-// beside three other tests, a 4.4.0 broker once took over 30 s to register
-// and the restart that followed left a follower out of sync for minutes),
+// the rolling restart takes it, the rolling restart and the rolling upgrade
+// (TestStaticConfigExperimentRollingRestart, TestRollingUpgrade: beside
+// three other tests their restarted brokers came back too late for their
+// timeouts),
 // and the Prometheus tests
 // (TestMonitoringEndToEnd, TestAvailabilitySLOEndToEnd in slo_test.go),
 // whose Prometheus servers would starve the others on two cores (and

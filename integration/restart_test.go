@@ -269,7 +269,6 @@ func benchProcess(t *testing.T, c *kafkatest.Cluster, file string, onScenario fu
 // (DescribeConfigs), nothing is lost, a verdict is printed, and afterwards
 // every broker shows the original again with the key gone from its file.
 func TestStaticConfigExperimentRollingRestart(t *testing.T) {
-	t.Parallel() // restarts brokers of its own cluster: it waits more than it computes
 	c := restartCluster(t)
 	topic := fmt.Sprintf("restart-experiment-%d", time.Now().UnixNano())
 	cl, ids, before := restartSetup(t, c, topic)
