@@ -190,6 +190,7 @@ func TestAlertNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
+		"KafkaBenchAbortedRecordsRead",
 		"KafkaBenchCapacityRegression",
 		"KafkaBenchCapacityRunFailing",
 		"KafkaBenchCollectorFailing",
@@ -217,6 +218,7 @@ func TestAlertNames(t *testing.T) {
 		"KafkaBenchShareRedeliveryHigh",
 		"KafkaBenchThroughputBelowTarget",
 		"KafkaBenchThroughputRegression",
+		"KafkaBenchTransactionsFailing",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("AlertNames() = %v\nwant %v", got, want)

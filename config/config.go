@@ -114,7 +114,25 @@ type Producer struct {
 	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
 	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms" default:"unset: franz-go's 30000" values:"100 … 900000 (franz-go)" doc:"an idle connection is closed after this"`
 	EnableMetricsPush    bool `yaml:"enable.metrics.push" doc:"false: the client does not send its metrics to the broker (KIP-714)"`
+	// TransactionalID, when set, makes the producer transactional (see
+	// How it measures): records are written in transactions of
+	// TransactionDurationMS, a share TransactionAbortRatio of them aborted.
+	TransactionalID string `yaml:"transactional.id" default:"unset: no transactions" values:"not blank" doc:"the producer writes in transactions; the id the broker sees is {<transactional.id>-<probe>-<host name>}, so that two exporters or two probes never fence each other; requires {enable.idempotence}"`
+	// TransactionTimeoutMS is the broker's limit on an open transaction.
+	TransactionTimeoutMS int `yaml:"transaction.timeout.ms" values:"> transaction.duration.ms, at most the brokers' transaction.max.timeout.ms" doc:"applies with {transactional.id}"`
+	// TransactionDurationMS is how long the probe keeps a transaction
+	// open (ProducerPerformance's --transaction-duration-ms).
+	TransactionDurationMS int `yaml:"transaction.duration.ms" values:"≥ 1" doc:"applies with {transactional.id}: each transaction holds the records due in this time, then commits (or aborts); a {read_committed} consumer reads them at the end, so it adds up to this much to their end-to-end latency"`
+	// TransactionAbortRatio is the share of transactions aborted on
+	// purpose, spread evenly (every 1/ratio-th).
+	TransactionAbortRatio float64 `yaml:"transaction.abort.ratio" values:"0 … 1" doc:"with {transactional.id}: this share of the transactions is aborted on purpose; a {read_committed} consumer must read none of their records ({kafka_bench_transaction_aborted_records_read_total}), and none counts as lost"`
 }
+
+// Transactional reports a producer with transactional.id.
+func (p *Producer) Transactional() bool { return p.TransactionalID != "" }
+
+// ReadCommitted reports isolation.level read_committed.
+func (c *Consumer) ReadCommitted() bool { return c.IsolationLevel == "read_committed" }
 
 // Consumer holds Kafka consumer properties, by Kafka's names, plus the number
 // of group members (the seeds' consumer threads).
@@ -200,7 +218,7 @@ func (c *Churn) validate(s string) error {
 var ProbeOwnClientKeys = []string{"consumer enabled", "consumer consumers", "consumer churn.interval", "consumer churn.duration",
 	"consumer kind", "consumer share.group.id", "consumer share.record.lock.duration.ms", "consumer share.delivery.count.limit",
 	"consumer share.faults.release_fraction", "consumer share.faults.reject_fraction", "consumer share.faults.hold",
-	"consumer share.faults.hold_interval"}
+	"consumer share.faults.hold_interval", "producer transaction.duration.ms", "producer transaction.abort.ratio"}
 
 // Group protocols (group.protocol).
 const (
@@ -376,7 +394,13 @@ func (p *Producer) SetDefaults() {
 	p.Retries = 2147483647
 	p.MetadataMaxAgeMS = defaultMetadataMaxAge
 	p.EnableMetricsPush = true
+	p.TransactionTimeoutMS = 60000
+	p.TransactionDurationMS = defaultTransactionDuration
 }
+
+// defaultTransactionDuration is ProducerPerformance's
+// --transaction-duration-ms default.
+const defaultTransactionDuration = 3000
 
 // SetDefaults uses the Kafka consumer's defaults, except the commit interval
 // (1 s, so lag in the metrics stays fresh).
@@ -585,7 +609,32 @@ func (p *Producer) validate(s string, recordSize int) error {
 	case p.CompressionZstdLevel != nil && (*p.CompressionZstdLevel < -131072 || *p.CompressionZstdLevel > 22):
 		return FieldError(s, "producer.compression.zstd.level", *p.CompressionZstdLevel, "must be -131072 … 22, as in Kafka")
 	}
+	if err := p.validateTransactions(s); err != nil {
+		return err
+	}
 	return validateCommon(s, "producer", p.MetadataMaxAgeMS, p.ConnectionsMaxIdleMS)
+}
+
+// validateTransactions checks the transaction keys; without
+// transactional.id only an abort ratio is refused, as it would do nothing.
+func (p *Producer) validateTransactions(s string) error {
+	switch {
+	case p.TransactionAbortRatio < 0 || p.TransactionAbortRatio > 1:
+		return FieldError(s, "producer.transaction.abort.ratio", p.TransactionAbortRatio, "must be between 0 and 1")
+	case !p.Transactional() && p.TransactionAbortRatio > 0:
+		return FieldError(s, "producer.transaction.abort.ratio", p.TransactionAbortRatio, "applies only with producer.transactional.id")
+	case !p.Transactional():
+		return nil
+	case strings.TrimSpace(p.TransactionalID) == "":
+		return FieldError(s, "producer.transactional.id", p.TransactionalID, "must not be blank")
+	case !p.Idempotent():
+		return FieldError(s, "producer.transactional.id", p.TransactionalID, "requires enable.idempotence (acks=all), as in Kafka")
+	case p.TransactionDurationMS < 1:
+		return FieldError(s, "producer.transaction.duration.ms", p.TransactionDurationMS, "must be >= 1")
+	case p.TransactionTimeoutMS <= p.TransactionDurationMS:
+		return FieldError(s, "producer.transaction.timeout.ms", p.TransactionTimeoutMS, fmt.Sprintf("must be above transaction.duration.ms (%d): the broker would abort every transaction", p.TransactionDurationMS))
+	}
+	return nil
 }
 
 // validateCommon checks the properties producer and consumer share.

@@ -190,6 +190,13 @@ func ResolveProbe(p Probe, dir string) (ResolvedProbe, error) {
 		}
 		rp.payload = entries
 	}
+	if p.Producer.Transactional() {
+		host, err := os.Hostname()
+		if err != nil {
+			return ResolvedProbe{}, FieldError(s, "producer.transactional.id", p.Producer.TransactionalID, "needs the host name for its suffix: "+err.Error())
+		}
+		rp.Probe.Producer.TransactionalID = TransactionalID(p.Producer.TransactionalID, p.Name, host)
+	}
 	if p.Replica != nil {
 		c, err := ResolveKafka(p.Replica.Kafka, dir)
 		if err != nil {
@@ -199,6 +206,13 @@ func ResolveProbe(p Probe, dir string) (ResolvedProbe, error) {
 	}
 	return rp, nil
 }
+
+// TransactionalID is the transactional.id a probe's producer uses: the
+// configured one with the probe's name and the host's, so that two probes
+// or two exporters with the same configuration never fence each other,
+// while a restarted exporter fences (and so ends at once) the transaction
+// its previous process left open.
+func TransactionalID(id, probe, host string) string { return id + "-" + probe + "-" + host }
 
 // readPayload reads the payload file and splits it at every Delimiter
 // (taken literally, unlike Java's regex); empty entries are dropped.

@@ -110,6 +110,7 @@ const (
 	reasonDays   = "compares with 1 d / 7 d earlier: a fresh Prometheus has no data that old"
 	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start, a configuration change or a broker restart"
 	reasonShare  = "the test's probes read with consumer groups, not share groups (consumer.kind: share)"
+	reasonTxn    = "the test's probes produce outside transactions (producer.transactional.id; transactions_test.go measures them)"
 )
 
 // noDataAllowed lists the dashboard queries that cannot return data in a
@@ -140,6 +141,10 @@ var noDataAllowed = []struct {
 	{dashboards.OverviewUID, "Share acknowledgements failed/s by outcome", "A", reasonShare},
 	{dashboards.OverviewUID, "Share group lag (records)", "A", reasonShare},
 	{dashboards.OverviewUID, "Share group members", "A", reasonShare},
+	{dashboards.OverviewUID, "Transactions/s by outcome", "A", reasonTxn},
+	{dashboards.OverviewUID, "Transaction end latency p99 by end", "A", reasonTxn},
+	{dashboards.OverviewUID, "Aborted records read by read_committed (must be 0)", "A", reasonTxn},
+	{dashboards.OverviewUID, "Records in aborted transactions/s", "A", reasonTxn},
 	{dashboards.CompareUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Topic config change", "", reasonEvent},
@@ -751,6 +756,10 @@ func checkMetricsExposed(t *testing.T, families scrape.Families, queries []dashb
 		}
 		if strings.HasPrefix(n, "kafka_bench_share_") {
 			t.Logf("%s is not in the scrape: the test's probes read with consumer groups, not share groups", n)
+			continue
+		}
+		if strings.HasPrefix(n, "kafka_bench_transaction") {
+			t.Logf("%s is not in the scrape: the test's probes produce outside transactions", n)
 			continue
 		}
 		t.Errorf("metric %s, used by %s, is not in a scrape of the exporter", n, strings.Join(used[n], ", "))

@@ -83,6 +83,11 @@ func producerProps(p config.Probe) []property {
 		props = append(props, property{key: "producer.max.in.flight.requests.per.connection", value: pr.MaxInFlight,
 			opts: []kgo.Opt{kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(pr.MaxInFlight)}})
 	}
+	if pr.Transactional() {
+		props = append(props,
+			property{key: "producer.transactional.id", value: pr.TransactionalID, opts: []kgo.Opt{kgo.TransactionalID(pr.TransactionalID)}},
+			property{key: "producer.transaction.timeout.ms", value: pr.TransactionTimeoutMS, opts: []kgo.Opt{kgo.TransactionTimeout(time.Duration(pr.TransactionTimeoutMS) * time.Millisecond)}})
+	}
 	return props
 }
 
@@ -219,7 +224,13 @@ func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 	if c.MaxPollIntervalMS != nil {
 		props = append(props, property{key: "consumer.max.poll.interval.ms", value: *c.MaxPollIntervalMS, opts: []kgo.Opt{kgo.RebalanceTimeout(ms(*c.MaxPollIntervalMS))}})
 	}
-	if c.IsolationLevel == "read_committed" {
+	if p.Producer.Transactional() {
+		// The probe sees its transactions' markers, so that its position
+		// and its commits pass them: caught up is then lag 0, not one
+		// marker per partition.
+		props = append(props, property{opts: []kgo.Opt{kgo.KeepControlRecords()}})
+	}
+	if c.ReadCommitted() {
 		props = append(props, property{key: "consumer.isolation.level", value: c.IsolationLevel, opts: []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}})
 	}
 	if !c.CheckCRCs {

@@ -43,6 +43,9 @@ var propertyCases = []propertyCase{
 	{block: "producer", name: "connections.max.idle.ms", set: func(p *config.Probe) { p.Producer.ConnectionsMaxIdleMS = new(540000) }, want: []kgo.Opt{kgo.ConnIdleTimeout(ms(540000))}},
 	{block: "producer", name: "enable.metrics.push", set: func(p *config.Probe) { p.Producer.EnableMetricsPush = false }, want: []kgo.Opt{kgo.DisableClientMetrics()}},
 	{block: "producer", name: "metadata.max.age.ms", set: func(p *config.Probe) { p.Producer.MetadataMaxAgeMS = 60000 }, want: []kgo.Opt{kgo.MetadataMaxAge(ms(60000))}},
+	{block: "producer", name: "transactional.id", set: func(p *config.Probe) { p.Producer.TransactionalID = "tx" }, want: []kgo.Opt{kgo.TransactionalID("tx")}},
+	{block: "producer", name: "transaction.timeout.ms", base: func(p *config.Probe) { p.Producer.TransactionalID = "tx" },
+		set: func(p *config.Probe) { p.Producer.TransactionTimeoutMS = 120000 }, want: []kgo.Opt{kgo.TransactionTimeout(ms(120000))}},
 
 	{block: "consumer", name: "allow.auto.create.topics", set: func(p *config.Probe) { p.Consumer.AllowAutoCreateTopics = true }, want: []kgo.Opt{kgo.AllowAutoTopicCreation()}},
 	{block: "consumer", name: "auto.offset.reset", set: func(p *config.Probe) { p.Consumer.AutoOffsetReset = "latest" }, want: []kgo.Opt{kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd())}},

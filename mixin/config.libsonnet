@@ -93,6 +93,10 @@
     // fires.
     shareRedeliveryRatioThreshold: 0.01,
 
+    // KafkaBenchTransactionsFailing: the share of a transactional probe's
+    // transactions that failed to end above which it fires.
+    transactionFailureRatioThreshold: 0.05,
+
     // Per-alert switches: an alert set to false is left out, e.g.
     // { KafkaBenchLoadGeneratorSaturated: false }. Unknown names fail.
     alerts: {},

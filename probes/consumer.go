@@ -108,6 +108,9 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 	m, rec := c.m, c.rec
 	n := 0
 	fetches.EachRecord(func(r *kgo.Record) {
+		if r.Attrs.IsControl() {
+			return // a transaction marker (KeepControlRecords): it only moves the position
+		}
 		n++
 		m.consumedBytes.Add(float64(len(r.Value)))
 		h, err := payload.Decode(r.Value)
@@ -140,18 +143,23 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 			m.duplicated.Inc()
 		case tracker.OutOfOrder:
 			m.outOfOrder.Inc()
+		case tracker.Aborted:
+			if c.txm != nil && c.cfg.Consumer.ReadCommitted() {
+				c.txm.abortedRead.Inc()
+			}
 		}
 	})
 	if n > 0 {
 		m.consumed.Add(float64(n))
 		c.live.consumed(now)
 		c.member.consumed(now)
-		fetches.EachPartition(func(fp kgo.FetchTopicPartition) {
-			if k := len(fp.Records); k > 0 {
-				c.positions.set(fp.Partition, fp.Records[k-1].Offset+1)
-			}
-		})
 	}
+	// A poll of transaction markers only moves positions too.
+	fetches.EachPartition(func(fp kgo.FetchTopicPartition) {
+		if k := len(fp.Records); k > 0 {
+			c.positions.set(fp.Partition, fp.Records[k-1].Offset+1)
+		}
+	})
 }
 
 // commit commits processed offsets synchronously and times it.

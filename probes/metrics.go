@@ -26,12 +26,13 @@ const (
 	ReasonMessageTooLarge   = "message_too_large"
 	ReasonBehindSchedule    = "behind_schedule"
 	ReasonClientClosed      = "client_closed"
+	ReasonTransaction       = "transaction"
 	ReasonOther             = "other"
 )
 
 // FailureReasons lists every reason, in exposition order.
 var FailureReasons = []string{ReasonTimeout, ReasonRetriesExhausted, ReasonNotLeader, ReasonNotEnoughReplicas,
-	ReasonTopicMissing, ReasonAuth, ReasonMessageTooLarge, ReasonBehindSchedule, ReasonClientClosed, ReasonOther}
+	ReasonTopicMissing, ReasonAuth, ReasonMessageTooLarge, ReasonBehindSchedule, ReasonClientClosed, ReasonTransaction, ReasonOther}
 
 // Metrics defines every probe metric once. One Metrics serves all probes;
 // each probe takes its own children with ForProbe and removes them on stop.
@@ -61,6 +62,7 @@ type Metrics struct {
 	replication     *replicationMetrics // replica_metrics.go
 	share           *shareMetrics       // share_metrics.go
 	rebalance       *rebalanceMetrics   // rebalance.go
+	txn             *txnMetrics         // txn_metrics.go
 }
 
 // NewMetrics creates and registers the probe metrics on reg.
@@ -94,6 +96,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m.replication = newReplicationMetrics(reg)
 	m.share = newShareMetrics(reg)
 	m.rebalance = newRebalanceMetrics(reg)
+	m.txn = newTxnMetrics(reg)
 	return m
 }
 
@@ -182,4 +185,5 @@ func (m *Metrics) deleteProbe(name string) {
 	m.replication.deleteProbe(name)
 	m.share.deleteProbe(name)
 	m.rebalance.deleteProbe(name)
+	m.txn.deleteProbe(name)
 }

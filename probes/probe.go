@@ -74,6 +74,10 @@ type Recorder interface {
 	// Consumed is a record read; ownRun says it is one of this run's (or
 	// of BenchOptions.WorkerRuns), and only then is id set.
 	Consumed(endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
+	// NotCommitted is records [lo, hi) of partition, produced by run and
+	// acknowledged, whose transaction was aborted or did not end: no
+	// consumer is to expect them.
+	NotCommitted(run uint64, partition int32, lo, hi uint64)
 }
 
 // Probe is one running producer/consumer pair.
@@ -92,6 +96,7 @@ type Probe struct {
 	tracker      *tracker.Tracker
 	share        *tracker.Share     // share.go: consumer.kind share; nil until its group is set up
 	sm           *shareProbeMetrics // consumer.kind share only
+	txm          *txnProbeMetrics   // producer.transactional.id only
 	produceTimes *produceTimes
 	positions    *positions
 	partitions   atomic.Int32
@@ -145,6 +150,9 @@ func New(cfg config.Probe, opts Options) *Probe {
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
 	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {
 		p.sm = opts.Metrics.share.forProbe(cfg.Name)
+	}
+	if cfg.Producer.Transactional() {
+		p.txm = opts.Metrics.txn.forProbe(cfg.Name)
 	}
 	if rep != nil {
 		rep.retried = p.countClientFailure

@@ -92,6 +92,9 @@ type producer struct {
 	// seconds; with acks=0 franz-go reports offsets counted from 0 in every
 	// batch, which would make it a confident wrong number.
 	lagTimes bool
+	// txn is the open transaction's state; nil without transactional.id
+	// (txn.go). Only the produce loop touches it.
+	txn *txn
 }
 
 // newProducer makes a producer on client; limit > 0 stops it after that
@@ -106,6 +109,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 		trackers:  d.seqTrackers(),
 		writable:  d.partitions.Load(),
 		lagTimes:  !ackless(d.cfg),
+		txn:       newTxn(d.cfg.Producer, d.txm),
 	}
 	if client != nil {
 		pr.refresh = client.ForceMetadataRefresh
@@ -147,8 +151,10 @@ func (pr *producer) followGrowth(want int32) {
 	}
 }
 
-// run produces until ctx is cancelled or the record limit is reached.
+// run produces until ctx is cancelled or the record limit is reached; a
+// transaction still open then is committed (or aborted, in its turn).
 func (pr *producer) run(ctx context.Context) {
+	defer pr.endTxn()
 	clock := pr.clk.pacer()
 	pc := pacer.New(clock, clock.Now(), pr.cfg.Rate, RoundSize(pr.cfg, pr.partitions.Load()))
 	unlimited := pr.cfg.Rate <= 0
@@ -161,8 +167,12 @@ func (pr *producer) run(ctx context.Context) {
 				}
 			}
 		}
-		first, n, err := pc.Wait(ctx, MaxBatch)
+		first, n, err := pr.wait(ctx, pc)
 		if err != nil {
+			if ctx.Err() == nil { // the transaction's time is up
+				pr.endTxn()
+				continue
+			}
 			return
 		}
 		if pr.limit > 0 {
@@ -172,7 +182,13 @@ func (pr *producer) run(ctx context.Context) {
 			}
 			n = min(n, left)
 		}
+		if !pr.beginTxn(ctx, n) {
+			continue
+		}
 		handOut(clock, pc, first, n, unlimited, pr.send)
+		if pr.txnDue() {
+			pr.endTxn()
+		}
 	}
 }
 

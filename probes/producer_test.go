@@ -139,6 +139,7 @@ type ids struct{ produced []RecordID }
 
 func (r *ids) Produced(_ time.Duration, _ int, id RecordID) { r.produced = append(r.produced, id) }
 func (r *ids) Failed(string, int)                           {}
+func (r *ids) NotCommitted(uint64, int32, uint64, uint64)   {}
 func (r *ids) Consumed(time.Duration, int, bool, RecordID)  {}
 
 // The promise takes a record's header from beside the record, not from its

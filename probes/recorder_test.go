@@ -18,6 +18,7 @@ type failures struct {
 
 func (f *failures) Produced(time.Duration, int, probes.RecordID)       {}
 func (f *failures) Consumed(time.Duration, int, bool, probes.RecordID) {}
+func (f *failures) NotCommitted(uint64, int32, uint64, uint64)         {}
 func (f *failures) Failed(reason string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -88,8 +88,13 @@ func (r *replica) acked(id RecordID, now time.Time) {
 }
 
 func (r *replica) wontArrive(id RecordID, now time.Time) {
-	if run := r.run(id.Run); run != nil {
-		run.tracker.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
+	r.wontArriveRange(id.Run, id.Partition, id.Seq, id.Seq+1, now)
+}
+
+// wontArriveRange: the producer of run gave up on [lo, hi) of partition.
+func (r *replica) wontArriveRange(runID uint64, partition int32, lo, hi uint64, now time.Time) {
+	if run := r.run(runID); run != nil {
+		run.tracker.WillNotArrive(partition, lo, hi, now)
 	}
 }
 

@@ -22,6 +22,7 @@ type runDeps struct {
 	tracker    *tracker.Tracker
 	share      *tracker.Share     // consumer.kind share
 	sm         *shareProbeMetrics // consumer.kind share
+	txm        *txnProbeMetrics   // producer.transactional.id
 	partitions *atomic.Int32      // grows when partitions are added
 	m          *probeMetrics
 	fails      failCounter
@@ -40,7 +41,7 @@ type runDeps struct {
 }
 
 func (p *Probe) runDeps() runDeps {
-	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, share: p.share, sm: p.sm, partitions: &p.partitions, m: p.m,
+	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, share: p.share, sm: p.sm, txm: p.txm, partitions: &p.partitions, m: p.m,
 		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
 		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica, reb: p.reb,
 		payload: p.opts.Payload}
@@ -91,6 +92,21 @@ func (ts seqTrackers) wontArrive(id RecordID, now time.Time) {
 		ts.share.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
 	}
 	ts.replica.wontArrive(id, now)
+}
+
+// ended: the transaction that held [lo, hi) of partition in run was
+// aborted (abort) or ended with an unknown outcome.
+func (ts seqTrackers) ended(run uint64, partition int32, lo, hi uint64, abort bool, now time.Time) {
+	switch {
+	case ts.own != nil && abort:
+		ts.own.Aborted(partition, lo, hi, now)
+	case ts.own != nil:
+		ts.own.WillNotArrive(partition, lo, hi, now)
+	}
+	if ts.share != nil {
+		ts.share.WillNotArrive(partition, lo, hi, now)
+	}
+	ts.replica.wontArriveRange(run, partition, lo, hi, now)
 }
 
 // failCounter counts records given up on, in the metrics and the recorder.

@@ -36,7 +36,8 @@ func (r *runs) Consumed(_ time.Duration, _ int, own bool, id probes.RecordID) {
 	}
 }
 
-func (r *runs) Failed(string, int) {}
+func (r *runs) Failed(string, int)                         {}
+func (r *runs) NotCommitted(uint64, int32, uint64, uint64) {}
 
 func (r *runs) String() string {
 	r.mu.Lock()

@@ -100,9 +100,10 @@ func (d *driver) produce() error {
 // consume-only, num_records or duration's worth).
 func (d *driver) drain() error {
 	stall := d.b.DrainTimeout
-	// Producing, the target is every acknowledged record, each read at
-	// least once: duplicates do not count.
-	target, progress := d.rec.Acked(), d.rec.AckedRead
+	// Producing, the target is every acknowledged record (but those of
+	// transactions not committed), each read at least once: duplicates do
+	// not count.
+	target, progress := d.rec.Expected(), d.rec.AckedRead
 	switch {
 	case !d.b.ConsumeOnly:
 	case d.b.NumRecords > 0:
@@ -124,7 +125,7 @@ func (d *driver) drain() error {
 // though it failed, so the other workers need not wait drain_timeout for it.
 func (d *driver) giveUp() {
 	if d.group != nil {
-		d.group.GiveUp(d.ctx, d.rec.Acked())
+		d.group.GiveUp(d.ctx, d.rec.Expected())
 	}
 }
 
@@ -135,7 +136,7 @@ func (d *driver) giveUp() {
 func (d *driver) drainGroup() error {
 	g := d.group
 	defer g.Close()
-	if err := g.Announce(d.ctx, d.rec.Acked()); err != nil {
+	if err := g.Announce(d.ctx, d.rec.Expected()); err != nil {
 		return err
 	}
 	stall := d.b.DrainTimeout

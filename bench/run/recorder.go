@@ -32,7 +32,10 @@ type Recorder struct {
 	// skipped are failed records the producer never sent (behind
 	// schedule): never in flight, so they do not end the produce phase.
 	skipped int64
-	produce side
+	// notCommitted are acknowledged records of transactions that were
+	// aborted or did not end: acknowledged, yet not to be read.
+	notCommitted int64
+	produce      side
 	// acked and seen (in acct) are kept under pmu and cmu respectively.
 	acct *result.Accounting
 
@@ -110,6 +113,14 @@ func (r *Recorder) Failed(reason string, n int) {
 	}
 }
 
+// NotCommitted implements probes.Recorder: the records leave the
+// acknowledged set, so they are neither awaited nor lost.
+func (r *Recorder) NotCommitted(run uint64, partition int32, lo, hi uint64) {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	r.notCommitted += int64(r.acct.Acked.At(run, partition).RemoveRange(lo, hi))
+}
+
 // Consumed implements probes.Recorder. Records of other runs are skipped
 // unless the recorder counts every record (consume-only); their end-to-end
 // latency is never recorded, as their send time is not ours.
@@ -174,6 +185,14 @@ func (r *Recorder) Acked() int64 {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	return r.acked
+}
+
+// Expected is the number of acknowledged records a consumer is to read,
+// warm-up included: Acked without those of transactions not committed.
+func (r *Recorder) Expected() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.acked - r.notCommitted
 }
 
 // FailedTotal is the number of records that failed to produce, warm-up

@@ -213,3 +213,36 @@ func benchTopics(t *testing.T, brokers []string) []string {
 	}
 	return tds.Names()
 }
+
+// TestTransactionsOnFakeCluster: a transactional scenario with aborts,
+// read_committed, drains (the records of aborted transactions are not
+// awaited) and counts none of them lost; read_uncommitted reads them all.
+func TestTransactionsOnFakeCluster(t *testing.T) {
+	brokers := probetest.Kfake(t, 1)
+	const n = 2000
+	_, results, _ := runBench(t, brokers, `
+num_records: 2000
+rate: 4000
+defaults:
+  create_topic: {partitions: 3}
+  producer: {transactional.id: bench, transaction.duration.ms: 50, transaction.abort.ratio: 0.5}
+matrix:
+  consumer.isolation.level: [read_committed, read_uncommitted]
+`)
+	if len(results) != 2 {
+		t.Fatalf("%d results, want 2", len(results))
+	}
+	for _, r := range results {
+		if r.Failed() {
+			t.Fatalf("%s: %s", r.Scenario, r.Err)
+		}
+		t.Logf("%s: produced %d, consumed %d, lost %d", r.Scenario, r.Produce.Records, r.Consume.Records, r.Consume.Lost)
+		if r.Produce.Records != n || r.Consume.Lost != 0 || r.Consume.Duplicates != 0 {
+			t.Errorf("%s: produced %d, lost %d, duplicates %d; want %d, 0, 0", r.Scenario, r.Produce.Records, r.Consume.Lost, r.Consume.Duplicates, n)
+		}
+		committed := strings.Contains(r.Scenario, "read_committed")
+		if committed && (r.Consume.Records == 0 || r.Consume.Records >= n) || !committed && r.Consume.Records != n {
+			t.Errorf("%s: consumed %d of %d produced records, want fewer with read_committed and all without", r.Scenario, r.Consume.Records, n)
+		}
+	}
+}

@@ -107,6 +107,7 @@ func TestDocsLinks(t *testing.T) {
 // foreignFlags are other programs' flags the docs name, and the programs.
 var foreignFlags = map[string]string{
 	"warmup-records": "ProducerPerformance", "record-size": "ProducerPerformance", "payload-file": "ProducerPerformance",
+	"transactional-id": "ProducerPerformance", "transaction-duration-ms": "ProducerPerformance",
 	"messages": "ConsumerPerformance", "clusters": "MirrorMaker 2", "add-scram": "kafka-storage.sh",
 	"collector.netdev.device-exclude": "node_exporter", "kafka.labels": "kafka_exporter", "ulimit": "docker run",
 }
@@ -186,6 +187,12 @@ probes:
     record_size: 100
     lag_interval: 500ms
     consumer: {kind: share}
+  - name: readme-txn
+    rate: 50
+    record_size: 100
+    lag_interval: 500ms
+    producer: {transactional.id: readme, transaction.duration.ms: 500, transaction.abort.ratio: 0.5}
+    consumer: {isolation.level: read_committed}
 `
 
 // lastExposition is the last stable exposition, which the generated

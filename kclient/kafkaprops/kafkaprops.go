@@ -100,9 +100,9 @@ var Properties = sorted(append([]Property{
 	na(Producer, "partitioner.rack.aware", ownPartition+"; rack-aware partitioning (kgo.RackAwarePartitioning) would skip partitions"),
 	m(Producer, "request.timeout.ms", "", "ProduceRequestTimeout"),
 	m(Producer, "retries", "the default, 2147483647, leaves franz-go retrying until delivery.timeout.ms", "RecordRetries"),
-	na(Producer, "transaction.timeout.ms", "the probe produces outside transactions: kgo.TransactionTimeout only applies with a transactional.id"),
+	m(Producer, "transaction.timeout.ms", "with transactional.id", "TransactionTimeout"),
 	r(Producer, "transaction.two.phase.commit.enable", "franz-go has no two-phase commit participation (KIP-939)"),
-	na(Producer, "transactional.id", "the probe produces outside transactions: with kgo.TransactionalID franz-go refuses a produce outside BeginTransaction / EndTransaction, which the probe's producer does not run"),
+	m(Producer, "transactional.id", "suffixed -<probe>-<host name>: each probe of each exporter has its own; the probe's producer then writes in transactions of transaction.duration.ms (its own key, as ProducerPerformance's --transaction-duration-ms), aborting a share transaction.abort.ratio of them", "TransactionalID"),
 
 	// Consumer.
 	m(Consumer, "allow.auto.create.topics", "true: AllowAutoTopicCreation; franz-go's default, and so the probe's, is false, Kafka's true: the probe creates its topic itself (create_topic)", "AllowAutoTopicCreation"),

@@ -214,6 +214,36 @@
               runbook_url: $._config.runbookURL + 'kafkabenchconsumerlaggrowing',
             },
           },
+          {
+            alert: 'KafkaBenchAbortedRecordsRead',
+            expr: 'sum by (%(clusterLabel)s, job, instance, probe) (increase(kafka_bench_transaction_aborted_records_read_total[5m])) > 0' % $._config,
+            labels: {
+              severity: 'critical',
+            },
+            annotations: {
+              summary: 'A read_committed consumer read records of aborted transactions.',
+              description: 'The read_committed consumer of probe {{ $labels.probe }} on {{ $labels.instance }} (cluster {{ $labels.%(clusterLabel)s }}) read {{ $value | humanize }} records of transactions its producer aborted in the last 5 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchabortedrecordsread',
+            },
+          },
+          {
+            alert: 'KafkaBenchTransactionsFailing',
+            expr: |||
+              sum by (%(clusterLabel)s, job, instance, probe) (rate(kafka_bench_transactions_total{outcome="failed"}[5m]))
+              /
+              sum by (%(clusterLabel)s, job, instance, probe) (rate(kafka_bench_transactions_total[5m]))
+              > %(transactionFailureRatioThreshold)g
+            ||| % $._config,
+            'for': '10m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: "A probe's transactions fail to commit or abort.",
+              description: 'Of the transactions of probe {{ $labels.probe }} on {{ $labels.instance }} (cluster {{ $labels.%(clusterLabel)s }}), {{ $value | humanizePercentage }} failed to end over 5 minutes (threshold %(transactionFailureRatioThreshold)g) for more than 10 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchtransactionsfailing',
+            },
+          },
         ],
       },
       {

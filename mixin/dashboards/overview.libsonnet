@@ -1,3 +1,52 @@
+// timeseries is a time series panel of the Overview's style: one query per
+// target ([expr, legend]), a table legend with mean, max and last.
+local timeseries(id, title, description, unit, x, y, targets) = {
+  id: id,
+  type: 'timeseries',
+  title: title,
+  description: description,
+  gridPos: { h: 8, w: 12, x: x, y: y },
+  datasource: { type: 'prometheus', uid: '${datasource}' },
+  fieldConfig: {
+    defaults: {
+      unit: unit,
+      color: { mode: 'palette-classic' },
+      custom: {
+        drawStyle: 'line',
+        lineInterpolation: 'linear',
+        lineWidth: 1,
+        fillOpacity: 10,
+        gradientMode: 'none',
+        showPoints: 'never',
+        spanNulls: false,
+        axisPlacement: 'auto',
+        stacking: { mode: 'none', group: 'A' },
+      },
+      thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }] },
+      min: 0,
+    },
+    overrides: [],
+  },
+  options: {
+    legend: { displayMode: 'table', placement: 'bottom', showLegend: true, calcs: ['mean', 'max', 'lastNotNull'] },
+    tooltip: { mode: 'multi', sort: 'desc' },
+  },
+  targets: [
+    {
+      datasource: { type: 'prometheus', uid: '${datasource}' },
+      editorMode: 'code',
+      expr: t[0],
+      legendFormat: t[1],
+      range: true,
+      instant: false,
+      refId: std.char(65 + i),
+    }
+    for i in std.range(0, std.length(targets) - 1)
+    for t in [targets[i]]
+  ],
+};
+local sel = '{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$probe"}';
+
 {
   uid: 'kafka-bench-overview',
   title: 'Kafka Bench / Overview',
@@ -1808,7 +1857,7 @@
       id: 17,
       type: 'timeseries',
       title: 'Produce failures by reason',
-      description: 'Records that could not be produced, per second, by reason (timeout, retries_exhausted, not_leader, not_enough_replicas, topic_missing, auth, message_too_large, behind_schedule, client_closed, other).',
+      description: 'Records that could not be produced, per second, by reason (timeout, retries_exhausted, not_leader, not_enough_replicas, topic_missing, auth, message_too_large, behind_schedule, client_closed, transaction, other).',
       gridPos: {
         h: 8,
         w: 12,
@@ -5506,5 +5555,25 @@
         },
       ],
     },
+    {
+      type: 'row',
+      title: 'Transactions (producer.transactional.id)',
+      collapsed: false,
+      id: 1700,
+      gridPos: { h: 1, w: 24, x: 0, y: 231 },
+      panels: [],
+    },
+    timeseries(1701, 'Transactions/s by outcome', "Transactions of the probe's producer per second (kafka_bench_transactions_total), by outcome: committed, aborted (on purpose, transaction.abort.ratio) or failed (the end was refused or its outcome is unknown). KafkaBenchTransactionsFailing fires when over 5 % fail for 10 minutes.", 'ops', 0, 232, [
+      ['sum by (cluster, instance, probe, outcome) (rate(kafka_bench_transactions_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}} {{outcome}}'],
+    ]),
+    timeseries(1702, 'Transaction end latency p99 by end', 'p99 of the time to end a transaction (EndTxn, after its records were acknowledged: kafka_bench_transaction_end_latency_seconds), by end: commit or abort.', 's', 12, 232, [
+      ['histogram_quantile(0.99, sum by (cluster, instance, probe, end) (rate(kafka_bench_transaction_end_latency_seconds' + sel + '[$__rate_interval]))) or histogram_quantile(0.99, sum by (cluster, instance, le, probe, end) (rate(kafka_bench_transaction_end_latency_seconds_bucket' + sel + '[$__rate_interval])))', '{{cluster}} {{probe}} {{end}} p99'],
+    ]),
+    timeseries(1703, 'Aborted records read by read_committed (must be 0)', 'Records of aborted transactions that a read_committed probe consumer read per interval (kafka_bench_transaction_aborted_records_read_total): must stay 0. KafkaBenchAbortedRecordsRead fires on any.', 'short', 0, 240, [
+      ['sum by (cluster, instance, probe) (increase(kafka_bench_transaction_aborted_records_read_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}}'],
+    ]),
+    timeseries(1704, 'Records in aborted transactions/s', 'Probe records written in transactions that were aborted, per second (kafka_bench_transaction_aborted_records_total): a read_committed consumer expects none of them, and none counts as lost.', 'count:rec/s', 12, 240, [
+      ['sum by (cluster, instance, probe) (rate(kafka_bench_transaction_aborted_records_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}}'],
+    ]),
   ],
 }

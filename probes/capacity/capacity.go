@@ -126,6 +126,9 @@ func New(p config.Probe, opts Options) *Canary {
 	cfg := *p.Capacity
 	p.Topic, p.Rate, p.Capacity = cfg.Topic, 0, nil
 	p.Consumer.Enabled = false
+	// It measures the produce ceiling outside transactions; with the
+	// probe's transactional.id it would fence the probe's producer.
+	p.Producer.TransactionalID, p.Producer.TransactionAbortRatio = "", 0
 	configs := map[string]string{"retention.ms": retention, "segment.ms": retention}
 	maps.Copy(configs, p.CreateTopic.Configs)
 	p.CreateTopic.Configs = configs

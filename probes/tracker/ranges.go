@@ -39,6 +39,29 @@ func (r *Ranges) AddRange(lo, hi uint64) {
 	r.s = slices.Replace(v, i, j, span{lo: lo, hi: hi})
 }
 
+// RemoveRange removes [lo, hi) and returns how many of them were in the set.
+func (r *Ranges) RemoveRange(lo, hi uint64) (removed uint64) {
+	if lo >= hi {
+		return 0
+	}
+	var out spans
+	for _, g := range r.s {
+		if g.hi <= lo || g.lo >= hi {
+			out = append(out, g)
+			continue
+		}
+		removed += min(g.hi, hi) - max(g.lo, lo)
+		if g.lo < lo {
+			out = append(out, span{lo: g.lo, hi: lo})
+		}
+		if g.hi > hi {
+			out = append(out, span{lo: hi, hi: g.hi})
+		}
+	}
+	r.s = out
+	return removed
+}
+
 // Count is the number of sequence numbers in the set.
 func (r *Ranges) Count() uint64 { return r.s.count() }
 

@@ -33,4 +33,14 @@ func TestRanges(t *testing.T) {
 	if n := r.Intersect(&o); n != 2+2+1 { // 4,5 + 9,10 + 14
 		t.Errorf("Intersect = %d, want 5", n)
 	}
+	// {0,6} {9,15} without [2, 11): the first cut, the second shortened.
+	if n := r.RemoveRange(2, 11); n != 4+2 {
+		t.Errorf("RemoveRange(2, 11) = %d, want 6", n)
+	}
+	if got, want := r.List(), [][2]uint64{{0, 2}, {11, 15}}; !slices.Equal(got, want) {
+		t.Errorf("after RemoveRange: List = %v, want %v", got, want)
+	}
+	if n := r.RemoveRange(20, 30); n != 0 || r.Count() != 6 {
+		t.Errorf("RemoveRange outside the set = %d, Count %d; want 0, 6", n, r.Count())
+	}
 }

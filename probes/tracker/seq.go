@@ -26,9 +26,19 @@ type seqState struct {
 	acked    spans
 	failed   spans
 	runs     ackRuns // Config.LoseUnread only
+	// aborted are the failed seqs of aborted transactions (Tracker.Aborted).
+	aborted spans
 }
 
 func (s *seqState) observe(seq uint64, now time.Time) Result {
+	r := s.classify(seq, now)
+	if len(s.aborted) > 0 && s.aborted.remove(seq) {
+		return Aborted
+	}
+	return r
+}
+
+func (s *seqState) classify(seq uint64, now time.Time) Result {
 	switch {
 	case seq == s.expected:
 		s.expected++
@@ -149,12 +159,13 @@ func (s *seqState) ack(seq uint64, now time.Time) {
 
 // fail notes that the producer gave up on seq: it is never expected, so it
 // leaves a gap and is remembered for a late arrival. A seq already received
-// is ignored.
-func (s *seqState) fail(seq uint64, now time.Time) {
+// is ignored; fail reports whether seq was not.
+func (s *seqState) fail(seq uint64, now time.Time) bool {
 	if seq < s.expected && !s.fill(seq) {
-		return
+		return false
 	}
 	s.failed.add(seq, now)
+	return true
 }
 
 // expire declares acknowledged gaps pending for at least grace lost and
@@ -175,14 +186,21 @@ func (s *seqState) expire(now time.Time, grace time.Duration, dropUnacked bool) 
 	}
 	clear(s.gaps[len(kept):])
 	s.gaps = kept
-	keptF := s.failed[:0]
-	for _, f := range s.failed {
-		if f.hi <= s.expected && now.Sub(f.at) >= grace {
+	s.failed.forgetPassed(s.expected, now, grace)
+	s.aborted.forgetPassed(s.expected, now, grace)
+	return lost
+}
+
+// forgetPassed drops the spans wholly below expected added more than grace
+// before now.
+func (s *spans) forgetPassed(expected uint64, now time.Time, grace time.Duration) {
+	kept := (*s)[:0]
+	for _, f := range *s {
+		if f.hi <= expected && now.Sub(f.at) >= grace {
 			continue
 		}
-		keptF = append(keptF, f)
+		kept = append(kept, f)
 	}
-	clear(s.failed[len(keptF):])
-	s.failed = keptF
-	return lost
+	clear((*s)[len(kept):])
+	*s = kept
 }

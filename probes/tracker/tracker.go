@@ -63,6 +63,9 @@ const (
 	// Gap is beyond the expected sequence number: in order, but the
 	// records in between are now missing.
 	Gap
+	// Aborted was written in a transaction the producer aborted
+	// (Tracker.Aborted): a read_committed consumer must never read one.
+	Aborted
 )
 
 func (r Result) String() string {
@@ -77,6 +80,8 @@ func (r Result) String() string {
 		return "other_run"
 	case Gap:
 		return "gap"
+	case Aborted:
+		return "aborted"
 	}
 	return "unknown"
 }
@@ -165,6 +170,22 @@ func (t *Tracker) WillNotArrive(partition int32, lo, hi uint64, now time.Time) {
 	own := &t.part(partition).own
 	for seq := lo; seq < hi; seq++ {
 		own.fail(seq, now)
+	}
+}
+
+// Aborted tells the tracker that sequence numbers [lo, hi) of the own run
+// on partition were written in a transaction the producer aborted: to the
+// loss accounting they are as WillNotArrive's, and one that arrives anyway
+// (before it is forgotten) is Aborted. One already received is ignored: a
+// read_uncommitted consumer reads them before the abort.
+func (t *Tracker) Aborted(partition int32, lo, hi uint64, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	own := &t.part(partition).own
+	for seq := lo; seq < hi; seq++ {
+		if own.fail(seq, now) {
+			own.aborted.add(seq, now)
+		}
 	}
 }
 

@@ -289,8 +289,72 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
+// TestAbortedTransactions: transactions of 10 records alternate committed
+// and aborted on one partition. A read_committed consumer reads the
+// committed ones only: nothing lost, nothing pending after the grace. One
+// that reads an aborted record (a broken read_committed) gets Aborted for
+// it, once; a read_uncommitted consumer, which reads every record before
+// its transaction ends, gets no Aborted at all.
+func TestAbortedTransactions(t *testing.T) {
+	const txns, size = 101, 10 // the last committed, so the consumer reads past every abort
+	aborted := func(seq uint64) bool { return seq/size%2 == 1 }
+	run := func(t *testing.T, read func(seq uint64) bool, abortFirst bool) (tr *Tracker, results map[Result]int) {
+		tr, results = New(own, Config{}), map[Result]int{}
+		for txn := range uint64(txns) {
+			lo, hi := txn*size, txn*size+size
+			for seq := lo; seq < hi; seq++ {
+				tr.Acked(0, seq, t0)
+			}
+			end := func() {
+				if aborted(lo) {
+					tr.Aborted(0, lo, hi, t0)
+				}
+			}
+			if abortFirst {
+				end()
+			}
+			for seq := lo; seq < hi; seq++ {
+				if read(seq) {
+					results[tr.Observe(0, own, seq, t0)]++
+				}
+			}
+			if !abortFirst {
+				end()
+			}
+		}
+		if lost := tr.Expire(t0.Add(time.Hour)); lost != 0 {
+			t.Fatalf("lost %d records, want 0", lost)
+		}
+		return tr, results
+	}
+	t.Run("read_committed", func(t *testing.T) {
+		tr, results := run(t, func(seq uint64) bool { return !aborted(seq) }, true)
+		if results[Aborted] != 0 || results[Duplicate] != 0 || results[OutOfOrder] != 0 {
+			t.Fatalf("results %v, want in order only", results)
+		}
+		if g, r, f := tr.Pending(); g != 0 || r != 0 || f != 0 {
+			t.Fatalf("Pending = (%d, %d, %d) after the grace, want none", g, r, f)
+		}
+		if n := len(tr.parts[0].own.aborted); n != 0 {
+			t.Fatalf("%d aborted ranges remembered after the grace, want none", n)
+		}
+	})
+	t.Run("aborted records read", func(t *testing.T) {
+		_, results := run(t, func(uint64) bool { return true }, true)
+		if results[Aborted] != txns/2*size {
+			t.Fatalf("results %v, want %d aborted", results, txns/2*size)
+		}
+	})
+	t.Run("read_uncommitted", func(t *testing.T) {
+		_, results := run(t, func(uint64) bool { return true }, false)
+		if results[InOrder] != txns*size {
+			t.Fatalf("results %v, want %d in order", results, txns*size)
+		}
+	})
+}
+
 func TestResultString(t *testing.T) {
-	want := map[Result]string{InOrder: "in_order", Duplicate: "duplicate", OutOfOrder: "out_of_order", OtherRun: "other_run", Gap: "gap", Result(99): "unknown"}
+	want := map[Result]string{InOrder: "in_order", Duplicate: "duplicate", OutOfOrder: "out_of_order", OtherRun: "other_run", Gap: "gap", Aborted: "aborted", Result(99): "unknown"}
 	for r, s := range want {
 		if r.String() != s {
 			t.Errorf("%d.String() = %q, want %q", int(r), r.String(), s)

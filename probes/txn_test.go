@@ -1,0 +1,83 @@
+package probes_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+)
+
+func txnConfig(isolation string) string {
+	return fmt.Sprintf(`
+probes:
+  - name: tx
+    rate: 1000
+    lag_interval: 500ms
+    loss_grace_period: 1s
+    create_topic: {partitions: 3}
+    producer:
+      transactional.id: canary
+      transaction.duration.ms: 100
+      transaction.abort.ratio: 0.25
+    consumer:
+      isolation.level: %s
+`, isolation)
+}
+
+// A transactional probe on kfake, a quarter of its transactions aborted
+// on purpose. With read_committed the consumer reads exactly the committed
+// records: every aborted one is missing, none is lost or read; with
+// read_uncommitted it reads every record and none counts as an aborted
+// read. Either way each transaction is committed or aborted, none fails.
+func TestTransactionalProbe(t *testing.T) {
+	const n = 3000
+	for _, isolation := range []string{"read_committed", "read_uncommitted"} {
+		t.Run(isolation, func(t *testing.T) {
+			x := probetest.StartWith(t, txnConfig(isolation), probetest.Kfake(t, 1),
+				probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
+			value := func(name string, labels ...string) float64 {
+				return probetest.Value(t, x.Gather(t), name, append([]string{"probe", "tx"}, labels...)...)
+			}
+			probetest.Eventually(t, time.Minute, "every record read", func() (bool, string) {
+				produced, aborted, consumed := value("kafka_bench_produced_records_total"), value("kafka_bench_transaction_aborted_records_total"), value("kafka_bench_consumed_records_total")
+				want := produced - aborted
+				if isolation == "read_uncommitted" {
+					want = produced
+				}
+				return produced == n && consumed == want, fmt.Sprintf("produced %v, aborted %v, consumed %v", produced, aborted, consumed)
+			})
+			time.Sleep(2 * time.Second) // past the loss grace
+			committed, aborted := value("kafka_bench_transactions_total", "outcome", "committed"), value("kafka_bench_transactions_total", "outcome", "aborted")
+			t.Logf("%v transactions committed, %v aborted, %v records aborted", committed, aborted, value("kafka_bench_transaction_aborted_records_total"))
+			if total := committed + aborted; total < 10 || aborted < total/4-1 || aborted > total/4+1 {
+				t.Errorf("%v committed, %v aborted: want a quarter of at least 10 aborted", committed, aborted)
+			}
+			for _, c := range []struct {
+				name   string
+				labels []string
+			}{
+				{"kafka_bench_transactions_total", []string{"outcome", "failed"}},
+				{"kafka_bench_transaction_aborted_records_read_total", nil},
+				{"kafka_bench_records_lost_total", nil},
+				{"kafka_bench_records_duplicated_total", nil},
+				{"kafka_bench_produce_failed_total", []string{"reason", "transaction"}},
+			} {
+				if got := value(c.name, c.labels...); got != 0 {
+					t.Errorf("%s%v = %v, want 0", c.name, c.labels, got)
+				}
+			}
+			if value("kafka_bench_transaction_aborted_records_total") == 0 {
+				t.Error("no record counted aborted")
+			}
+			// The transaction markers past the last record are read
+			// past too: caught up is lag 0, for the consumer and the
+			// group's commits alike.
+			probetest.Eventually(t, 30*time.Second, "lag 0", func() (bool, string) {
+				lag, group := value("kafka_bench_consumer_lag_records"), value("kafka_bench_consumer_group_lag_records")
+				return lag == 0 && group == 0, fmt.Sprintf("consumer lag %v, group lag %v records", lag, group)
+			})
+		})
+	}
+}
