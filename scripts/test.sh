@@ -25,18 +25,41 @@ cleanup() {
   # A step that fails (lint, say) ends the script while the integration
   # tests may still run in the background: they end with it.
   [ -z "${integration_pid:-}" ] || kill -- "-$integration_pid" 2>/dev/null || kill "$integration_pid" 2>/dev/null || true
-  rm -rf "$marks" "$test_logs" "${tools_log:-}" "${lint_log:-}" "${vuln_log:-}" "${jars_log:-}" "${bin_dir:-}"
+  rm -rf "$marks" "$test_logs" "${tools_log:-}" "${lint_log:-}" "${vuln_log:-}" "${jars_log:-}" "${bin_log:-}" "${bin_dir:-}"
 }
 trap cleanup EXIT
 
+# The exporter binary builds first, while apt-get and Maven download: it is
+# all that go test ./integration, the longest package, needs besides the
+# Kafka jars, so the sooner it is there the sooner the suite can end.
+# Built once for every test that runs it as a process (internal/testbin);
+# the version comes from git, as in the tests that build it themselves.
+bin_dir=$(mktemp -d)
+export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"
+bin_log=$(mktemp)
+(
+  phase_begin "exporter binary (background)"
+  rc=0
+  env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
+    scripts/build.sh "$KAFKA_BENCH_BINARY" || rc=$?
+  phase_end "exporter binary (background)"
+  exit $rc
+) >"$bin_log" 2>&1 &
+bin_pid=$!
+# after_binary waits for the binary's build to end: the tool builds start
+# then, so that they do not take the cores from it.
+after_binary() { while kill -0 "$bin_pid" 2>/dev/null; do sleep 1; done; }
+
 # Prometheus 3, the Helm, kustomize and golangci-lint CLIs and the release
-# tools compile from their Go modules (once, then cached) while apt-get and
-# Maven download: CPU beside network and disk, which on a fresh machine
-# saves minutes. golangci-lint builds beside the others, so that linting
-# starts once it is there while Prometheus (the longest of the builds), Helm
-# and kustomize, which only the tests need, still build.
+# tools compile from their Go modules (once, then cached) after the binary,
+# while apt-get and Maven may still download: CPU beside network and disk,
+# which on a fresh machine saves minutes. golangci-lint builds beside the
+# others, so that linting starts once it is there while Prometheus (the
+# longest of the builds), Helm and kustomize, which only the tests need,
+# still build.
 lint_log=$(mktemp)
 (
+  after_binary
   phase_begin "golangci-lint build (background)"
   rc=0
   scripts/golangci-lint.sh path || rc=$?
@@ -46,6 +69,7 @@ lint_log=$(mktemp)
 lint_pid=$!
 tools_log=$(mktemp)
 (
+  after_binary
   phase_begin "tool builds (background)"
   rc=0
   { scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools; } || rc=$?
@@ -57,6 +81,7 @@ tools_pid=$!
 # module's download overlaps the compiling, its indexing the downloads.
 vuln_log=$(mktemp)
 (
+  after_binary
   phase_begin "govulncheck and its database (background)"
   rc=0
   { scripts/govulncheck.sh path && scripts/govulncheck.sh db; } || rc=$?
@@ -125,14 +150,14 @@ else
 fi
 
 echo "== the exporter binary"
-phase_begin "exporter binary"
-# Built once for every test that runs it as a process (internal/testbin);
-# the version comes from git, as in the tests that build it themselves.
-bin_dir=$(mktemp -d)
-env -u VERSION -u REVISION -u BRANCH -u BUILD_USER -u BUILD_DATE -u SOURCE_DATE_EPOCH \
-  scripts/build.sh "$bin_dir/kafka_bench_exporter"
-export KAFKA_BENCH_BINARY="$bin_dir/kafka_bench_exporter"
-phase_end "exporter binary"
+phase_begin "waiting for the exporter binary"
+if ! wait "$bin_pid"; then
+  cat "$bin_log" >&2
+  echo "building the exporter binary failed" >&2
+  exit 1
+fi
+cat "$bin_log"
+phase_end "waiting for the exporter binary"
 
 echo "== go test ./integration (background)"
 # integration/ (real brokers; most of its time is waiting on faults,
