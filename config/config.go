@@ -46,6 +46,9 @@ type Kafka struct {
 	ClientID string   `yaml:"client_id" values:"at most 256 characters, including the {-capacity-<probe>} suffix of capacity clients (franz-go)" doc:"client.id of every client"`
 	TLS      TLS      `yaml:"tls"`
 	SASL     SASL     `yaml:"sasl"`
+	// PropertiesFile is a Kafka client properties file merged under this
+	// configuration when it is loaded (Load; clientprops.go).
+	PropertiesFile string `yaml:"properties_file" default:"(none)" doc:"a Kafka client properties file (the {client.properties} of {kafka-producer-perf-test --producer.config}): its connection, TLS and SASL keys apply to this block, its producer and consumer keys to every probe's {producer} and {consumer}; a key this file sets too keeps this file's value; relative paths in it are relative to it; see Configuration"`
 }
 
 // Probe is one named steady-state producer/consumer pair.

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 
 	"go.yaml.in/yaml/v3"
@@ -10,12 +11,22 @@ import (
 
 // Load reads, checks, decodes, defaults and validates a configuration file;
 // ResolveFile reads the files it names.
+//
+// The Kafka client properties file that kafka.properties_file names is
+// read here too, relative to the configuration file's directory, and
+// merged under the file's keys (clientprops.go): it is configuration, as
+// the YAML is.
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := Parse(data)
+	dir := filepath.Dir(path)
+	cfg, err := parse(data, func(name string) ([]byte, string, error) {
+		p := resolvePath(dir, name)
+		b, err := os.ReadFile(p)
+		return b, filepath.Dir(p), err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -24,8 +35,15 @@ func Load(path string) (*Config, error) {
 
 // Parse is Load without the file: unknown keys and wrongly typed values are
 // rejected before decoding, every default is filled, then Validate runs.
-// It reads nothing: Resolve reads the files the configuration names.
-func Parse(data []byte) (*Config, error) {
+// It reads nothing: Resolve reads the files the configuration names, and a
+// kafka.properties_file is refused (Load reads it).
+func Parse(data []byte) (*Config, error) { return parse(data, nil) }
+
+// readProps reads the properties file named name and returns its content
+// and the directory its relative paths are relative to.
+type readProps func(name string) (data []byte, dir string, err error)
+
+func parse(data []byte, read readProps) (*Config, error) {
 	cfg := &Config{}
 	cfg.SetDefaults()
 	doc, err := OneDocument(data, "a configuration file")
@@ -34,6 +52,9 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
+		if err := mergeProperties(root, read); err != nil {
+			return nil, err
+		}
 		if err := checkNode(root, reflect.TypeFor[Config](), "", ""); err != nil {
 			return nil, err
 		}
@@ -70,4 +91,76 @@ func NewProbe(name string) Probe {
 // Marshal renders the effective configuration (for --config.check).
 func (c *Config) Marshal() ([]byte, error) {
 	return yaml.Marshal(c)
+}
+
+// mergeProperties merges the properties file that root's
+// kafka.properties_file names, if any, under root.
+func mergeProperties(root *yaml.Node, read readProps) error {
+	kafka := child(root, "kafka")
+	file := child(kafka, "properties_file")
+	if file == nil || file.Kind != yaml.ScalarNode || file.Value == "" {
+		return nil
+	}
+	if read == nil {
+		return FieldError("", "kafka.properties_file", file.Value, "is read when the configuration is loaded from a file (--config.file)")
+	}
+	data, dir, err := read(file.Value)
+	if err != nil {
+		return FieldError("", "kafka.properties_file", file.Value, err.Error())
+	}
+	entries, err := ParseProperties(data)
+	if err != nil {
+		return FieldError("", "kafka.properties_file", file.Value, err.Error())
+	}
+	tree, err := propertiesToYAML(entries, file.Value, func(p string) string { return resolvePath(dir, p) })
+	if err != nil {
+		return err
+	}
+	mergeUnder(kafka, tree.kafka)
+	probes := child(root, "probes")
+	if (probes == nil || probes.Kind != yaml.SequenceNode || len(probes.Content) == 0) && len(tree.producer.Content)+len(tree.consumer.Content) > 0 {
+		key := tree.producer
+		if len(key.Content) == 0 {
+			key = tree.consumer
+		}
+		return FieldError("", "kafka.properties_file", file.Value, fmt.Sprintf("sets %s, a producer or consumer key, which applies to the probes of the configuration file, and it lists none", key.Content[0].Value))
+	}
+	if probes != nil && probes.Kind == yaml.SequenceNode {
+		for _, p := range probes.Content {
+			if p.Kind != yaml.MappingNode {
+				continue
+			}
+			for _, b := range []struct {
+				key  string
+				from *yaml.Node
+			}{{"producer", tree.producer}, {"consumer", tree.consumer}} {
+				if len(b.from.Content) == 0 {
+					continue
+				}
+				block := child(p, b.key)
+				if block == nil {
+					block = mapping()
+					p.Content = append(p.Content, str(b.key), block)
+				}
+				if block.Kind == yaml.MappingNode {
+					mergeUnder(block, b.from)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// child is the value of key in mapping m; nil if m is not a mapping or
+// lacks key.
+func child(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }

@@ -1,0 +1,195 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseProperties(t *testing.T) {
+	got, err := ParseProperties([]byte("# a comment\n! another\n\n  bootstrap.servers = a:9092,\\\n    b:9092\nclient.id:bench\nsasl.jaas.config org.example.M required \\\n  user=\"x\";\nkey\\=with\\ blanks=v\\u00e9\\tx\nempty=\nacks=1\nacks=all\ntrailing=\\\\\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PropertyEntry{
+		{"bootstrap.servers", "a:9092,b:9092", 4},
+		{"client.id", "bench", 6},
+		{"sasl.jaas.config", `org.example.M required user="x";`, 7},
+		{"key=with blanks", "vé\tx", 9},
+		{"empty", "", 10},
+		{"acks", "all", 12}, // the last one wins, as in Java
+		{"trailing", `\`, 13},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseProperties:\n got %+v\nwant %+v", got, want)
+	}
+	for _, bad := range []string{"k=\\u12", "k=\\uzzzz", "\xff=1"} {
+		if _, err := ParseProperties([]byte(bad)); err == nil {
+			t.Errorf("ParseProperties(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+func FuzzParseProperties(f *testing.F) {
+	for _, s := range []string{"a=b\n", "a\\\n b", "#c\n!d\nk:v", "k\\u0041=\\t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		entries, err := ParseProperties([]byte(s))
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, e := range entries {
+			if seen[e.Key] {
+				t.Fatalf("key %q twice", e.Key)
+			}
+			seen[e.Key] = true
+		}
+	})
+}
+
+// loadWith writes the YAML and the properties file into a directory of
+// their own and loads the YAML.
+func loadWith(t *testing.T, yamlText, props string) (*Config, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "client.properties"), []byte(props), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "config.yml")
+	if err := os.WriteFile(path, []byte(yamlText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return Load(path)
+}
+
+// A team's client.properties for SASL_SSL / SCRAM with a PEM truststore and
+// producer and consumer settings: the kafka block and every probe get them;
+// what the YAML sets too keeps the YAML's value; paths are relative to the
+// properties file.
+func TestPropertiesFile(t *testing.T) {
+	cfg, err := loadWith(t, `
+kafka:
+  properties_file: client.properties
+  client_id: from-yaml
+probes:
+  - name: a
+  - name: b
+    producer: {linger.ms: 20}
+    consumer: {isolation.level: read_uncommitted}
+`, `bootstrap.servers=k1:9093, k2:9093
+client.id=from-file
+security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="bench" password="p@ss w=rd";
+ssl.truststore.type=PEM
+ssl.truststore.location=certs/ca.pem
+ssl.endpoint.identification.algorithm=https
+linger.ms=5
+compression.type=lz4
+isolation.level=read_committed
+metadata.max.age.ms=60000
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := cfg.Kafka
+	if !reflect.DeepEqual(k.Brokers, []string{"k1:9093", "k2:9093"}) || k.ClientID != "from-yaml" || !k.TLS.Enabled ||
+		k.SASL.Mechanism != "SCRAM-SHA-512" || k.SASL.Username != "bench" || string(k.SASL.Password) != "p@ss w=rd" {
+		t.Errorf("kafka block = %+v", k)
+	}
+	if !filepath.IsAbs(k.TLS.CAFile) || !strings.HasSuffix(k.TLS.CAFile, "/certs/ca.pem") {
+		t.Errorf("tls.ca_file = %q, want certs/ca.pem beside the properties file", k.TLS.CAFile)
+	}
+	a, b := cfg.Probes[0], cfg.Probes[1]
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"a producer.linger.ms", a.Producer.LingerMS, 5},
+		{"b producer.linger.ms (the YAML's)", b.Producer.LingerMS, 20},
+		{"a producer.compression.type", a.Producer.CompressionType, "lz4"},
+		{"b producer.compression.type", b.Producer.CompressionType, "lz4"},
+		{"a consumer.isolation.level", a.Consumer.IsolationLevel, "read_committed"},
+		{"b consumer.isolation.level (the YAML's)", b.Consumer.IsolationLevel, "read_uncommitted"},
+		{"a producer.metadata.max.age.ms", a.Producer.MetadataMaxAgeMS, 60000},
+		{"a consumer.metadata.max.age.ms", a.Consumer.MetadataMaxAgeMS, 60000},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "p@ss") {
+		t.Errorf("the effective configuration shows the password:\n%s", out)
+	}
+}
+
+// GSSAPI with a keytab, from the JAAS line Kafka's docs give.
+func TestPropertiesFileKerberos(t *testing.T) {
+	cfg, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n", `bootstrap.servers=k1:9093
+security.protocol=SASL_PLAINTEXT
+sasl.mechanism=GSSAPI
+sasl.kerberos.service.name=kafka
+sasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab="bench.keytab" principal="bench@EXAMPLE.COM";
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Kafka.SASL
+	if s.Mechanism != "GSSAPI" || s.Username != "bench" || s.Kerberos.Realm != "EXAMPLE.COM" || s.Kerberos.ServiceName != "kafka" ||
+		!filepath.IsAbs(s.Kerberos.KeytabFile) || filepath.Base(s.Kerberos.KeytabFile) != "bench.keytab" {
+		t.Errorf("kafka.sasl = %+v", s)
+	}
+}
+
+// What a properties file cannot say is an error naming the file, the line
+// and the key, with the reason; never the password.
+func TestPropertiesFileInvalid(t *testing.T) {
+	const yamlText = "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n"
+	for props, want := range map[string]string{
+		"linger.mss=5\n": `client.properties:1: linger.mss = "5": not a Kafka producer or consumer property (kafka-clients 4.4.0)`,
+		"bootstrap.servers=k:9092\npartitioner.class=org.example.P\n":                        `client.properties:2: partitioner.class = "org.example.P": not applicable: the probe chooses every record's partition itself`,
+		"security.protocol=SSL\nssl.truststore.location=/etc/kafka/truststore.jks\n":         `client.properties:2: ssl.truststore.location = "/etc/kafka/truststore.jks": a JKS truststore (Kafka's default ssl.truststore.type): Go reads PEM only`,
+		"security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location=t.p12\n": `client.properties:2: ssl.truststore.type = "PKCS12": a PKCS12 truststore: Go reads PEM only`,
+		"security.protocol=SSL\nssl.endpoint.identification.algorithm=\n":                    `client.properties:2: ssl.endpoint.identification.algorithm = "": the broker's host name is always verified`,
+		"security.protocol=SSL\nssl.enabled.protocols=TLSv1.1,TLSv1.2\n":                     `client.properties:2: ssl.enabled.protocols = "TLSv1.1,TLSv1.2": Go speaks TLS 1.2 and 1.3 only`,
+		"security.protocol=TLS\n": `client.properties:1: security.protocol = "TLS": must be PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL`,
+		"sasl.mechanism=PLAIN\n":  `client.properties:1: sasl.mechanism = "PLAIN": applies only with security.protocol SASL_PLAINTEXT or SASL_SSL`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"hunter2\";\n":                       `client.properties:3: sasl.jaas.config = "<secret>": login module org.apache.kafka.common.security.scram.ScramLoginModule does not serve sasl.mechanism PLAIN`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\"\n":                        `client.properties:3: sasl.jaas.config = "<secret>": must end with ';'`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId=\"c\" clientSecret=\"hunter2\";\n": `client.properties:3: sasl.jaas.config = "<secret>": option clientSecret: the token endpoint's secret is read from a file`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.login.callback.handler.class=org.example.Handler\n":                                                                                        `client.properties:3: sasl.login.callback.handler.class = "org.example.Handler": names a Java class`,
+	} {
+		_, err := loadWith(t, yamlText, props)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("properties %q:\n got %v\nwant …%s…", props, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("the error shows the password: %v", err)
+		}
+	}
+	if _, err := loadWith(t, "kafka: {properties_file: client.properties}\n", "linger.ms=5\n"); err == nil || !strings.Contains(err.Error(), "sets linger.ms, a producer or consumer key, which applies to the probes of the configuration file, and it lists none") {
+		t.Errorf("producer keys without probes: %v", err)
+	}
+	if _, err := Parse([]byte(yamlText)); err == nil || !strings.Contains(err.Error(), `kafka.properties_file = "client.properties": is read when the configuration is loaded from a file`) {
+		t.Errorf("Parse with a properties file: %v", err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.yml")); err == nil {
+		t.Error("Load of a missing file: no error")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.yml")
+	if err := os.WriteFile(path, []byte("kafka: {properties_file: nope.properties}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), `kafka.properties_file = "nope.properties"`) {
+		t.Errorf("a missing properties file: %v", err)
+	}
+}

@@ -1,0 +1,90 @@
+package integration
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+)
+
+// The exporter reads a team's client.properties for the SASL_SSL listener
+// (SCRAM-SHA-512 in sasl.jaas.config, PEM trust and key stores beside the
+// file, mTLS) through kafka.properties_file, with producer keys in it: on
+// the real binary the probe produces and consumes, nothing is lost or
+// fails, the file's linger.ms is the probe's, and the log never shows the
+// password.
+func TestSecurityClientPropertiesFile(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	c := secureCluster(t)
+	certs := c.Certs()
+	dir := t.TempDir()
+	copyFile := func(to string, from ...string) {
+		var data []byte
+		for _, f := range from {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = append(data, b...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("ca.pem", certs.CAFile)
+	copyFile("client.pem", certs.ClientCertFile, certs.ClientKeyFile) // Kafka's PEM keystore: the chain and the key in one file
+	props := fmt.Sprintf(`# the team's client.properties
+bootstrap.servers=%s
+security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required \
+    username="%s" password="%s";
+ssl.truststore.type=PEM
+ssl.truststore.location=ca.pem
+ssl.keystore.type=PEM
+ssl.keystore.location=client.pem
+ssl.endpoint.identification.algorithm=https
+acks=all
+linger.ms=10
+`, strings.Join(c.SecureBootstrap(), ","), secureUser, securePassword)
+	if err := os.WriteFile(filepath.Join(dir, "client.properties"), []byte(props), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const probe = "props"
+	url, _, logs := startBinary(t, fmt.Sprintf(`
+kafka:
+  properties_file: %s
+probes:
+  - name: props
+    rate: 300
+    record_size: 512
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+`, filepath.Join(dir, "client.properties")))
+	var f scrape.Families
+	probetest.Eventually(t, 90*time.Second, "1000 records produced and consumed", func() (bool, string) {
+		resp, err := http.Get(url + "/-/ready")
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		if f, err = scrape.Get(url + "/metrics"); err != nil {
+			return false, err.Error()
+		}
+		p, cons := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
+		return resp.StatusCode == http.StatusOK && p >= 1000 && cons >= 1000, fmt.Sprintf("ready %d, produced %v, consumed %v", resp.StatusCode, p, cons)
+	})
+	assertCounters(t, f, probe, map[string]float64{"kafka_bench_records_lost_total": 0, "kafka_bench_produce_failed_total": 0})
+	if got := f.Label("kafka_bench_probe_info", "linger_ms", "probe", probe); got != "10" {
+		t.Errorf("kafka_bench_probe_info linger_ms = %q, want the file's 10", got)
+	}
+	if strings.Contains(logs.String(), securePassword) {
+		t.Error("the log shows the password")
+	}
+}
