@@ -34,7 +34,8 @@ import (
 // are done (go test -parallel sets how many at once; scripts/test.sh runs
 // 4); they use clusters of their own, or their own topics and groups on a
 // shared one. Among them are the share-group tests of exact counts and
-// lock expiries (TestShareProbeFaults, TestShareMemberKilled). The others
+// lock expiries (TestShareProbeFaults, TestShareMemberKilled), one at a
+// time on their broker (shareFaults in share_test.go). The others
 // run one at a time before them, in file order: those that fault a shared
 // cluster (SIGSTOP, SIGKILL) and those whose assertions are about rates,
 // latencies or resource use, which other tests' CPU on two cores would move

@@ -35,6 +35,42 @@ var shareCluster struct {
 	err  error
 }
 
+// shareFaults is held by the share tests of exact counts and lock
+// expiries (TestShareProbeFaults, TestShareMemberKilled): they run beside
+// the other tests, one at a time on the share-group broker.
+var shareFaults sync.Mutex
+
+// holdShareBroker takes shareFaults until t ends, and on a failure logs
+// what the broker says of the groups and the tail of its log.
+func holdShareBroker(t *testing.T, c *kafkatest.Cluster, groups ...string) {
+	t.Helper()
+	shareFaults.Lock()
+	t.Cleanup(shareFaults.Unlock)
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		described, err := admin(t, c).DescribeShareGroups(ctx, groups...)
+		for _, g := range described {
+			for _, m := range g.Members {
+				t.Logf("share group %s (%s, epoch %d): member %s assigned %v", g.GroupID, g.GroupState, g.GroupEpoch, m.MemberID, m.Assignment)
+			}
+			if len(g.Members) == 0 {
+				t.Logf("share group %s (%s, epoch %d): no members (err %v)", g.GroupID, g.GroupState, g.GroupEpoch, g.Err)
+			}
+		}
+		if err != nil {
+			t.Logf("describing the share groups: %v", err)
+		}
+		if data, err := os.ReadFile(c.Logs(0)); err == nil {
+			lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+			t.Logf("the share broker's log, last lines:\n%s", strings.Join(lines[max(0, len(lines)-40):], "\n"))
+		}
+	})
+}
+
 func shareKafka(t *testing.T) *kafkatest.Cluster {
 	t.Helper()
 	kafkatest.Integration(t)
@@ -154,6 +190,7 @@ func TestShareProbeSteady(t *testing.T) {
 func TestShareProbeFaults(t *testing.T) {
 	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
+	holdShareBroker(t, c, "kafka-bench-share-faults-share", "kafka-bench-share-hold-share")
 	const n = 1200 // 400 per partition, round robin from partition 0
 	faults := config.ShareFaults{ReleaseFraction: 0.1, RejectFraction: 0.05}
 	var release, reject float64
@@ -253,13 +290,14 @@ func TestShareMemberProcess(t *testing.T) {
 func TestShareMemberKilled(t *testing.T) {
 	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
+	holdShareBroker(t, c, "kafka-bench-share-killed-share")
 	// 45 s of records at the probe's 200 records/s: a new member of a
 	// share group waits seconds for its assignment (more on a loaded
 	// machine), and must still find records flowing when it has one.
 	const probe, n = "share-killed", 9000
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
-	x.WaitReady(t, probe, 60*time.Second)
+	x.WaitReady(t, probe, 2*time.Minute)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestShareMemberProcess$")
 	cmd.Env = append(os.Environ(), shareMemberEnv+"="+strings.Join(c.Bootstrap(), ";")+",kafka-bench-"+probe+"-share,kafka-bench-"+probe)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -185,4 +187,19 @@ func (c *consumer) onRevoked(ctx context.Context, cl *kgo.Client, _ map[string][
 	if err := cl.CommitUncommittedOffsets(ctx); err != nil {
 		c.m.commitFailed.Inc()
 	}
+}
+
+// fetchedFrom counts the records of each fetched batch by the partition's
+// leader and the broker that served it (kgo.HookFetchBatchRead): with
+// client.rack a follower in the consumer's rack serves it (KIP-392) once
+// the leader names it the preferred read replica. Once per batch, not per
+// record.
+type fetchedFrom struct {
+	probe   string
+	leaders *leaderLatency
+	counter *prometheus.CounterVec
+}
+
+func (f fetchedFrom) OnFetchBatchRead(meta kgo.BrokerMetadata, _ string, partition int32, m kgo.FetchBatchMetrics) {
+	f.counter.WithLabelValues(f.probe, f.leaders.leaderLabel(partition), strconv.Itoa(int(meta.NodeID))).Add(float64(m.NumRecords))
 }

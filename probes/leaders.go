@@ -71,6 +71,14 @@ func (ll *leaderLatency) set(parts kadm.PartitionDetails) {
 	ll.cur.Store(lo)
 }
 
+// leaderLabel is the broker label of partition's leader.
+func (ll *leaderLatency) leaderLabel(partition int32) string {
+	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.leaders) && lo.leaders[partition] >= 0 {
+		return strconv.Itoa(int(lo.leaders[partition]))
+	}
+	return brokerUnknown
+}
+
 // produce is the produce latency histogram of partition's leader.
 func (ll *leaderLatency) produce(partition int32) prometheus.Observer {
 	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.produce) {

@@ -47,6 +47,7 @@ type Metrics struct {
 	sendDelay       *prometheus.HistogramVec
 	consumed        *prometheus.CounterVec
 	consumedBytes   *prometheus.CounterVec
+	fetchedRecords  *prometheus.CounterVec
 	e2eLatency      *prometheus.HistogramVec
 	commitLatency   *prometheus.HistogramVec
 	commitFailed    *prometheus.CounterVec
@@ -79,6 +80,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		sendDelay:       family.Histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
 		consumed:        family.Counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
 		consumedBytes:   family.Counter("kafka_bench_consumed_bytes_total", "Record value bytes read by the probe's consumer group."),
+		fetchedRecords:  family.Counter("kafka_bench_consumer_fetched_records_total", "Records the probe's consumer group fetched, by the partition's leader (broker) and the broker that served the fetch (fetch_broker): a follower in the consumer's rack with consumer.client.rack and a rack-aware replica selector (KIP-392), else the leader.", "broker", "fetch_broker"),
 		e2eLatency:      family.Histogram("kafka_bench_end_to_end_latency_seconds", "Time from a record's intended send time to its consumption (same host clock), by the partition's leader broker.", "broker"),
 		commitLatency:   family.Histogram("kafka_bench_commit_latency_seconds", "Duration of the consumer's synchronous offset commits."),
 		commitFailed:    family.Counter("kafka_bench_commit_failed_total", "Offset commits that failed."),
@@ -103,7 +105,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 // families lists every probe family.
 func (m *Metrics) families() []family.Vec {
 	return []family.Vec{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
-		m.sendDelay, m.consumed, m.consumedBytes, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
+		m.sendDelay, m.consumed, m.consumedBytes, m.fetchedRecords, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
 		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds, m.clientFailed}
 }
 

@@ -370,7 +370,8 @@ func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
 	if churn {
 		cfg.Consumer.GroupInstanceID, label = "", "churn"
 	}
-	cl, err := p.NewClient(kclient.RoleConsumer, label, kclient.ConsumerOpts(cfg, member, c.callbacks())...)
+	opts := append(kclient.ConsumerOpts(cfg, member, c.callbacks()), kgo.WithHooks(fetchedFrom{probe: p.cfg.Name, leaders: p.latency, counter: p.metrics.fetchedRecords}))
+	cl, err := p.NewClient(kclient.RoleConsumer, label, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,9 @@ type Options struct {
 	// KafkaVersion is the Apache Kafka release to run, e.g. "3.9.1"; empty:
 	// KAFKA_VERSION from the environment, else scripts/kafka.sh's default.
 	KafkaVersion string
+	// Racks, when set, is each node's broker.rack, in node order (one per
+	// node).
+	Racks []string
 }
 
 const (
@@ -144,6 +147,9 @@ func StartCluster(ctx context.Context, opts Options, logf func(string, ...any)) 
 	}
 	if opts.Nodes < 1 {
 		return nil, fmt.Errorf("kafkatest: Options.Nodes = %d, want >= 1", opts.Nodes)
+	}
+	if len(opts.Racks) > 0 && len(opts.Racks) != opts.Nodes {
+		return nil, fmt.Errorf("kafkatest: %d Options.Racks for %d nodes, want one per node", len(opts.Racks), opts.Nodes)
 	}
 	if opts.HeapMB < 128 {
 		return nil, fmt.Errorf("kafkatest: Options.HeapMB = %d, want >= 128", opts.HeapMB)
@@ -310,6 +316,9 @@ func (c *Cluster) nodeConfig(n *node, voters string) string {
 	}
 	if c.opts.SASLSSL != nil {
 		kv = c.opts.SASLSSL.listenerConfig(kv, n, c.certs)
+	}
+	if int(n.id) <= len(c.opts.Racks) {
+		kv = append(kv, [2]string{"broker.rack", c.opts.Racks[n.id-1]})
 	}
 	keys := make([]string, 0, len(c.opts.BrokerConfig))
 	for k := range c.opts.BrokerConfig {

@@ -52,6 +52,13 @@ func TestNodeConfig(t *testing.T) {
 		if strings.Count(cfg, "group.initial.rebalance.delay.ms=") != 1 {
 			t.Errorf("override duplicated a key:\n%s", cfg)
 		}
+		if strings.Contains(cfg, "broker.rack") {
+			t.Errorf("a broker.rack without Options.Racks:\n%s", cfg)
+		}
+	}
+	c := &Cluster{opts: Options{Nodes: 3, Racks: []string{"a", "b", "c"}}}
+	if cfg := c.nodeConfig(&node{id: 2, port: 1000, cport: 1001, home: "/x"}, "2@127.0.0.1:1001"); !slices.Contains(strings.Split(cfg, "\n"), "broker.rack=b") {
+		t.Errorf("node 2 of racks a, b, c lacks broker.rack=b:\n%s", cfg)
 	}
 }
 

@@ -5575,5 +5575,16 @@ local sel = '{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$
     timeseries(1704, 'Records in aborted transactions/s', 'Probe records written in transactions that were aborted, per second (kafka_bench_transaction_aborted_records_total): a read_committed consumer expects none of them, and none counts as lost.', 'count:rec/s', 12, 240, [
       ['sum by (cluster, instance, probe) (rate(kafka_bench_transaction_aborted_records_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}}'],
     ]),
+    {
+      type: 'row',
+      title: 'Fetching (consumer.client.rack)',
+      collapsed: false,
+      id: 1800,
+      gridPos: { h: 1, w: 24, x: 0, y: 248 },
+      panels: [],
+    },
+    timeseries(1801, 'Records fetched/s by leader and serving broker', "Records the probe's consumer fetched per second (kafka_bench_consumer_fetched_records_total), by the partition's leader (broker) and the broker that served the fetch (fetch_broker). With consumer.client.rack and the brokers' RackAwareReplicaSelector (KIP-392) a follower in the consumer's rack serves it: fetch_broker differs from broker.", 'count:rec/s', 0, 249, [
+      ['sum by (cluster, instance, probe, broker, fetch_broker) (rate(kafka_bench_consumer_fetched_records_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}} leader {{broker}} from {{fetch_broker}}'],
+    ]),
   ],
 }
