@@ -75,6 +75,11 @@ probes:
 	if failed := value(t, f, "kafka_bench_transactions_total", probe, "outcome", "failed"); failed != 0 {
 		t.Errorf("%v transactions failed, want 0", failed)
 	}
+	// A new 4.4.0 cluster finalizes transaction.version 2 (KIP-890's
+	// server-side defence): what these transactions ran under.
+	if tv := f.Label("kafka_bench_cluster_info", "transaction_version"); tv != "2" {
+		t.Errorf("kafka_bench_cluster_info transaction_version = %q, want 2", tv)
+	}
 }
 
 // logTxnLatency logs the mean commit and abort times of probe and its

@@ -33,11 +33,12 @@ func headerOf(run uint64, t time.Time) payload.Header {
 }
 
 // latencies is a Recorder that keeps the last produce and end-to-end latency.
-type latencies struct{ produce, e2e time.Duration }
+type latencies struct {
+	NopRecorder
+	produce, e2e time.Duration
+}
 
 func (l *latencies) Produced(d time.Duration, _ int, _ RecordID) { l.produce = d }
-func (l *latencies) Failed(string, int)                          {}
-func (l *latencies) NotCommitted(uint64, int32, uint64, uint64)  {}
 func (l *latencies) Consumed(d time.Duration, _ int, own bool, _ RecordID) {
 	if own {
 		l.e2e = d

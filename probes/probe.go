@@ -78,6 +78,9 @@ type Recorder interface {
 	// acknowledged, whose transaction was aborted or did not end: no
 	// consumer is to expect them.
 	NotCommitted(run uint64, partition int32, lo, hi uint64)
+	// Rebalanced is one rebalance a member of the group went through (not
+	// its first join): its duration, as kafka_bench_consumer_rebalance_duration_seconds.
+	Rebalanced(d time.Duration)
 }
 
 // Probe is one running producer/consumer pair.
@@ -145,7 +148,7 @@ func New(cfg config.Probe, opts Options) *Probe {
 		errs:         newErrLog(logger),
 		stopProduce:  make(chan struct{}),
 		replica:      rep,
-		reb:          newRebalances(cfg, opts.Metrics.rebalance),
+		reb:          newRebalances(cfg, opts.Metrics.rebalance, rec),
 	}
 	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
 	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {

@@ -135,12 +135,12 @@ func TestHandOutReadsTheClockPerRecord(t *testing.T) {
 }
 
 // ids is a Recorder that keeps the ids of the records acknowledged.
-type ids struct{ produced []RecordID }
+type ids struct {
+	NopRecorder
+	produced []RecordID
+}
 
 func (r *ids) Produced(_ time.Duration, _ int, id RecordID) { r.produced = append(r.produced, id) }
-func (r *ids) Failed(string, int)                           {}
-func (r *ids) NotCommitted(uint64, int32, uint64, uint64)   {}
-func (r *ids) Consumed(time.Duration, int, bool, RecordID)  {}
 
 // The promise takes a record's header from beside the record, not from its
 // value (cold in the cache by the time Kafka answers): a value whose

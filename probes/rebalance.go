@@ -88,6 +88,7 @@ type rebalances struct {
 	group      string
 	configured string
 	m          *rebalanceMetrics
+	rec        Recorder               // Bench.Recorder; nil: none
 	protocol   atomic.Pointer[string] // as described; nil: not yet known
 	// stale says the protocol is to be described (again): until the first
 	// answer, and after each rebalance, the only time it can change (a
@@ -104,8 +105,8 @@ type rebalances struct {
 	partLo  prometheus.Counter
 }
 
-func newRebalances(p config.Probe, m *rebalanceMetrics) *rebalances {
-	r := &rebalances{probe: p.Name, group: p.Consumer.GroupID, configured: p.Consumer.GroupProtocol, m: m,
+func newRebalances(p config.Probe, m *rebalanceMetrics, rec Recorder) *rebalances {
+	r := &rebalances{probe: p.Name, group: p.Consumer.GroupID, configured: p.Consumer.GroupProtocol, m: m, rec: rec,
 		e2e:    m.e2e.WithLabelValues(p.Name),
 		partAs: m.assigned.WithLabelValues(p.Name),
 		partRv: m.revoked.WithLabelValues(p.Name),
@@ -313,7 +314,11 @@ func (mb *member) consumed(now time.Time) {
 	}
 	protocol := mb.r.inUse()
 	mb.r.m.rebalances.WithLabelValues(mb.r.probe, protocol, mb.cause).Inc()
-	mb.r.m.duration.WithLabelValues(mb.r.probe, protocol).Observe(now.Sub(mb.active.start).Seconds())
+	took := now.Sub(mb.active.start)
+	mb.r.m.duration.WithLabelValues(mb.r.probe, protocol).Observe(took.Seconds())
+	if mb.r.rec != nil && mb.cause != CauseJoined {
+		mb.r.rec.Rebalanced(took)
+	}
 	mb.r.close(mb.active, now)
 	mb.active = nil
 }

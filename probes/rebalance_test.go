@@ -19,7 +19,7 @@ func TestMemberRebalances(t *testing.T) {
 	m := newRebalanceMetrics(reg)
 	cfg := config.NewProbe("p")
 	cfg.Resolve()
-	r := newRebalances(cfg, m)
+	r := newRebalances(cfg, m, nil)
 	base := time.Unix(1_000_000, 0)
 	now := base
 	clk := clock{base: base, mono: func() time.Duration { return now.Sub(base) }, wall: func() time.Time { return now }}

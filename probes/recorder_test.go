@@ -12,13 +12,11 @@ import (
 
 // failures is a probes.Recorder that keeps the failures by reason.
 type failures struct {
+	probes.NopRecorder
 	mu       sync.Mutex
 	byReason map[string]int
 }
 
-func (f *failures) Produced(time.Duration, int, probes.RecordID)       {}
-func (f *failures) Consumed(time.Duration, int, bool, probes.RecordID) {}
-func (f *failures) NotCommitted(uint64, int32, uint64, uint64)         {}
 func (f *failures) Failed(reason string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

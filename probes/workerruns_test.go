@@ -14,6 +14,7 @@ import (
 
 // runs is a probes.Recorder that keeps the run ids of the records it hears.
 type runs struct {
+	probes.NopRecorder
 	mu       sync.Mutex
 	produced map[uint64]int
 	own      map[uint64]int // consumed as the bench's own
@@ -35,9 +36,6 @@ func (r *runs) Consumed(_ time.Duration, _ int, own bool, id probes.RecordID) {
 		r.other++
 	}
 }
-
-func (r *runs) Failed(string, int)                         {}
-func (r *runs) NotCommitted(uint64, int32, uint64, uint64) {}
 
 func (r *runs) String() string {
 	r.mu.Lock()

@@ -39,6 +39,12 @@ var verdictMetrics = []VerdictMetric{
 		}
 		return result.Millis(r.Consume.EndToEnd.P99), true
 	}, false},
+	{"rebalance p99 (ms)", "rebalance_p99_ms", false, func(r result.Result) (float64, bool) {
+		if r.Consume == nil || r.Consume.Rebalances == 0 {
+			return 0, false
+		}
+		return result.Millis(r.Consume.RebalanceP99), true
+	}, false},
 	{"consumer records/s", "consumer_records_per_sec", true, func(r result.Result) (float64, bool) {
 		if r.Consume == nil || r.Consume.Records == 0 {
 			return 0, false

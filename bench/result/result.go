@@ -80,6 +80,12 @@ type ConsumeResult struct {
 	// reads beyond the first of a record (accounting.go). Both are 0 when
 	// the records were produced by another run.
 	Lost, Duplicates int64
+	// Rebalances are the rebalances the group's members went through while
+	// the scenario ran (not their first join: consumer.churn makes them),
+	// each from a member's first revoke or lost callback to its first
+	// records after it; RebalanceP99 is the p99 of their durations.
+	Rebalances   int64
+	RebalanceP99 time.Duration
 }
 
 // Elapsed is End - Start.

@@ -92,17 +92,21 @@ type (
 	}
 	// JSONConsume is the consumer's side, with loss and duplicates.
 	JSONConsume struct {
-		Start         time.Time    `json:"start"`
-		End           time.Time    `json:"end"`
-		Records       int64        `json:"records"`
-		Bytes         int64        `json:"bytes"`
-		Seconds       float64      `json:"seconds"`
-		RecordsPerSec float64      `json:"records_per_sec"`
-		MBPerSec      float64      `json:"mb_per_sec"`
-		RebalanceMS   int64        `json:"rebalance_ms"`
-		Lost          int64        `json:"lost"`
-		Duplicates    int64        `json:"duplicates"`
-		EndToEndMS    *JSONLatency `json:"end_to_end_ms,omitempty"`
+		Start         time.Time `json:"start"`
+		End           time.Time `json:"end"`
+		Records       int64     `json:"records"`
+		Bytes         int64     `json:"bytes"`
+		Seconds       float64   `json:"seconds"`
+		RecordsPerSec float64   `json:"records_per_sec"`
+		MBPerSec      float64   `json:"mb_per_sec"`
+		RebalanceMS   int64     `json:"rebalance_ms"`
+		// Rebalances and RebalanceP99MS are the group's rebalances during
+		// the run (consumer.churn) and the p99 of their durations.
+		Rebalances     int64        `json:"rebalances"`
+		RebalanceP99MS float64      `json:"rebalance_p99_ms"`
+		Lost           int64        `json:"lost"`
+		Duplicates     int64        `json:"duplicates"`
+		EndToEndMS     *JSONLatency `json:"end_to_end_ms,omitempty"`
 	}
 	// JSONLatency is a latency summary in milliseconds.
 	JSONLatency struct {

@@ -41,8 +41,10 @@ type Recorder struct {
 
 	cmu      sync.Mutex
 	consumed int64 // including warm-up
-	warmEnd  time.Time
-	consume  side
+	// rebalances holds the durations of the group's rebalances (under cmu).
+	rebalances *hdrhistogram.Histogram
+	warmEnd    time.Time
+	consume    side
 }
 
 var _ probes.Recorder = (*Recorder)(nil)
@@ -75,6 +77,7 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 		produce:      side{hist: result.NewHistogram()},
 		consume:      side{hist: result.NewHistogram()},
 		acct:         result.NewAccounting(),
+		rebalances:   result.NewHistogram(),
 	}
 	if warmup == 0 {
 		close(r.warmedUp)
@@ -119,6 +122,25 @@ func (r *Recorder) NotCommitted(run uint64, partition int32, lo, hi uint64) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	r.notCommitted += int64(r.acct.Acked.At(run, partition).RemoveRange(lo, hi))
+}
+
+// Rebalanced implements probes.Recorder.
+func (r *Recorder) Rebalanced(d time.Duration) {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	_ = r.rebalances.RecordValue(min(max(d, 0).Microseconds(), result.HistMaxMicros)) // clamped: cannot fail
+}
+
+// Rebalances is how many rebalances the group's members went through and
+// the p99 of their durations.
+func (r *Recorder) Rebalances() (n int64, p99 time.Duration) {
+	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	n = r.rebalances.TotalCount()
+	if n > 0 {
+		p99 = time.Duration(r.rebalances.ValueAtQuantile(99)) * time.Microsecond
+	}
+	return n, p99
 }
 
 // Consumed implements probes.Recorder. Records of other runs are skipped

@@ -334,6 +334,7 @@ func consumeResult(rec *Recorder, start time.Time, own bool) *result.ConsumeResu
 		lat := span.Latency
 		c.EndToEnd = &lat
 	}
+	c.Rebalances, c.RebalanceP99 = rec.Rebalances()
 	return c
 }
 

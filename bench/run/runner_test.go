@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
@@ -244,5 +245,47 @@ matrix:
 		if committed && (r.Consume.Records == 0 || r.Consume.Records >= n) || !committed && r.Consume.Records != n {
 			t.Errorf("%s: consumed %d of %d produced records, want fewer with read_committed and all without", r.Scenario, r.Consume.Records, n)
 		}
+	}
+}
+
+// TestRebalanceVerdictOnFakeCluster: "classic cooperative-sticky vs the
+// consumer protocol" is one matrix; with consumer.churn each run measures
+// the group's rebalances, and the summary judges their p99.
+func TestRebalanceVerdictOnFakeCluster(t *testing.T) {
+	// Members hear of a rebalance at their next heartbeat: 200 ms in both
+	// protocols, so the churn member's second is a rebalance in each.
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{"group.consumer.heartbeat.interval.ms": "200"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	b, results, _ := runBench(t, c.ListenAddrs(), `
+duration: 3s
+rate: 500
+rounds: 3
+defaults:
+  create_topic: {partitions: 4}
+  record_size: 100
+  consumer: {fetch.max.wait.ms: 100, heartbeat.interval.ms: 200, churn: {interval: 1500ms, duration: 700ms}}
+matrix:
+  consumer.group.protocol: [classic, consumer]
+`)
+	for _, r := range results {
+		if r.Failed() {
+			t.Fatalf("%s round %d: %s", r.Scenario, r.Round, r.Err)
+		}
+		t.Logf("%s round %d: %d rebalances, p99 %v", r.Scenario, r.Round, r.Consume.Rebalances, r.Consume.RebalanceP99)
+		if r.Consume.Rebalances == 0 || r.Consume.RebalanceP99 <= 0 {
+			t.Errorf("%s round %d: %d rebalances, p99 %v; want the churn's", r.Scenario, r.Round, r.Consume.Rebalances, r.Consume.RebalanceP99)
+		}
+	}
+	judged := 0
+	for _, s := range report.Summarize(b, results) {
+		if s.Metric.Key == "rebalance_p99_ms" && !s.Baseline && s.Verdict != "" {
+			judged++
+		}
+	}
+	if judged != 1 {
+		t.Errorf("%d verdicts on rebalance p99, want 1 (consumer against classic)", judged)
 	}
 }

@@ -261,6 +261,10 @@ func mergeConsume(parts []result.Result) (*result.ConsumeResult, error) {
 		out.Bytes += c.Bytes
 		out.Start, out.End = earliest(out.Start, c.Start), latest(out.End, c.End)
 		out.Rebalance = max(out.Rebalance, c.Rebalance)
+		// Each worker's members see the group's rebalances: the slowest
+		// worker's p99 is the group's, as for the first join.
+		out.Rebalances = max(out.Rebalances, c.Rebalances)
+		out.RebalanceP99 = max(out.RebalanceP99, c.RebalanceP99)
 		out.Lost += c.Lost
 		out.Duplicates += c.Duplicates
 		if c.EndToEnd != nil {

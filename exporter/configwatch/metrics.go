@@ -51,7 +51,7 @@ type metrics struct {
 	topicInfo        *prometheus.GaugeVec   // probe, topic, hash
 	topicChanges     *prometheus.CounterVec // probe, topic
 	clusterBrokers   *prometheus.GaugeVec
-	clusterInfo      *prometheus.GaugeVec // cluster_id, controller, version, metadata_version
+	clusterInfo      *prometheus.GaugeVec // cluster_id, controller, version, metadata_version, transaction_version, share_version
 	pollSuccess      *prometheus.GaugeVec
 	pollDuration     *prometheus.GaugeVec
 	describeFailed   *prometheus.CounterVec // resource
@@ -101,8 +101,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, nil),
 		clusterInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_cluster_info",
-			Help: "1, labelled with the cluster id, the active controller's id, the Kafka version (comma-separated while brokers differ) and the finalized metadata.version level (empty without KRaft).",
-		}, []string{"cluster_id", "controller", "version", "metadata_version"}),
+			Help: "1, labelled with the cluster id, the active controller's id, the Kafka version (comma-separated while brokers differ), and the finalized levels of metadata.version (empty without KRaft), transaction.version (2: KIP-890's server-side defence, which transactional probes then run under) and share.version (share groups; empty when not finalized).",
+		}, []string{"cluster_id", "controller", "version", "metadata_version", "transaction_version", "share_version"}),
 		pollSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kafka_bench_config_poll_success",
 			Help: "1 if the last configuration poll described every broker and probe topic, else 0 (unreachable, or DescribeConfigs denied).",

@@ -33,10 +33,10 @@ type facts struct {
 	quorumAPI  bool  // a broker offers DescribeQuorum (kfake does not)
 	version    string
 	// versions are each answering broker's release (brokerVersion);
-	// finalized is the cluster's finalized metadata.version level ("" when
-	// none is).
+	// finalized is the cluster's finalized level of each feature of
+	// finalizedFeatures ("" when none is).
 	versions  map[int32]string
-	finalized string
+	finalized map[string]string
 	brokers   []int32 // sorted
 	racks     map[int32]string
 }
@@ -154,15 +154,22 @@ func denied(err error) bool {
 	return errors.Is(err, kerr.ClusterAuthorizationFailed) || errors.Is(err, kerr.TopicAuthorizationFailed)
 }
 
+// finalizedFeatures are the features whose finalized level
+// kafka_bench_cluster_info shows: the KRaft metadata version, and the
+// transaction (KIP-890) and share-group (KIP-932) versions that change what
+// transactional and share probes measure.
+var finalizedFeatures = []string{metadataVersion, "transaction.version", "share.version"}
+
 // versions asks every broker for its ApiVersions and names each one's
 // release (absent: it did not answer). finalized is the highest finalized
-// metadata.version level a broker reports, kraft whether one is finalized,
-// quorumAPI whether a broker offers DescribeQuorum.
-func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map[int16]string) (found map[int32]string, finalized string, kraft, quorumAPI bool) {
+// level a broker reports of each of finalizedFeatures, kraft whether
+// metadata.version is finalized, quorumAPI whether a broker offers
+// DescribeQuorum.
+func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map[int16]string) (found map[int32]string, finalized map[string]string, kraft, quorumAPI bool) {
 	var (
-		mu    sync.Mutex
-		wg    sync.WaitGroup
-		level int16 = -1
+		mu     sync.Mutex
+		wg     sync.WaitGroup
+		levels = map[string]int16{}
 	)
 	found = map[int32]string{}
 	for _, id := range brokers {
@@ -180,9 +187,12 @@ func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map
 			defer mu.Unlock()
 			found[id] = v
 			for _, ff := range resp.FinalizedFeatures {
-				if ff.Name == metadataVersion && resp.FinalizedFeaturesEpoch >= 0 {
-					kraft = true
-					level = max(level, ff.MaxVersionLevel)
+				if resp.FinalizedFeaturesEpoch < 0 || !slices.Contains(finalizedFeatures, ff.Name) {
+					continue
+				}
+				kraft = kraft || ff.Name == metadataVersion
+				if l, ok := levels[ff.Name]; !ok || ff.MaxVersionLevel > l {
+					levels[ff.Name] = ff.MaxVersionLevel
 				}
 			}
 			for _, k := range resp.ApiKeys {
@@ -191,8 +201,9 @@ func versions(ctx context.Context, cl *kgo.Client, brokers []int32, releases map
 		})
 	}
 	wg.Wait()
-	if level >= 0 {
-		finalized = strconv.Itoa(int(level))
+	finalized = map[string]string{}
+	for name, l := range levels {
+		finalized[name] = strconv.Itoa(int(l))
 	}
 	return found, finalized, kraft, quorumAPI
 }

@@ -299,7 +299,8 @@ func (w *Watcher) observeCluster(now time.Time, f *facts) {
 		version = "unknown"
 	}
 	w.m.clusterInfo.Reset()
-	w.m.clusterInfo.WithLabelValues(f.clusterID, idLabel(f.controller), version, f.finalized).Set(1)
+	w.m.clusterInfo.WithLabelValues(f.clusterID, idLabel(f.controller), version, f.finalized[metadataVersion],
+		f.finalized["transaction.version"], f.finalized["share.version"]).Set(1)
 	w.m.clusterBrokers.WithLabelValues().Set(float64(len(f.brokers)))
 	for _, id := range f.brokers {
 		w.members.racks[id] = f.racks[id]
