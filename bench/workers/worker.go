@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,11 +80,21 @@ func (w *Worker) Check(b *spec.Bench) error {
 	return nil
 }
 
-// share is b with this worker's share of num_records.
+// share is b with this worker's share of num_records, and with the
+// worker's index after each transactional.id: workers on one host would
+// otherwise fence each other's producers.
 func (w *Worker) share(b *spec.Bench) *spec.Bench {
 	c := *b
 	if c.NumRecords > 0 {
 		c.NumRecords = shareOf(b.NumRecords, w.Workers, w.Index)
+	}
+	if w.Workers > 1 {
+		c.Scenarios = slices.Clone(b.Scenarios)
+		for i := range c.Scenarios {
+			if p := &c.Scenarios[i].Probe.Producer; p.Transactional() {
+				p.TransactionalID += "-w" + strconv.Itoa(w.Index)
+			}
+		}
 	}
 	return &c
 }
