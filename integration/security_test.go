@@ -184,7 +184,13 @@ probes:
 		if err != nil {
 			return false, err.Error()
 		}
-		up, produced := value(t, f, "kafka_bench_probe_up", "badpw"), value(t, f, "kafka_bench_produced_records_total", "badpw")
+		// Between the old probe's stop and the new one's start the
+		// reload leaves the probe without series for a moment.
+		up, ok := f.Value("kafka_bench_probe_up", "probe", "badpw")
+		if !ok {
+			return false, "no kafka_bench_probe_up series yet (the reload restarts the probe)"
+		}
+		produced := value(t, f, "kafka_bench_produced_records_total", "badpw")
 		return up == 1 && produced > 0, fmt.Sprintf("probe_up=%v produced=%v", up, produced)
 	})
 	if strings.Contains(logs.String(), securePassword) {

@@ -39,6 +39,7 @@ const (
 	ShareAutoOffsetReset    = "share.auto.offset.reset"
 	ShareRecordLockDuration = "share.record.lock.duration.ms"
 	ShareDeliveryCountLimit = "share.delivery.count.limit"
+	ShareIsolationLevel     = "share.isolation.level"
 )
 
 // ErrNoShareGroups is a cluster whose brokers cannot serve share groups.

@@ -81,3 +81,31 @@ func TestTransactionalProbe(t *testing.T) {
 		})
 	}
 }
+
+// A transactional producer feeding a share group with consumer.isolation.level
+// read_committed (the group's share.isolation.level): the members accept
+// exactly the committed records, none lost.
+func TestTransactionalShareProbe(t *testing.T) {
+	const n = 2000
+	x := probetest.StartWith(t, `
+probes:
+  - name: txs
+    rate: 1000
+    lag_interval: 500ms
+    loss_grace_period: 1s
+    create_topic: {partitions: 3}
+    producer: {transactional.id: canary, transaction.duration.ms: 100, transaction.abort.ratio: 0.25}
+    consumer: {kind: share, consumers: 2, fetch.max.wait.ms: 100, isolation.level: read_committed}
+`, probetest.Kfake(t, 1), probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
+	value := func(name string, labels ...string) float64 {
+		return probetest.Value(t, x.Gather(t), name, append([]string{"probe", "txs"}, labels...)...)
+	}
+	probetest.Eventually(t, time.Minute, "every committed record accepted", func() (bool, string) {
+		produced, aborted, accepted := value("kafka_bench_produced_records_total"), value("kafka_bench_transaction_aborted_records_total"), value("kafka_bench_share_acks_total", "outcome", "accept")
+		return produced == n && aborted > 0 && accepted == produced-aborted, fmt.Sprintf("produced %v, aborted %v, accepted %v", produced, aborted, accepted)
+	})
+	time.Sleep(2 * time.Second) // past the loss grace
+	if lost := value("kafka_bench_records_lost_total"); lost != 0 {
+		t.Errorf("lost %v, want 0", lost)
+	}
+}
