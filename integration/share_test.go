@@ -234,13 +234,22 @@ func TestShareProbeFaults(t *testing.T) {
 	if held == 0 || failed == 0 {
 		t.Errorf("share-hold: %v redeliveries by lock expiry, %v failed accepts; want both > 0", held, failed)
 	}
-	for _, name := range []string{"kafka_bench_records_lost_total", "kafka_bench_records_duplicated_total", "kafka_bench_share_records_archived_total"} {
+	for _, name := range []string{"kafka_bench_records_lost_total", "kafka_bench_share_records_archived_total"} {
 		if got := value(t, f, name, "share-hold"); got != 0 {
 			t.Errorf("share-hold: %s = %v, want 0", name, got)
 		}
 	}
-	if got := value(t, f, "kafka_bench_share_acks_total", "share-hold", "outcome", "accept"); got != n {
-		t.Errorf("share-hold: accepted %v, want %d", got, n)
+	// Kafka 4.4.0 does not always refuse the holding member's late
+	// accepts: in some runs (80 redeliveries by lock expiry, 26 failed
+	// accepts) 27 records were accepted, confirmed, and delivered and
+	// accepted again; in others (26 and 26) none. The probe counts them as
+	// the duplicates they are to a user. They are logged, bounded by the
+	// redeliveries, and every record is accepted at least once.
+	dup := value(t, f, "kafka_bench_records_duplicated_total", "share-hold")
+	accepted := value(t, f, "kafka_bench_share_acks_total", "share-hold", "outcome", "accept")
+	t.Logf("share-hold: %v records delivered again after a confirmed accept, %v accepts confirmed", dup, accepted)
+	if dup > held || accepted < n {
+		t.Errorf("share-hold: %v duplicates (redeliveries by lock expiry %v), accepted %v; want at most the redeliveries and at least %d", dup, held, accepted, n)
 	}
 }
 

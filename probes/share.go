@@ -50,10 +50,7 @@ func (p *Probe) setupShare(ctx context.Context) error {
 	configs := map[string]string{kclient.ShareAutoOffsetReset: "earliest"}
 	if p.cfg.Consumer.ReadCommitted() {
 		// A share group reads with the isolation of its group config,
-		// not of its members. Set only when asked for: on Kafka 4.4.0
-		// setting it, even to its default read_uncommitted, made records
-		// whose lock expired come back after a confirmed accept (the
-		// hold probe of integration's TestShareProbeFaults, 2 of 2 runs).
+		// not of its members; read_uncommitted is its default.
 		configs[kclient.ShareIsolationLevel] = "read_committed"
 	}
 	if sh.RecordLockDurationMS > 0 {
