@@ -2,12 +2,14 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/yamlnode"
 )
 
 // A Kafka client properties file (kafka.properties_file) is the
@@ -45,7 +47,7 @@ var securityKeys = []string{"security.protocol", "sasl.mechanism", "sasl.jaas.co
 // block and the probes' producer: and consumer: blocks; abs makes a path
 // the file names absolute (relative to the file's directory).
 func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) string) (propsTree, error) {
-	t := propsTree{kafka: mapping(), producer: mapping(), consumer: mapping()}
+	t := propsTree{kafka: yamlnode.Mapping(), producer: yamlnode.Mapping(), consumer: yamlnode.Mapping()}
 	sec := map[string]PropertyEntry{}
 	rows := map[string][]kafkaprops.Property{} // a name may have a row per client
 	for _, p := range kafkaprops.Properties {
@@ -61,7 +63,7 @@ func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) str
 					v.Content = append(v.Content, str(strings.TrimSpace(b)))
 				}
 			}
-			setPath(t.kafka, path, v)
+			yamlnode.SetPath(t.kafka, path, v)
 			continue
 		}
 		if slices.Contains(securityKeys, e.Key) {
@@ -79,10 +81,10 @@ func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) str
 			}
 			mapped = true
 			if row.In&kafkaprops.Producer != 0 {
-				setPath(t.producer, []string{e.Key}, plain(e.Value))
+				yamlnode.SetPath(t.producer, []string{e.Key}, plain(e.Value))
 			}
 			if row.In&kafkaprops.Consumer != 0 {
-				setPath(t.consumer, []string{e.Key}, plain(e.Value))
+				yamlnode.SetPath(t.consumer, []string{e.Key}, plain(e.Value))
 			}
 		}
 		if !mapped {
@@ -118,7 +120,7 @@ func security(kafka *yaml.Node, sec map[string]PropertyEntry, file string, abs f
 	default:
 		return fail("security.protocol", "must be PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
 	}
-	for k := range sec {
+	for _, k := range slices.Sorted(maps.Keys(sec)) { // the first in order, run after run
 		switch {
 		case strings.HasPrefix(k, "sasl.") && !withSASL:
 			return fail(k, "applies only with security.protocol SASL_PLAINTEXT or SASL_SSL, as in Kafka (security.protocol is "+protocol+")")
@@ -127,7 +129,7 @@ func security(kafka *yaml.Node, sec map[string]PropertyEntry, file string, abs f
 		}
 	}
 	if withTLS {
-		setPath(kafka, []string{"tls", "enabled"}, plain("true"))
+		yamlnode.SetPath(kafka, []string{"tls", "enabled"}, plain("true"))
 		if err := sslProperties(kafka, get, fail, abs); err != nil {
 			return err
 		}
@@ -144,7 +146,7 @@ func sslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func(
 	if loc, ok := get("ssl.truststore.location"); ok {
 		switch typ, _ := get("ssl.truststore.type"); strings.ToUpper(typ) {
 		case "PEM":
-			setPath(kafka, []string{"tls", "ca_file"}, str(abs(loc)))
+			yamlnode.SetPath(kafka, []string{"tls", "ca_file"}, str(abs(loc)))
 		case "":
 			return fail("ssl.truststore.location", "a JKS truststore (Kafka's default ssl.truststore.type): "+convert)
 		default:
@@ -158,8 +160,8 @@ func sslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func(
 		switch typ, _ := get("ssl.keystore.type"); strings.ToUpper(typ) {
 		case "PEM":
 			// One PEM file holds the certificate chain and the key.
-			setPath(kafka, []string{"tls", "cert_file"}, str(abs(loc)))
-			setPath(kafka, []string{"tls", "key_file"}, str(abs(loc)))
+			yamlnode.SetPath(kafka, []string{"tls", "cert_file"}, str(abs(loc)))
+			yamlnode.SetPath(kafka, []string{"tls", "key_file"}, str(abs(loc)))
 		case "":
 			return fail("ssl.keystore.location", "a JKS keystore (Kafka's default ssl.keystore.type): "+convert)
 		default:
@@ -194,12 +196,12 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	if mechanism == "" {
 		mechanism = "GSSAPI" // Kafka's default
 	}
-	setPath(kafka, []string{"sasl", "mechanism"}, str(mechanism))
+	yamlnode.SetPath(kafka, []string{"sasl", "mechanism"}, str(mechanism))
 	if v, ok := get("sasl.kerberos.service.name"); ok {
-		setPath(kafka, []string{"sasl", "kerberos", "service_name"}, str(v))
+		yamlnode.SetPath(kafka, []string{"sasl", "kerberos", "service_name"}, str(v))
 	}
 	if v, ok := get("sasl.oauthbearer.token.endpoint.url"); ok {
-		setPath(kafka, []string{"sasl", "oauth", "token_endpoint"}, str(v))
+		yamlnode.SetPath(kafka, []string{"sasl", "oauth", "token_endpoint"}, str(v))
 	}
 	if v, ok := get("sasl.login.callback.handler.class"); ok && !strings.HasSuffix(v, ".OAuthBearerLoginCallbackHandler") {
 		return fail("sasl.login.callback.handler.class", javaClassReason)
@@ -221,25 +223,25 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	for _, o := range options {
 		switch {
 		case want != "Krb5LoginModule" && want != "OAuthBearerLoginModule" && o.key == "username":
-			setPath(kafka, sasl("username"), str(o.value))
+			yamlnode.SetPath(kafka, sasl("username"), str(o.value))
 		case want != "Krb5LoginModule" && want != "OAuthBearerLoginModule" && o.key == "password":
-			setPath(kafka, sasl("password"), str(o.value))
+			yamlnode.SetPath(kafka, sasl("password"), str(o.value))
 		case want == "OAuthBearerLoginModule" && o.key == "clientId":
-			setPath(kafka, sasl("oauth", "client_id"), str(o.value))
+			yamlnode.SetPath(kafka, sasl("oauth", "client_id"), str(o.value))
 		case want == "OAuthBearerLoginModule" && o.key == "scope":
-			setPath(kafka, sasl("oauth", "scope"), str(o.value))
+			yamlnode.SetPath(kafka, sasl("oauth", "scope"), str(o.value))
 		case want == "OAuthBearerLoginModule" && o.key == "clientSecret":
 			return fail("sasl.jaas.config", "option clientSecret: the token endpoint's secret is read from a file, re-read when it rotates: set kafka.sasl.oauth.client_secret_file in the YAML and leave clientSecret out")
 		case want == "Krb5LoginModule" && o.key == "keyTab":
-			setPath(kafka, sasl("kerberos", "keytab_file"), str(abs(o.value)))
+			yamlnode.SetPath(kafka, sasl("kerberos", "keytab_file"), str(abs(o.value)))
 		case want == "Krb5LoginModule" && o.key == "principal":
 			user, realm, _ := strings.Cut(o.value, "@")
-			setPath(kafka, sasl("username"), str(user))
+			yamlnode.SetPath(kafka, sasl("username"), str(user))
 			if realm != "" {
-				setPath(kafka, sasl("kerberos", "realm"), str(realm))
+				yamlnode.SetPath(kafka, sasl("kerberos", "realm"), str(realm))
 			}
 		case want == "Krb5LoginModule" && o.key == "serviceName":
-			setPath(kafka, sasl("kerberos", "service_name"), str(o.value))
+			yamlnode.SetPath(kafka, sasl("kerberos", "service_name"), str(o.value))
 		case want == "Krb5LoginModule" && (o.key == "useKeyTab" || o.key == "storeKey") && strings.EqualFold(o.value, "true"),
 			want == "Krb5LoginModule" && o.key == "useTicketCache" && strings.EqualFold(o.value, "false"):
 		default:
@@ -314,56 +316,12 @@ func parseJAAS(s string) (module string, options []jaasOption, err error) {
 	return module, options, nil
 }
 
-func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
-
 // str is a string scalar: a password of digits stays a string.
-func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+func str(v string) *yaml.Node { return yamlnode.Str(v) }
 
 // plain is a scalar typed as YAML would type it unquoted (5, true, all).
 func plain(v string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Value: v}
 	n.Tag = n.ShortTag()
 	return n
-}
-
-// setPath sets path in mapping m to v, making the mappings on the way.
-func setPath(m *yaml.Node, path []string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == path[0] {
-			if len(path) == 1 {
-				m.Content[i+1] = v
-				return
-			}
-			setPath(m.Content[i+1], path[1:], v)
-			return
-		}
-	}
-	if len(path) == 1 {
-		m.Content = append(m.Content, str(path[0]), v)
-		return
-	}
-	child := mapping()
-	m.Content = append(m.Content, str(path[0]), child)
-	setPath(child, path[1:], v)
-}
-
-// mergeUnder adds to mapping dst every key of mapping src it lacks, and
-// merges the mappings both have: what dst sets wins.
-func mergeUnder(dst, src *yaml.Node) {
-	for i := 0; i+1 < len(src.Content); i += 2 {
-		k, v := src.Content[i], src.Content[i+1]
-		var have *yaml.Node
-		for j := 0; j+1 < len(dst.Content); j += 2 {
-			if dst.Content[j].Value == k.Value {
-				have = dst.Content[j+1]
-				break
-			}
-		}
-		switch {
-		case have == nil:
-			dst.Content = append(dst.Content, k, v)
-		case have.Kind == yaml.MappingNode && v.Kind == yaml.MappingNode:
-			mergeUnder(have, v)
-		}
-	}
 }

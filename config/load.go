@@ -7,6 +7,8 @@ import (
 	"reflect"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kafka-bench/kafka_bench_exporter/yamlnode"
 )
 
 // Load reads, checks, decodes, defaults and validates a configuration file;
@@ -96,8 +98,8 @@ func (c *Config) Marshal() ([]byte, error) {
 // mergeProperties merges the properties file that root's
 // kafka.properties_file names, if any, under root.
 func mergeProperties(root *yaml.Node, read readProps) error {
-	kafka := child(root, "kafka")
-	file := child(kafka, "properties_file")
+	kafka := yamlnode.Lookup(root, "kafka")
+	file := yamlnode.Lookup(kafka, "properties_file")
 	if file == nil || file.Kind != yaml.ScalarNode || file.Value == "" {
 		return nil
 	}
@@ -116,8 +118,8 @@ func mergeProperties(root *yaml.Node, read readProps) error {
 	if err != nil {
 		return err
 	}
-	mergeUnder(kafka, tree.kafka)
-	probes := child(root, "probes")
+	yamlnode.Merge(kafka, tree.kafka, true)
+	probes := yamlnode.Lookup(root, "probes")
 	if (probes == nil || probes.Kind != yaml.SequenceNode || len(probes.Content) == 0) && len(tree.producer.Content)+len(tree.consumer.Content) > 0 {
 		key := tree.producer
 		if len(key.Content) == 0 {
@@ -137,29 +139,15 @@ func mergeProperties(root *yaml.Node, read readProps) error {
 				if len(b.from.Content) == 0 {
 					continue
 				}
-				block := child(p, b.key)
+				block := yamlnode.Lookup(p, b.key)
 				if block == nil {
-					block = mapping()
-					p.Content = append(p.Content, str(b.key), block)
+					block = yamlnode.Mapping()
+					yamlnode.Put(p, b.key, block)
 				}
 				if block.Kind == yaml.MappingNode {
-					mergeUnder(block, b.from)
+					yamlnode.Merge(block, b.from, true)
 				}
 			}
-		}
-	}
-	return nil
-}
-
-// child is the value of key in mapping m; nil if m is not a mapping or
-// lacks key.
-func child(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
 		}
 	}
 	return nil

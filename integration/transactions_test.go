@@ -40,19 +40,7 @@ probes:
 		n := value(t, f, "kafka_bench_transactions_total", probe, "outcome", "committed") + value(t, f, "kafka_bench_transactions_total", probe, "outcome", "aborted")
 		return n >= 50, fmt.Sprintf("%v transactions ended", n)
 	})
-	// As drain, but the records of aborted transactions are never read.
-	x.Probe(probe).StopProducing()
-	probetest.Eventually(t, 60*time.Second, "probe "+probe+" to drain", func() (bool, string) {
-		f := x.Scrape(t)
-		v, missing := values(f, probe, "kafka_bench_produced_records_total", "kafka_bench_consumed_records_total",
-			"kafka_bench_transaction_aborted_records_total", "kafka_bench_consumer_lag_records", "kafka_bench_consumer_group_lag_records")
-		if missing != "" {
-			return false, missing
-		}
-		sent := float64(x.Probe(probe).Sent())
-		return v[0] > 0 && v[0] >= sent && v[1] >= v[0]-v[2] && v[3] == 0 && v[4] == 0,
-			fmt.Sprintf("sent=%v produced=%v consumed=%v aborted=%v lag=%v group_lag=%v", sent, v[0], v[1], v[2], v[3], v[4])
-	})
+	drain(t, x, probe)
 	time.Sleep(11 * time.Second) // past the loss grace of the last records
 	f := x.Scrape(t)
 	committed, aborted := value(t, f, "kafka_bench_transactions_total", probe, "outcome", "committed"), value(t, f, "kafka_bench_transactions_total", probe, "outcome", "aborted")

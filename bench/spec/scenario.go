@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/yamlnode"
 )
 
 // TopicPrefix starts the name of every topic the bench creates itself; only
@@ -386,19 +387,19 @@ func checkProbeNode(n *yaml.Node, scope string) error {
 // then the explicit scenario, then the matrix values, merged as YAML and
 // decoded once, so every probe default applies exactly as in the daemon.
 func (f *File) scenario(bs base, axes []axis, combo []int, labels map[string]bool) (Scenario, error) {
-	merged := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	setPath(merged, []string{"rate"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(f.Rate, 'g', -1, 64)})
-	mergeMapping(merged, &f.Defaults)
+	merged := yamlnode.Mapping()
+	yamlnode.SetPath(merged, []string{"rate"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(f.Rate, 'g', -1, 64)})
+	yamlnode.Merge(merged, &f.Defaults, false)
 	var parts, params []string
 	if bs.node != nil {
-		mergeMapping(merged, bs.node)
+		yamlnode.Merge(merged, bs.node, false)
 		parts = append(parts, bs.name)
 		params = append(params, bs.name)
 	}
 	for i, a := range axes {
 		v := a.values[combo[i]]
 		if a.setting == nil {
-			setPath(merged, a.path, v)
+			yamlnode.SetPath(merged, a.path, yamlnode.DeepCopy(v))
 		}
 		parts = append(parts, a.key+"="+v.Value)
 		params = append(params, v.Value)
