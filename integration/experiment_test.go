@@ -26,6 +26,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -337,8 +338,7 @@ matrix:
 	cmd := exec.Command(bin, "bench", "--bench.file="+file, "--kafka.brokers="+strings.Join(c.Bootstrap(), ","), "--seed=5")
 	sw := &syncWriter{w: &out}
 	cmd.Stdout, cmd.Stderr = sw, sw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := testenv.StartTied(cmd); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)

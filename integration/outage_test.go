@@ -33,8 +33,7 @@ func startBinary(t *testing.T, configYAML string) (url string, proc *os.Process,
 	logs = &bytes.Buffer{}
 	cmd := exec.Command(bin, "--config.file="+cfg, "--web.listen-address="+addr)
 	cmd.Stdout, cmd.Stderr = logs, logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := testenv.StartTied(cmd); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -85,9 +85,14 @@ probes:
 			n1 := rebalances(joined)
 			// It leaves: its partitions come back to the probe.
 			leave()
-			probetest.Eventually(t, 90*time.Second, "a rebalance measured after the second member left", func() (bool, string) {
-				n := rebalances(x.Scrape(t))
-				return n > n1, fmt.Sprintf("rebalances measured: %v (after the join: %v)", n, n1)
+			// Measured and given back are two events (the coordinator
+			// can end one rebalance before it assigns in the next): wait
+			// for both.
+			assignedAtJoin := value(t, joined, "kafka_bench_consumer_partitions_assigned_total", tc.probe)
+			probetest.Eventually(t, 90*time.Second, "a rebalance measured and partitions assigned after the second member left", func() (bool, string) {
+				f := x.Scrape(t)
+				n, a := rebalances(f), value(t, f, "kafka_bench_consumer_partitions_assigned_total", tc.probe)
+				return n > n1 && a > assignedAtJoin, fmt.Sprintf("rebalances measured: %v (after the join: %v); partitions assigned %v (after the join: %v)", n, n1, a, assignedAtJoin)
 			})
 			f := x.Scrape(t)
 			revoked, assigned := value(t, f, "kafka_bench_consumer_partitions_revoked_total", tc.probe), value(t, f, "kafka_bench_consumer_partitions_assigned_total", tc.probe)

@@ -18,6 +18,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -306,8 +307,9 @@ func TestShareMemberKilled(t *testing.T) {
 	const probe, n = "share-killed", 9000
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
-	x.WaitReady(t, probe, 2*time.Minute)
-
+	// The member starts beside the probe, not after it: it waits for the
+	// probe's topic, and joins while the records flow.
+	start := time.Now()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestShareMemberProcess$")
 	cmd.Env = append(os.Environ(), shareMemberEnv+"="+strings.Join(c.Bootstrap(), ";")+",kafka-bench-"+probe+"-share,kafka-bench-"+probe)
 	out, err := cmd.StdoutPipe()
@@ -315,7 +317,7 @@ func TestShareMemberKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	if err := testenv.StartTied(cmd); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -333,12 +335,14 @@ func TestShareMemberKilled(t *testing.T) {
 			}
 		}
 	}()
+	x.WaitReady(t, probe, 2*time.Minute)
 	var held int
 	select {
 	case held = <-holding:
-	case <-time.After(60 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the member process got no records")
 	}
+	t.Logf("the member process held records %.1f s after it started", time.Since(start).Seconds())
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

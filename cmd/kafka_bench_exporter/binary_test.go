@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
@@ -41,8 +42,7 @@ func startBinary(t *testing.T, args ...string) *process {
 	t.Helper()
 	p := &process{cmd: exec.Command(binary(t), args...), logs: &probetest.Logs{}, exited: make(chan error, 1)}
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := p.cmd.Start(); err != nil {
+	if err := testenv.StartTied(p.cmd); err != nil {
 		t.Fatal(err)
 	}
 	go func() { p.exited <- p.cmd.Wait() }()

@@ -103,8 +103,7 @@ func TestEmbeddedQuickStartAndSIGTERM(t *testing.T) {
 	logs := &probetest.Logs{} // read while the process writes
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--probe.rate=200")
 	cmd.Stdout, cmd.Stderr = logs, logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := testenv.StartTied(cmd); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)

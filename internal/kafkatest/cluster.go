@@ -46,6 +46,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
 // Options configure a cluster. The zero value is a 1-node cluster.
@@ -388,8 +389,11 @@ func (c *Cluster) format(ctx context.Context, n *node) (err error) {
 	}
 	cmd := exec.CommandContext(ctx, c.env.java, args...)
 	cmd.Stdout, cmd.Stderr = f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Run(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := testenv.StartTied(cmd); err != nil {
+		return fmt.Errorf("kafkatest: formatting node %d: %w", n.id, err)
+	}
+	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("kafkatest: formatting node %d: %w\n%s", n.id, err, tail(n.logPath))
 	}
 	return nil
@@ -416,10 +420,10 @@ func (c *Cluster) startLocked(n *node) error {
 	cmd.Dir = n.home
 	cmd.Stdout, cmd.Stderr = f, f
 	// Own process group: a Ctrl-C on the terminal reaches only the Go process,
-	// which then stops the JVMs itself. Pdeathsig: a test binary that crashes
+	// which then stops the JVMs itself. StartTied: a test binary that crashes
 	// or is killed on timeout takes its JVMs with it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := testenv.StartTied(cmd); err != nil {
 		return errors.Join(fmt.Errorf("kafkatest: starting node %d: %w", n.id, err), f.Close())
 	}
 	// The child has its own copy and writes through it; ours wrote only

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
 // mirrorMakerClass is MirrorMaker 2's dedicated-mode entry point.
@@ -176,8 +178,8 @@ func (m *MirrorMaker) Start() error {
 	cmd.Dir = m.dir
 	cmd.Stdout, cmd.Stderr = f, f
 	// As for brokers: own process group, and it dies with the test binary.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := testenv.StartTied(cmd); err != nil {
 		return fmt.Errorf("kafkatest: starting MirrorMaker 2: %w", err)
 	}
 	p := &process{cmd: cmd, done: make(chan struct{})}

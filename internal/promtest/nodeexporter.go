@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -50,22 +49,14 @@ func StartNodeExporter(t testing.TB) *NodeExporter {
 		"--collector.netdev.device-exclude=^$")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = sysProcAttr()
-	// As for Prometheus: fork from a thread that lives as long as the child,
-	// so Pdeathsig does not fire early.
-	started, done := make(chan error, 1), make(chan struct{})
-	go func() {
-		runtime.LockOSThread()
-		defer close(done)
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		_ = cmd.Wait()
-	}()
-	if err := <-started; err != nil {
+	if err := testenv.StartTied(cmd); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = cmd.Wait()
+	}()
 	t.Cleanup(func() {
 		kill(cmd.Process)
 		<-done

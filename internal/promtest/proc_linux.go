@@ -7,11 +7,10 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts Prometheus in its own process group and has the kernel
-// kill it if the thread that started it dies (see start), so a crashed or
-// killed test binary leaves no Prometheus behind.
+// sysProcAttr puts Prometheus in its own process group; testenv.StartTied
+// has the kernel kill it with the test binary.
 func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setpgid: true}
 }
 
 // kill sends SIGKILL to the process group Prometheus leads.

@@ -301,25 +301,14 @@ func start(t testing.TB, binary, dir, configFile string, attempt int) (*Promethe
 		client:  &http.Client{Timeout: 10 * time.Second},
 		done:    make(chan struct{}),
 	}
-	// Pdeathsig fires when the OS thread that forked the child exits, so
-	// fork from a goroutine locked to its thread that lives (blocked in
-	// Wait) exactly as long as Prometheus.
-	started := make(chan error, 1)
+	if err := testenv.StartTied(cmd); err != nil {
+		return nil, err
+	}
+	p.proc = cmd.Process
 	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		if err := cmd.Start(); err != nil {
-			started <- err
-			close(p.done)
-			return
-		}
-		p.proc = cmd.Process
-		started <- nil
 		p.waitErr = cmd.Wait()
 		close(p.done)
 	}()
-	if err := <-started; err != nil {
-		return nil, err
-	}
 	t.Cleanup(func() {
 		p.Kill()
 		if t.Failed() {
