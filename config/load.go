@@ -18,21 +18,41 @@ import (
 // read here too, relative to the configuration file's directory, and
 // merged under the file's keys (clientprops.go): it is configuration, as
 // the YAML is.
-func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+func Load(path string) (*Config, error) { return load(path, "", nil) }
+
+// load is Load with the properties file propsFile (--kafka.properties-file,
+// relative to the working directory) in place of the file's
+// kafka.properties_file when it is not empty. An empty path reads no
+// configuration file: the configuration is propsFile's alone, with the
+// probe defaultProbe when it is not nil, so that the properties file's
+// producer and consumer keys apply to it.
+func load(path, propsFile string, defaultProbe *yaml.Node) (*Config, error) {
+	var data []byte
+	dir := ""
+	if path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+		dir = filepath.Dir(path)
 	}
-	dir := filepath.Dir(path)
-	cfg, err := parse(data, func(name string) ([]byte, string, error) {
+	var given *yaml.Node
+	if propsFile != "" {
+		abs, err := filepath.Abs(propsFile)
+		if err != nil {
+			return nil, FieldError("", "--kafka.properties-file", propsFile, err.Error())
+		}
+		given = yamlnode.Str(abs)
+	}
+	cfg, err := parseWith(data, func(name string) ([]byte, string, error) {
 		p := resolvePath(dir, name)
 		b, err := os.ReadFile(p)
 		return b, filepath.Dir(p), err
-	})
-	if err != nil {
+	}, given, defaultProbe)
+	if err != nil && path != "" {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return cfg, nil
+	return cfg, err
 }
 
 // Parse is Load without the file: unknown keys and wrongly typed values are
@@ -45,15 +65,28 @@ func Parse(data []byte) (*Config, error) { return parse(data, nil) }
 // and the directory its relative paths are relative to.
 type readProps func(name string) (data []byte, dir string, err error)
 
-func parse(data []byte, read readProps) (*Config, error) {
+func parse(data []byte, read readProps) (*Config, error) { return parseWith(data, read, nil, nil) }
+
+// parseWith is parse with kafka.properties_file set to propsFile, and
+// probes set to the one probe, where they are not nil.
+func parseWith(data []byte, read readProps, propsFile, probe *yaml.Node) (*Config, error) {
 	cfg := &Config{}
 	cfg.SetDefaults()
 	doc, err := OneDocument(data, "a configuration file")
 	if err != nil {
 		return nil, err
 	}
+	if (propsFile != nil || probe != nil) && len(doc.Content) == 0 {
+		doc.Content = []*yaml.Node{yamlnode.Mapping()}
+	}
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
+		if propsFile != nil && root.Kind == yaml.MappingNode {
+			yamlnode.SetPath(root, []string{"kafka", "properties_file"}, propsFile)
+		}
+		if probe != nil && root.Kind == yaml.MappingNode {
+			yamlnode.Put(root, "probes", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{probe}})
+		}
 		if err := mergeProperties(root, read); err != nil {
 			return nil, err
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+
+	"github.com/kafka-bench/kafka_bench_exporter/yamlnode"
 )
 
 // Overrides are the command-line settings that combine with the file. A nil
@@ -13,8 +15,12 @@ import (
 // "default" and apply only when the file defines no probes; given together
 // with a file that has probes they are an error, so nothing is silently
 // ignored. NoProbes (--no-probes) runs no probe at all, as probes: [] does.
+// PropertiesFile (--kafka.properties-file, relative to the working
+// directory) replaces the file's kafka.properties_file; without a file, its
+// producer and consumer keys apply to the default probe.
 type Overrides struct {
 	Brokers          []string
+	PropertiesFile   string
 	NoProbes         bool
 	HostEnabled      *bool
 	ProbeRate        *float64
@@ -32,9 +38,20 @@ const DefaultProbeName = "default"
 func Effective(file string, o Overrides) (*Config, error) {
 	var cfg *Config
 	var err error
-	if file != "" {
-		cfg, err = Load(file)
-	} else {
+	var base *Probe // the default probe with the properties file's keys
+	switch {
+	case file == "" && o.PropertiesFile != "" && !o.NoProbes:
+		probe := yamlnode.Mapping()
+		yamlnode.Put(probe, "name", yamlnode.Str(DefaultProbeName))
+		if o.ProbeAcks != nil { // before Resolve: acks decide enable.idempotence's default
+			yamlnode.SetPath(probe, []string{"producer", "acks"}, yamlnode.Str(*o.ProbeAcks))
+		}
+		if cfg, err = load("", o.PropertiesFile, probe); err == nil {
+			base, cfg.Probes = &cfg.Probes[0], nil
+		}
+	case file != "" || o.PropertiesFile != "":
+		cfg, err = load(file, o.PropertiesFile, nil)
+	default:
 		cfg, err = Parse(nil)
 	}
 	if err != nil {
@@ -72,6 +89,9 @@ func Effective(file string, o Overrides) (*Config, error) {
 		return cfg, nil
 	}
 	p := NewProbe(DefaultProbeName)
+	if base != nil {
+		p = *base
+	}
 	set(&p.Rate, o.ProbeRate)
 	set(&p.RecordSize, o.ProbeRecordSize)
 	set(&p.Producer.Acks, o.ProbeAcks)

@@ -245,6 +245,21 @@ func waitCaughtUp(t *testing.T, x *exportertest.Exporter, probe string, maxRecor
 	})
 }
 
+// logMean logs the mean of the histograms name{probe, labels...} summed
+// over their other labels, when they have observations.
+func logMean(t testing.TB, f scrape.Families, name, probe string, labels ...string) {
+	t.Helper()
+	var n uint64
+	var sum float64
+	for _, m := range f.Find(name, append([]string{"probe", probe}, labels...)...) {
+		n += m.GetHistogram().GetSampleCount()
+		sum += m.GetHistogram().GetSampleSum()
+	}
+	if n > 0 {
+		t.Logf("%s%v: %d observations, mean %.1f ms", name, labels, n, 1000*sum/float64(n))
+	}
+}
+
 // values reads series of probe for a condition that is polled: a series
 // not there yet (the consumer's lag appears once it has its partitions,
 // later on a loaded machine) is the condition not holding, named in

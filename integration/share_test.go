@@ -152,7 +152,8 @@ func TestShareProbeSteady(t *testing.T) {
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	f := waitSettled(t, x, probe, n)
-	logLatency(t, f, probe)
+	logMean(t, f, "kafka_bench_share_delivery_latency_seconds", probe)
+	logMean(t, f, "kafka_bench_share_ack_latency_seconds", probe)
 	for _, cs := range []struct {
 		name   string
 		labels []string
@@ -251,17 +252,6 @@ func TestShareProbeFaults(t *testing.T) {
 	t.Logf("share-hold: %v records delivered again after a confirmed accept, %v accepts confirmed", dup, accepted)
 	if dup > held || accepted < n {
 		t.Errorf("share-hold: %v duplicates (redeliveries by lock expiry %v), accepted %v; want at most the redeliveries and at least %d", dup, held, accepted, n)
-	}
-}
-
-// logLatency logs the mean delivery and acknowledgement latency of probe.
-func logLatency(t *testing.T, f scrape.Families, probe string) {
-	t.Helper()
-	for _, name := range []string{"kafka_bench_share_delivery_latency_seconds", "kafka_bench_share_ack_latency_seconds"} {
-		if ms := f.Find(name, "probe", probe); len(ms) == 1 && ms[0].GetHistogram().GetSampleCount() > 0 {
-			h := ms[0].GetHistogram()
-			t.Logf("%s: %d observations, mean %.1f ms", name, h.GetSampleCount(), 1000*h.GetSampleSum()/float64(h.GetSampleCount()))
-		}
 	}
 }
 

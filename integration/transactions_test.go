@@ -35,18 +35,38 @@ probes:
     consumer: {isolation.level: read_committed}
 `, c.Bootstrap())
 	x.WaitReady(t, 60*time.Second)
+	// While transactions are open, the last stable offsets trail the end
+	// offsets: the stable lag is never above the lag, and below it at
+	// some scrapes (records held back by an open transaction).
+	var samples, heldBack int
 	probetest.Eventually(t, 2*time.Minute, "50 transactions", func() (bool, string) {
 		f := x.Scrape(t)
+		if stable, ok := f.Value("kafka_bench_consumer_lag_stable_records", "probe", probe); ok {
+			lag := value(t, f, "kafka_bench_consumer_lag_records", probe)
+			samples++
+			if stable > lag {
+				t.Errorf("stable lag %v > lag %v", stable, lag)
+			}
+			if stable < lag {
+				heldBack++
+			}
+		}
 		n := value(t, f, "kafka_bench_transactions_total", probe, "outcome", "committed") + value(t, f, "kafka_bench_transactions_total", probe, "outcome", "aborted")
 		return n >= 50, fmt.Sprintf("%v transactions ended", n)
 	})
+	t.Logf("stable lag below the lag at %d of %d scrapes", heldBack, samples)
+	if heldBack == 0 {
+		t.Errorf("stable lag below the lag at none of %d scrapes: no open transaction seen", samples)
+	}
 	drain(t, x, probe)
 	time.Sleep(11 * time.Second) // past the loss grace of the last records
 	f := x.Scrape(t)
 	committed, aborted := value(t, f, "kafka_bench_transactions_total", probe, "outcome", "committed"), value(t, f, "kafka_bench_transactions_total", probe, "outcome", "aborted")
 	produced, consumed := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
 	abortedRecords := value(t, f, "kafka_bench_transaction_aborted_records_total", probe)
-	logTxnLatency(t, f, probe)
+	logMean(t, f, "kafka_bench_transaction_end_latency_seconds", probe, "end", "commit")
+	logMean(t, f, "kafka_bench_transaction_end_latency_seconds", probe, "end", "abort")
+	logMean(t, f, "kafka_bench_end_to_end_latency_seconds", probe)
 	t.Logf("%v transactions committed, %v aborted; %v records produced, %v of them aborted, %v consumed", committed, aborted, produced, abortedRecords, consumed)
 	if total := committed + aborted; aborted < total/5-1 || aborted > total/5+1 {
 		t.Errorf("%v of %v transactions aborted, want a fifth", aborted, total)
@@ -67,27 +87,6 @@ probes:
 	// server-side defence): what these transactions ran under.
 	if tv := f.Label("kafka_bench_cluster_info", "transaction_version"); tv != "2" {
 		t.Errorf("kafka_bench_cluster_info transaction_version = %q, want 2", tv)
-	}
-}
-
-// logTxnLatency logs the mean commit and abort times of probe and its
-// mean end-to-end latency.
-func logTxnLatency(t *testing.T, f scrape.Families, probe string) {
-	t.Helper()
-	for _, end := range []string{"commit", "abort"} {
-		if ms := f.Find("kafka_bench_transaction_end_latency_seconds", "probe", probe, "end", end); len(ms) == 1 && ms[0].GetHistogram().GetSampleCount() > 0 {
-			h := ms[0].GetHistogram()
-			t.Logf("%s: %d, mean %.1f ms", end, h.GetSampleCount(), 1000*h.GetSampleSum()/float64(h.GetSampleCount()))
-		}
-	}
-	var n uint64
-	var sum float64
-	for _, m := range f.Find("kafka_bench_end_to_end_latency_seconds", "probe", probe) {
-		n += m.GetHistogram().GetSampleCount()
-		sum += m.GetHistogram().GetSampleSum()
-	}
-	if n > 0 {
-		t.Logf("end-to-end latency with read_committed: mean %.1f ms over %d records", 1000*sum/float64(n), n)
 	}
 }
 

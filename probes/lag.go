@@ -60,13 +60,17 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	m := p.metrics
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
+	// The last stable offsets before the end offsets: listed in this
+	// order, neither passes the other, so the stable lag is never above
+	// the lag.
+	stable, stableKnown := p.stableOffsets(ctx)
 	ends, err := p.admin.ListEndOffsets(ctx, p.cfg.Topic)
 	if err == nil {
 		err = ends.Error()
 	}
 	if err != nil {
 		p.logger.Debug("listing end offsets failed", "err", err)
-		p.dropGauges(m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
+		p.dropGauges(m.lagRecords, m.lagSeconds, m.lagStable, m.groupLagRecords, m.groupLagSeconds)
 		return
 	}
 	committed, err := p.admin.FetchOffsets(ctx, p.cfg.Consumer.GroupID)
@@ -90,13 +94,14 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 			}
 			if err != nil {
 				p.logger.Debug("listing start offsets failed", "err", err)
-				p.dropGauges(m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds)
+				p.dropGauges(m.lagRecords, m.lagSeconds, m.lagStable, m.groupLagRecords, m.groupLagSeconds)
 				return
 			}
 			break
 		}
 	}
 	var own, group lagView
+	var stableLag int64
 	ownKnown := true
 	for part, end := range ends[p.cfg.Topic] {
 		at := end.Offset // no start offset listed: every partition has a commit
@@ -126,6 +131,11 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 			p.produceTimes.prune(part, min(at, pos))
 		}
 		own.add(p.produceTimes, part, end.Offset, pos)
+		if s, ok := stable.Lookup(p.cfg.Topic, part); ok {
+			stableLag += max(0, s.Offset-pos)
+		} else {
+			stableKnown = false
+		}
 		group.add(p.produceTimes, part, end.Offset, at)
 	}
 	if ownKnown {
@@ -133,11 +143,34 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	} else {
 		p.dropGauges(m.lagRecords, m.lagSeconds)
 	}
+	if ownKnown && stableKnown {
+		m.lagStable.WithLabelValues(p.cfg.Name).Set(float64(stableLag))
+	} else {
+		p.dropGauges(m.lagStable)
+	}
 	if groupKnown {
 		p.setLag(m.groupLagRecords, m.groupLagSeconds, group, now)
 	} else {
 		p.dropGauges(m.groupLagRecords, m.groupLagSeconds)
 	}
+}
+
+// stableOffsets lists the last stable offsets of the probe topic for a
+// read_committed probe: where its consumer stops until the open
+// transactions before it end.
+func (p *Probe) stableOffsets(ctx context.Context) (kadm.ListedOffsets, bool) {
+	if !p.cfg.Consumer.ReadCommitted() {
+		return nil, false
+	}
+	stable, err := p.admin.ListCommittedOffsets(ctx, p.cfg.Topic)
+	if err == nil {
+		err = stable.Error()
+	}
+	if err != nil {
+		p.logger.Debug("listing last stable offsets failed", "err", err)
+		return nil, false
+	}
+	return stable, true
 }
 
 // setLag sets one view's gauges; lag in seconds only where it is known.

@@ -57,6 +57,7 @@ type Metrics struct {
 	foreign         *prometheus.CounterVec
 	lagRecords      *prometheus.GaugeVec
 	lagSeconds      *prometheus.GaugeVec
+	lagStable       *prometheus.GaugeVec
 	groupLagRecords *prometheus.GaugeVec
 	groupLagSeconds *prometheus.GaugeVec
 	clientFailed    *prometheus.CounterVec
@@ -90,6 +91,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		foreign:         family.Counter("kafka_bench_records_foreign_total", "Records in the probe topic that are not probe records."),
 		lagRecords:      family.Gauge("kafka_bench_consumer_lag_records", "End offsets minus the probe consumer's own position (the next offset it will read), summed over partitions; 0 when caught up."),
 		lagSeconds:      family.Gauge("kafka_bench_consumer_lag_seconds", "Age of the oldest produced record the probe consumer has not read yet; 0 when caught up; absent with acks=0."),
+		lagStable:       family.Gauge("kafka_bench_consumer_lag_stable_records", "Last stable offsets minus the probe consumer's own position, summed over partitions: what its read_committed consumer can read now; kafka_bench_consumer_lag_records minus it is held back by open transactions. Only for probes with consumer.isolation.level read_committed."),
 		groupLagRecords: family.Gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
 		groupLagSeconds: family.Gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
 		clientFailed:    family.Counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff, 1 s doubling to 30 s (probe_up is 0 meanwhile), by client ("+strings.Join(clientNames, ", ")+") and reason ("+strings.Join(clientFailureReasons, ", ")+").", "client", "reason"),
@@ -106,7 +108,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 func (m *Metrics) families() []family.Vec {
 	return []family.Vec{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
 		m.sendDelay, m.consumed, m.consumedBytes, m.fetchedRecords, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
-		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.groupLagRecords, m.groupLagSeconds, m.clientFailed}
+		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.lagStable, m.groupLagRecords, m.groupLagSeconds, m.clientFailed}
 }
 
 // probeMetrics are one probe's children, looked up once so the hot path does

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -40,7 +41,27 @@ func TestTransactionalProbe(t *testing.T) {
 			value := func(name string, labels ...string) float64 {
 				return probetest.Value(t, x.Gather(t), name, append([]string{"probe", "tx"}, labels...)...)
 			}
+			// read_committed: the lag to the last stable offsets is
+			// exported, and never above the lag to the end offsets.
+			stableChecked := 0
+			checkStable := func(f scrape.Families) {
+				stable, ok := f.Value("kafka_bench_consumer_lag_stable_records", "probe", "tx")
+				if isolation == "read_uncommitted" {
+					if ok {
+						t.Errorf("kafka_bench_consumer_lag_stable_records = %v with read_uncommitted, want no series", stable)
+					}
+					return
+				}
+				lag, lagOK := f.Value("kafka_bench_consumer_lag_records", "probe", "tx")
+				if ok && lagOK {
+					stableChecked++
+					if stable > lag {
+						t.Errorf("stable lag %v > lag %v", stable, lag)
+					}
+				}
+			}
 			probetest.Eventually(t, time.Minute, "every record read", func() (bool, string) {
+				checkStable(x.Gather(t))
 				produced, aborted, consumed := value("kafka_bench_produced_records_total"), value("kafka_bench_transaction_aborted_records_total"), value("kafka_bench_consumed_records_total")
 				want := produced - aborted
 				if isolation == "read_uncommitted" {
@@ -75,9 +96,15 @@ func TestTransactionalProbe(t *testing.T) {
 			// past too: caught up is lag 0, for the consumer and the
 			// group's commits alike.
 			probetest.Eventually(t, 30*time.Second, "lag 0", func() (bool, string) {
-				lag, group := value("kafka_bench_consumer_lag_records"), value("kafka_bench_consumer_group_lag_records")
-				return lag == 0 && group == 0, fmt.Sprintf("consumer lag %v, group lag %v records", lag, group)
+				f := x.Gather(t)
+				checkStable(f)
+				lag, group := probetest.Value(t, f, "kafka_bench_consumer_lag_records", "probe", "tx"), probetest.Value(t, f, "kafka_bench_consumer_group_lag_records", "probe", "tx")
+				stable, _ := f.Value("kafka_bench_consumer_lag_stable_records", "probe", "tx")
+				return lag == 0 && group == 0 && stable == 0, fmt.Sprintf("consumer lag %v (stable %v), group lag %v records", lag, stable, group)
 			})
+			if isolation == "read_committed" && stableChecked == 0 {
+				t.Error("kafka_bench_consumer_lag_stable_records never exported with read_committed")
+			}
 		})
 	}
 }

@@ -46,6 +46,7 @@ type flags struct {
 	web           *web.FlagConfig
 	telemetryPath string
 	configFile    string
+	propsFile     string
 	configCheck   bool
 	lifecycle     bool
 	pprof         bool
@@ -111,6 +112,7 @@ func newApp(f *flags, stderr io.Writer) *kingpin.Application {
 
 	runCmd := app.Command("run", "Run the exporter daemon (the default command).").Default()
 	runCmd.Flag("config.file", "YAML configuration file (probes, Kafka connection, host metrics). Optional.").StringVar(&f.configFile)
+	runCmd.Flag("kafka.properties-file", "Kafka client properties file, as Kafka's tools take it (security, producer and consumer keys); replaces kafka.properties_file of --config.file. Relative to the working directory. Without --config.file its producer and consumer keys apply to the default probe.").StringVar(&f.propsFile)
 	runCmd.Flag("web.enable-lifecycle", "Enable reloading --config.file by HTTP request (POST or PUT /-/reload), as Prometheus' flag of the same name; without it they answer 403. SIGHUP reloads either way.").BoolVar(&f.lifecycle)
 	runCmd.Flag("config.check", "Validate the configuration, print it with defaults filled and secrets redacted, and exit 0 (valid) or 1, without connecting.").BoolVar(&f.configCheck)
 	runCmd.Flag("probe.rate", "Records per second of the default probe (0 = as fast as possible).").IsSetByUser(&f.setRate).Default(fmt.Sprint(config.DefaultRate)).Float64Var(&f.rate)
@@ -125,7 +127,7 @@ func newApp(f *flags, stderr io.Writer) *kingpin.Application {
 }
 
 func (f *flags) overrides() config.Overrides {
-	var o config.Overrides
+	o := config.Overrides{PropertiesFile: f.propsFile}
 	if f.setBrokers {
 		o.Brokers = []string{}
 		for b := range strings.SplitSeq(f.brokers, ",") {

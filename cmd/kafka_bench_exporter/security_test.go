@@ -168,3 +168,31 @@ probes:
 		}
 	}
 }
+
+// --kafka.properties-file without --config.file: the client.properties
+// of the Kafka tools configures the connection and the default probe,
+// and its JAAS password shows as <secret>.
+func TestConfigCheckPropertiesFileFlag(t *testing.T) {
+	dir := t.TempDir()
+	props := filepath.Join(dir, "client.properties")
+	if err := os.WriteFile(props, []byte(`bootstrap.servers=127.0.0.1:9092
+security.protocol=SASL_PLAINTEXT
+sasl.mechanism=SCRAM-SHA-256
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="props-pw-123";
+linger.ms=9
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCaptured(t, "--config.check", "--kafka.properties-file", props, "--probe.rate", "50")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, "props-pw-123") {
+		t.Errorf("--config.check shows the password:\n%s", stdout)
+	}
+	for _, want := range []string{"username: alice", "mechanism: SCRAM-SHA-256", "password: <secret>", "linger.ms: 9", "rate: 50", "- 127.0.0.1:9092"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--config.check lacks %q:\n%s", want, stdout)
+		}
+	}
+}

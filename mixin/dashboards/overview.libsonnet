@@ -5575,15 +5575,19 @@ local sel = '{cluster=~"$cluster", job=~"$job", instance=~"$instance", probe=~"$
     timeseries(1704, 'Records in aborted transactions/s', 'Probe records written in transactions that were aborted, per second (kafka_bench_transaction_aborted_records_total): a read_committed consumer expects none of them, and none counts as lost.', 'count:rec/s', 12, 240, [
       ['sum by (cluster, instance, probe) (rate(kafka_bench_transaction_aborted_records_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}}'],
     ]),
+    timeseries(1705, 'Consumer lag: to the end and to the last stable offset', "A read_committed probe consumer's lag to the end offsets (kafka_bench_consumer_lag_records) beside its lag to the last stable offsets (kafka_bench_consumer_lag_stable_records): the gap is the records open transactions hold back, which the consumer cannot read until they end.", 'short', 0, 248, [
+      ['sum by (cluster, instance, probe) (kafka_bench_consumer_lag_records' + sel + ' and on (cluster, instance, probe) kafka_bench_consumer_lag_stable_records' + sel + ')', '{{cluster}} {{probe}} to the end'],
+      ['sum by (cluster, instance, probe) (kafka_bench_consumer_lag_stable_records' + sel + ')', '{{cluster}} {{probe}} to the last stable offset'],
+    ]),
     {
       type: 'row',
       title: 'Fetching (consumer.client.rack)',
       collapsed: false,
       id: 1800,
-      gridPos: { h: 1, w: 24, x: 0, y: 248 },
+      gridPos: { h: 1, w: 24, x: 0, y: 256 },
       panels: [],
     },
-    timeseries(1801, 'Records fetched/s by leader and serving broker', "Records the probe's consumer fetched per second (kafka_bench_consumer_fetched_records_total), by the partition's leader (broker) and the broker that served the fetch (fetch_broker). With consumer.client.rack and the brokers' RackAwareReplicaSelector (KIP-392) a follower in the consumer's rack serves it: fetch_broker differs from broker.", 'count:rec/s', 0, 249, [
+    timeseries(1801, 'Records fetched/s by leader and serving broker', "Records the probe's consumer fetched per second (kafka_bench_consumer_fetched_records_total), by the partition's leader (broker) and the broker that served the fetch (fetch_broker). With consumer.client.rack and the brokers' RackAwareReplicaSelector (KIP-392) a follower in the consumer's rack serves it: fetch_broker differs from broker.", 'count:rec/s', 0, 257, [
       ['sum by (cluster, instance, probe, broker, fetch_broker) (rate(kafka_bench_consumer_fetched_records_total' + sel + '[$__rate_interval]))', '{{cluster}} {{probe}} leader {{broker}} from {{fetch_broker}}'],
     ]),
   ],
