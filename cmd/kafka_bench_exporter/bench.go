@@ -11,13 +11,11 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"syscall"
-	"time"
 
 	"github.com/alecthomas/kingpin/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/common/version"
-	"github.com/prometheus/exporter-toolkit/web"
 
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
@@ -280,21 +278,14 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 		return nil, nil, nil, err
 	}
 
-	server := &http.Server{
-		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Pprof: f.pprof}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	errs, stop := serve(f, exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Pprof: f.pprof}), logger)
 	go func() {
-		if err := web.ListenAndServe(server, f.web, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := <-errs; err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logger.Error("serving metrics failed; stopping the bench", "err", err)
 			cancel()
 		}
 	}()
-	return exp, reg, func() {
-		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
-		defer scancel()
-		_ = server.Shutdown(sctx)
-	}, nil
+	return exp, reg, func() { _ = stop() }, nil
 }
 
 // startCPUProfile profiles the process into file until the returned stop.

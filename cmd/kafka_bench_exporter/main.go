@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"regexp"
@@ -237,12 +236,7 @@ func run(args []string, stdout, stderr *os.File) int {
 		}
 	}()
 
-	server := &http.Server{
-		Handler:           exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload, EnableLifecycle: f.lifecycle, Pprof: f.pprof}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- web.ListenAndServe(server, f.web, logger) }()
+	serveErr, stopServer := serve(f, exp.Handler(exporter.HandlerOpts{TelemetryPath: f.telemetryPath, Version: version.Version, Reload: reload, EnableLifecycle: f.lifecycle, Pprof: f.pprof}), logger)
 
 	select {
 	case err := <-serveErr:
@@ -262,9 +256,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	case <-time.After(shutdownTimeout):
 		logger.Warn("probes did not stop in time; exiting anyway")
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := server.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := stopServer(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		logger.Warn("HTTP shutdown", "err", err)
 	}
 	return 0
