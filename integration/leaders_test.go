@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +114,52 @@ probes:
 		if n, _ := final.Value("kafka_bench_produce_latency_seconds", "probe", probe, "broker", strconv.Itoa(b)); n == 0 {
 			t.Errorf("no produce latency on broker %d", b)
 		}
+	}
+}
+
+// A broker the probe has never seen (stopped when it started) joins while
+// it runs: the probe adds a partition for it, makes it a leader and
+// measures it, without a restart. A broker that then restarts is not new:
+// the probe does not spread again. Nothing is lost.
+func TestLeaderOnEveryBrokerFollowsJoinedBroker(t *testing.T) {
+	kafkatest.Integration(t)
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3})
+	if err := c.Stop(2); err != nil {
+		t.Fatal(err)
+	}
+	const probe = "follow"
+	logger, logs := probetest.CaptureLogger()
+	x := exportertest.StartLogged(t, `
+probes:
+  - name: follow
+    rate: 300
+    record_size: 200
+    lag_interval: 1s
+    create_topic: {partitions: 1, replication_factor: 2, leader_on_every_broker: true}
+`, c.Bootstrap(), logger)
+	measured := func(want ...string) func() (bool, string) {
+		return func() (bool, string) {
+			e := observedBrokers(x.Scrape(t), "kafka_bench_end_to_end_latency_seconds", probe)
+			return slices.Equal(e, want), fmt.Sprintf("end-to-end latency observed on brokers %v, want %v", e, want)
+		}
+	}
+	probetest.Eventually(t, 90*time.Second, "the two running brokers measured", measured("1", "2"))
+	if err := c.Restart(2); err != nil {
+		t.Fatal(err)
+	}
+	probetest.Eventually(t, 2*time.Minute, "the joined broker measured too", measured("1", "2", "3"))
+	joins := strings.Count(logs.String(), "brokers joined the cluster")
+	if joins != 1 {
+		t.Errorf("the probe logged %d joins, want 1:\n%s", joins, logs.String())
+	}
+	// A restart of a broker the probe has seen is no join.
+	if err := c.Restart(0); err != nil {
+		t.Fatal(err)
+	}
+	final := drain(t, x, probe)
+	assertCounters(t, final, probe, clean)
+	if n := strings.Count(logs.String(), "brokers joined the cluster"); n != joins {
+		t.Errorf("a restarted broker counted as joined (%d joins logged, was %d):\n%s", n, joins, logs.String())
 	}
 }

@@ -31,6 +31,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 			close(recreated)
 			return
 		}
+		p.followBrokers(ctx)
 		p.m.lost.Add(float64(p.tracker.Expire(now)))
 		p.expireShare(now)
 		p.updateLag(ctx, now)

@@ -123,6 +123,38 @@ func (p *Probe) spreadLeaders(ctx context.Context) {
 	}
 }
 
+// followBrokers runs the leader spread again when a broker that the last
+// spread did not see is in the metadata: brokers added while the probe
+// runs are covered without a restart. A broker that restarts leaves the
+// metadata while it is fenced and comes back with its id, so it is never
+// new; a removed one needs nothing, the others still lead. A spread the
+// cluster denied is tried again only when a new broker joins. Run by
+// watch (its goroutine, after the spread of the run loop).
+func (p *Probe) followBrokers(ctx context.Context) {
+	if !p.cfg.CreateTopic.LeaderOnEveryBroker {
+		return
+	}
+	mdCtx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
+	md, err := p.admin.BrokerMetadata(mdCtx)
+	cancel()
+	if err != nil {
+		p.logger.Debug("listing the brokers failed", "err", err)
+		return
+	}
+	var added []int32
+	for _, b := range md.Brokers.NodeIDs() {
+		if !p.seenBrokers[b] {
+			added = append(added, b)
+		}
+	}
+	if len(added) == 0 {
+		return
+	}
+	slices.Sort(added)
+	p.logger.Info("brokers joined the cluster: putting a leader of the probe topic on each", "topic", p.cfg.Topic, "brokers", fmt.Sprint(added))
+	p.spreadLeaders(ctx)
+}
+
 func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err error) {
 	topic := p.cfg.Topic
 	md, err := p.admin.Metadata(ctx, topic)
@@ -131,6 +163,10 @@ func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err err
 	}
 	brokers := md.Brokers.NodeIDs()
 	slices.Sort(brokers)
+	p.seenBrokers = map[int32]bool{}
+	for _, b := range brokers {
+		p.seenBrokers[b] = true
+	}
 	td, err := p.describeTopic(ctx)
 	if err != nil {
 		return nil, err

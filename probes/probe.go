@@ -103,7 +103,8 @@ type Probe struct {
 	produceTimes *produceTimes
 	positions    *positions
 	partitions   atomic.Int32
-	topicID      [16]byte // of the topic the clients were started on
+	topicID      [16]byte       // of the topic the clients were started on
+	seenBrokers  map[int32]bool // leaders.go: the brokers the last leader spread saw
 	latency      *leaderLatency
 	live         *liveness
 	fails        failCounter
