@@ -111,6 +111,7 @@ const (
 	reasonEvent  = "an event annotation: it draws only within 2 minutes of a probe start, a configuration change or a broker restart"
 	reasonShare  = "the test's probes read with consumer groups, not share groups (consumer.kind: share)"
 	reasonTxn    = "the test's probes produce outside transactions (producer.transactional.id; transactions_test.go measures them)"
+	reasonRC     = "the test's probes read with read_uncommitted: the stable lag is a read_committed probe's (transactions_test.go measures it)"
 )
 
 // noDataAllowed lists the dashboard queries that cannot return data in a
@@ -145,6 +146,8 @@ var noDataAllowed = []struct {
 	{dashboards.OverviewUID, "Transaction end latency p99 by end", "A", reasonTxn},
 	{dashboards.OverviewUID, "Aborted records read by read_committed (must be 0)", "A", reasonTxn},
 	{dashboards.OverviewUID, "Records in aborted transactions/s", "A", reasonTxn},
+	{dashboards.OverviewUID, "Consumer lag: to the end and to the last stable offset", "A", reasonRC},
+	{dashboards.OverviewUID, "Consumer lag: to the end and to the last stable offset", "B", reasonRC},
 	{dashboards.CompareUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Topic config change", "", reasonEvent},
@@ -760,6 +763,10 @@ func checkMetricsExposed(t *testing.T, families scrape.Families, queries []dashb
 		}
 		if strings.HasPrefix(n, "kafka_bench_transaction") {
 			t.Logf("%s is not in the scrape: the test's probes produce outside transactions", n)
+			continue
+		}
+		if n == "kafka_bench_consumer_lag_stable_records" {
+			t.Logf("%s is not in the scrape: the test's probes read with read_uncommitted", n)
 			continue
 		}
 		t.Errorf("metric %s, used by %s, is not in a scrape of the exporter", n, strings.Join(used[n], ", "))

@@ -111,10 +111,11 @@ probes:
 
 // waitSettled waits until probe accepted or archived n records and every
 // grace period of them is over (lock × limit + loss_grace_period = 11 s),
-// and returns the scrape.
+// and returns the scrape. It allows 2 minutes beyond the time n records
+// take at the probes' 200 records/s.
 func waitSettled(t *testing.T, x *probetest.Run, probe string, n float64) scrape.Families {
 	t.Helper()
-	probetest.Eventually(t, 2*time.Minute, "every record accepted or archived", func() (bool, string) {
+	probetest.Eventually(t, 2*time.Minute+time.Duration(n/200)*time.Second, "every record accepted or archived", func() (bool, string) {
 		f := x.Gather(t)
 		acc := value(t, f, "kafka_bench_share_acks_total", probe, "outcome", "accept")
 		arch := value(t, f, "kafka_bench_share_records_archived_total", probe)
@@ -269,7 +270,11 @@ func TestShareMemberProcess(t *testing.T) {
 	}
 	parts := strings.Split(spec, ",")
 	brokers, group, topic := strings.Split(parts[0], ";"), parts[1], parts[2]
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ShareGroup(group), kgo.ConsumeTopics(topic))
+	// Its client's warnings go to the test's output. (A short fetch
+	// wait made it acquire every record ahead of its one poll, starving
+	// the probe's members.)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ShareGroup(group), kgo.ConsumeTopics(topic),
+		kgo.WithLogger(kgo.BasicLogger(os.Stderr, kgo.LogLevelWarn, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,14 +296,17 @@ func TestShareMemberKilled(t *testing.T) {
 	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
 	holdShareBroker(t, c, "kafka-bench-share-killed-share")
-	// 45 s of records at the probe's 200 records/s: a new member of a
-	// share group waits seconds for its assignment (more on a loaded
-	// machine), and must still find records flowing when it has one.
-	const probe, n = "share-killed", 9000
+	// 2 minutes of records at the probe's 200 records/s: a new member of
+	// a share group waits seconds for its assignment (more on a loaded
+	// machine), shares its partition with a member of the probe, and
+	// must still find records flowing when it fetches.
+	const probe, n = "share-killed", 24000
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
-	// The member starts beside the probe, not after it: it waits for the
-	// probe's topic, and joins while the records flow.
+	// The member starts once the probe is up: a member in the group
+	// before the probe set its start offsets would make the probe's
+	// AlterShareGroupOffsets fail (NON_EMPTY_GROUP).
+	x.WaitReady(t, probe, 2*time.Minute)
 	start := time.Now()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestShareMemberProcess$")
 	cmd.Env = append(os.Environ(), shareMemberEnv+"="+strings.Join(c.Bootstrap(), ";")+",kafka-bench-"+probe+"-share,kafka-bench-"+probe)
@@ -325,7 +333,6 @@ func TestShareMemberKilled(t *testing.T) {
 			}
 		}
 	}()
-	x.WaitReady(t, probe, 2*time.Minute)
 	var held int
 	select {
 	case held = <-holding:
