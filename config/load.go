@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/yamlnode"
 )
 
@@ -123,9 +124,15 @@ func NewProbe(name string) Probe {
 	return p
 }
 
-// Marshal renders the effective configuration (for --config.check).
+// Marshal renders the effective configuration (for --config.check),
+// through the one redaction rule: secrets are Secret already, and a URL's
+// credentials (http_config.proxy_url) go too.
 func (c *Config) Marshal() ([]byte, error) {
-	return yaml.Marshal(c)
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(redact.YAML(string(b))), nil
 }
 
 // mergeProperties merges the properties file that root's

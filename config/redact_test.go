@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
@@ -48,6 +49,27 @@ func TestSecretOutputs(t *testing.T) {
 	}
 }
 
+// --config.check's output shows no URL's credentials: a proxy_url may hold
+// them, and a token endpoint that does is refused but still not shown.
+func TestMarshalRedactsURLs(t *testing.T) {
+	var c Config
+	c.SetDefaults()
+	c.Kafka.SASL = SASL{Mechanism: sasl.OAuthBearer, OAuth: sasl.OAuth{TokenEndpoint: "https://bench:pw-endpoint@idp.example/token?client_secret=pw-query",
+		HTTP: httpconf.Client{ProxyURL: "http://proxy-user:pw-proxy@proxy.example:3128"}}}
+	out, err := c.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"proxy_url: http://proxy-user:<secret>@proxy.example:3128", "token_endpoint: https://bench:<secret>@idp.example/token?client_secret=<secret>"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output lacks %q", want)
+		}
+	}
+	if strings.Contains(string(out), "pw-") {
+		t.Errorf("the output shows a credential:\n%s", out)
+	}
+}
+
 // Every URL-valued key of the configuration file (the kafka block, each
 // probe's replica kafka block, ...) is shown redacted in its validation
 // error, whether or not the URL parses: the redaction is FieldError's, not
@@ -71,4 +93,7 @@ var URLKeyContext = map[string]map[string]any{
 	"kafka":    {"brokers": []any{"127.0.0.1:9092"}},
 	"sasl":     {"mechanism": sasl.OAuthBearer},
 	"probes[]": {"name": "p1"},
+	// Another host than fixtures.URLHost, so that only the key checked
+	// can show that one.
+	"oauth": {"token_endpoint": "https://token.test/token", "client_id": "bench", "client_secret_file": "secret"},
 }

@@ -304,8 +304,8 @@ func TestShareMemberKilled(t *testing.T) {
 	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
 		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	// The member starts once the probe is up: a member in the group
-	// before the probe set its start offsets would make the probe's
-	// AlterShareGroupOffsets fail (NON_EMPTY_GROUP).
+	// before the probe set its start offsets would leave the group at
+	// earliest (TestShareProbeBesideForeignMember).
 	x.WaitReady(t, probe, 2*time.Minute)
 	start := time.Now()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestShareMemberProcess$")
@@ -363,6 +363,47 @@ func TestShareMemberKilled(t *testing.T) {
 		if got := value(t, f, cs.name, probe, cs.labels...); got != cs.want {
 			t.Errorf("%s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
 		}
+	}
+}
+
+// A member of another process is in the share group when the probe starts
+// (reading another topic, as when a group id is reused): the broker
+// refuses the probe's start offsets (NON_EMPTY_GROUP); the probe warns,
+// comes up and its members accept records.
+func TestShareProbeBesideForeignMember(t *testing.T) {
+	t.Parallel()
+	c := shareKafka(t)
+	const probe, group = "share-foreign", "kafka-bench-share-foreign-share"
+	// It reads a topic of its own: the group has a member, and no share
+	// partition of the probe's topic has started.
+	ctx, adm := t.Context(), admin(t, c)
+	createTopic(t, ctx, adm, "share-foreign-own", 1, 1)
+	foreign, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...), kgo.ShareGroup(group), kgo.ConsumeTopics("share-foreign-own"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer foreign.Close()
+	go func() {
+		for ctx.Err() == nil && !foreign.PollRecords(ctx, 10).IsClientClosed() {
+			time.Sleep(10 * time.Millisecond) // an empty poll returns at once on a canceled context
+		}
+	}()
+	probetest.Eventually(t, time.Minute, "the foreign member in the group", func() (bool, string) {
+		d, err := adm.DescribeShareGroups(ctx, group)
+		if err != nil {
+			return false, err.Error()
+		}
+		return len(d[group].Members) == 1, fmt.Sprintf("%d members", len(d[group].Members))
+	})
+	logger, logs := probetest.CaptureLogger()
+	x := probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
+		probes.Options{Logger: logger, Bench: probes.BenchOptions{NumRecords: 2000}})
+	probetest.Eventually(t, 2*time.Minute, "the probe's members accepting records", func() (bool, string) {
+		acc := value(t, x.Gather(t), "kafka_bench_share_acks_total", probe, "outcome", "accept")
+		return acc > 0, fmt.Sprintf("accepted %v", acc)
+	})
+	if !strings.Contains(logs.String(), "the share group has members of another process") {
+		t.Errorf("no WARN about the foreign member:\n%s", logs)
 	}
 }
 

@@ -93,7 +93,8 @@ func (p *Probe) setupShare(ctx context.Context) error {
 // backlog (share.auto.offset.reset earliest then applies to partitions
 // added later). A group that has started on any partition of the topic
 // resumes where it is. A broker that refuses offsets for a group it does
-// not know yet leaves the group to earliest.
+// not know yet, or for a group another process's member has joined, leaves
+// the group to earliest.
 func (p *Probe) shareStartAtEnd(ctx context.Context) error {
 	group, topic := p.cfg.Consumer.Share.GroupID, p.cfg.Topic
 	described, err := p.admin.DescribeShareGroupOffsets(ctx, group)
@@ -129,6 +130,12 @@ func (p *Probe) shareStartAtEnd(ctx context.Context) error {
 	switch {
 	case errors.Is(err, kerr.GroupIDNotFound):
 		p.logger.Info("the broker sets no offsets of a new share group; it starts at the topic's start (share.auto.offset.reset earliest)", "group", group)
+	case errors.Is(err, kerr.NonEmptyGroup):
+		// Another process's member joined first; offsets of a group
+		// with members cannot be set, and waiting would never end if it
+		// stays. The group starts where it is (earliest), and what that
+		// member takes of the probe's records counts as lost.
+		p.logger.Warn("the share group has members of another process: its start offsets stay where the broker puts them (share.auto.offset.reset earliest), and records those members take count as lost; use a group id of the probe's own", "group", group)
 	case err != nil:
 		return fmt.Errorf("setting the start offsets of share group %q: %w", group, err)
 	}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -184,4 +187,39 @@ probes:
 		}
 	}
 	probetest.Eventually(t, 30*time.Second, "the group probe up", func() (bool, string) { return classic.Ready(), "not up" })
+}
+
+// A member of another process in the share group before the probe set its
+// start offsets: the broker refuses them (NON_EMPTY_GROUP, as Kafka does
+// for a group with members); the probe warns and runs, its members
+// accepting records. (On kfake a member's assignment starts its share
+// partitions, so the refusal is the broker's answer made here.)
+func TestShareProbeStartsWhenOffsetsRefused(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "kafka-bench-sq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	var refused atomic.Int32
+	c.ControlKey(kmsg.AlterShareGroupOffsets.Int16(), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req := kreq.(*kmsg.AlterShareGroupOffsetsRequest)
+		resp := req.ResponseKind().(*kmsg.AlterShareGroupOffsetsResponse)
+		resp.ErrorCode = kerr.NonEmptyGroup.Code
+		refused.Add(1)
+		return resp, nil, true
+	})
+	logger, logs := probetest.CaptureLogger()
+	x := probetest.StartWith(t, shareConfig("        group.id: g-foreign\n"), c.ListenAddrs(),
+		probes.Options{Logger: logger, Bench: probes.BenchOptions{NumRecords: 600}})
+	probetest.Eventually(t, 60*time.Second, "the probe's members accepting records", func() (bool, string) {
+		acc, _ := x.Gather(t).Value("kafka_bench_share_acks_total", "probe", "sq", "outcome", "accept")
+		return acc > 0, fmt.Sprintf("accepted %v (offsets refused %d times)", acc, refused.Load())
+	})
+	if n := refused.Load(); n != 1 {
+		t.Errorf("the start offsets were asked for %d times, want once", n)
+	}
+	if !strings.Contains(logs.String(), "the share group has members of another process") {
+		t.Errorf("no WARN about the other process's members:\n%s", logs)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	kgosasl "github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
 
+	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
@@ -45,6 +46,12 @@ func (oauthMechanism) validate(c *Config) error {
 func (oauthMechanism) resolve(c *Config, r Reader) (Material, error) {
 	m := oauthMaterial{settings: c.OAuth}
 	var err error
+	if m.http, err = c.OAuth.HTTP.Resolve(func(key, path string) ([]byte, error) {
+		b, _, err := r.ReadFile("oauth.http_config."+key, path)
+		return b, err
+	}); err != nil {
+		return nil, httpError(err)
+	}
 	if c.OAuth.TokenFile != "" {
 		m.token, m.tokenPath, err = readSecret(r, "oauth.token_file", c.OAuth.TokenFile)
 	} else {
@@ -60,6 +67,7 @@ func (oauthMechanism) resolve(c *Config, r Reader) (Material, error) {
 // its absolute path.
 type oauthMaterial struct {
 	settings              OAuth
+	http                  httpconf.Resolved // the token endpoint's client, its files read
 	tokenPath, secretPath string
 	token, secret         redact.Secret
 }
@@ -91,11 +99,15 @@ type OAuth struct {
 	Extensions map[string]string `yaml:"extensions" values:"names of letters only" doc:"SASL extensions sent with the token (KIP-342)"`
 	// TokenFile holds a token (a JWT) written by another process.
 	TokenFile string `yaml:"token_file" values:"exactly one of it and {token_endpoint}" doc:"OAUTHBEARER: a token (JWT) another process keeps fresh; re-read when it changes"`
+	// HTTP is the connection to the token endpoint: its TLS (a private
+	// CA, a client certificate) and proxy, as Prometheus' http_config.
+	// basic_auth is refused: the client-credentials grant authenticates.
+	HTTP httpconf.Client `yaml:"http_config"`
 }
 
 func (o *OAuth) set() bool {
 	return o.TokenEndpoint != "" || o.ClientID != "" || o.ClientSecretFile != "" || o.Scope != "" ||
-		len(o.Extensions) > 0 || o.TokenFile != ""
+		len(o.Extensions) > 0 || o.TokenFile != "" || !o.HTTP.IsZero()
 }
 
 // validate checks kafka.sasl.oauth for mechanism OAUTHBEARER.
@@ -119,6 +131,9 @@ func (o *OAuth) validate() error {
 				return fieldError(k+kv[0], kv[1], "only with token_endpoint, not with token_file")
 			}
 		}
+		if !o.HTTP.IsZero() {
+			return fieldError(k+"http_config", "", "only with token_endpoint, not with token_file")
+		}
 		return nil
 	}
 	u, err := url.Parse(o.TokenEndpoint)
@@ -134,7 +149,21 @@ func (o *OAuth) validate() error {
 	if o.ClientSecretFile == "" {
 		return fieldError(k+"client_secret_file", "", "must be set with token_endpoint")
 	}
+	if err := o.HTTP.Validate(httpconf.Options{NoBasicAuth: "not with the token endpoint: the client-credentials grant authenticates with client_id and client_secret_file"}); err != nil {
+		return httpError(err)
+	}
+	if u.Scheme == "http" && !o.HTTP.TLS.IsZero() {
+		return fieldError(k+"http_config.tls_config", "", "the token endpoint is http://: use https:// for TLS")
+	}
 	return nil
+}
+
+// httpError names an http_config problem by its full key.
+func httpError(err error) error {
+	if e, ok := errors.AsType[*httpconf.Error](err); ok {
+		return fieldError("oauth.http_config."+e.Key, e.Value, e.Problem)
+	}
+	return err
 }
 
 const (
@@ -192,17 +221,20 @@ type tokenSource struct {
 }
 
 func (m oauthMaterial) newTokenSource(rt Runtime) (*tokenSource, error) {
+	hc, err := m.http.NewClient("oauth", tokenTimeout)
+	if err != nil {
+		return nil, err
+	}
 	t := &tokenSource{
 		endpoint:   m.settings.TokenEndpoint,
 		shown:      redact.URL(m.settings.TokenEndpoint),
 		clientID:   m.settings.ClientID,
 		scope:      m.settings.Scope,
 		extensions: m.settings.Extensions,
-		http:       &http.Client{Timeout: tokenTimeout},
+		http:       hc,
 		rt:         rt,
 		logger:     rt.Logger(),
 	}
-	var err error
 	if m.tokenPath != "" {
 		t.file, err = watch(rt, KindOAuthToken, []string{m.tokenPath}, m.token.Reveal(), loadSecret)
 	} else {

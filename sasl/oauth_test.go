@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
+
+	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 )
 
 // The client-credentials token is fetched once, shared and kept until it is
@@ -113,5 +116,37 @@ func TestJWTLifetime(t *testing.T) {
 	}
 	if got := jwtLifetime("opaque", now); got != 0 {
 		t.Errorf("opaque token lifetime %v", got)
+	}
+}
+
+// A token endpoint behind a private CA that wants a client certificate is
+// reached through oauth.http_config's tls_config, and not without it.
+func TestOAuthTokenEndpointTLSConfig(t *testing.T) {
+	certs := testcerts.New(t)
+	dir := certs.Dir
+	srv := certs.MTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "token-of-" + r.TLS.PeerCertificates[0].Subject.CommonName, "expires_in": 300})
+	}))
+	write(t, filepath.Join(dir, "secret"), "s\n")
+	token := func(h httpconf.Client) (string, error) {
+		c := Config{Mechanism: OAuthBearer, OAuth: OAuth{TokenEndpoint: srv.URL, ClientID: "bench", ClientSecretFile: "secret", HTTP: h}}
+		src, err := resolve(t, c, dir).(oauthMaterial).newTokenSource(&testRuntime{})
+		if err != nil {
+			return "", err
+		}
+		_, b, err := oauth.Oauth(src.auth).Authenticate(context.Background(), "127.0.0.1:9093")
+		return string(b), err
+	}
+	// Relative to the configuration's directory, as every file.
+	tlsc := httpconf.TLS{CAFile: filepath.Base(certs.CAFile), CertFile: filepath.Base(certs.ClientCertFile), KeyFile: filepath.Base(certs.ClientKeyFile)}
+	if msg, err := token(httpconf.Client{TLS: tlsc}); err != nil || !strings.Contains(msg, "auth=Bearer token-of-client") {
+		t.Fatalf("with tls_config: %q, %v", msg, err)
+	}
+	noCert := tlsc
+	noCert.CertFile, noCert.KeyFile = "", ""
+	for name, h := range map[string]httpconf.Client{"without tls_config": {}, "without the client certificate": {TLS: noCert}} {
+		if msg, err := token(h); err == nil || !IsAuthError(err) {
+			t.Errorf("%s: %q, %v; want an authentication error", name, msg, err)
+		}
 	}
 }

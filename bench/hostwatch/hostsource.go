@@ -19,9 +19,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
-// hostScrapeTimeout bounds one scrape of a host, so an unreachable host
+// ScrapeTimeout bounds one scrape of a host, so an unreachable host
 // delays a scenario's start and end by at most this.
-const hostScrapeTimeout = 3 * time.Second
+const ScrapeTimeout = 3 * time.Second
 
 // families is one scrape, by metric family name.
 type families map[string]*dto.MetricFamily
@@ -140,7 +140,7 @@ type Source struct {
 
 // read scrapes the source and turns the scrape into a sample.
 func (h *Source) read(ctx context.Context) (hostSample, dialect, error) {
-	ctx, cancel := context.WithTimeout(ctx, hostScrapeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, ScrapeTimeout)
 	defer cancel()
 	if h.local != nil {
 		s, err := h.localSample(ctx)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -108,6 +107,14 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.Credentials == nil {
 		r.Credentials = kclient.NewCredentialPool(nil, r.Logger)
 	}
+	hosts := []*hostwatch.Source{hostwatch.OwnSource(r.Logger)}
+	for _, h := range b.Hosts {
+		hc, err := h.Client(hostwatch.ScrapeTimeout)
+		if err != nil {
+			return nil, err
+		}
+		hosts = append(hosts, hostwatch.NewSource(h, hc))
+	}
 	cl, err := NewAdminClient(b.Kafka, r.Credentials)
 	if err != nil {
 		return nil, err
@@ -125,10 +132,6 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		defer func() { err = errors.Join(err, cc.RestoreAll()) }() // what a scenario left, and the static settings
 	}
 
-	hosts := []*hostwatch.Source{hostwatch.OwnSource(r.Logger)}
-	for _, h := range b.Hosts {
-		hosts = append(hosts, hostwatch.NewSource(h, http.DefaultClient))
-	}
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
 	if err := r.Share.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger); err != nil {
 		return nil, err

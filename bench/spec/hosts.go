@@ -1,15 +1,21 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 )
 
 // OwnHostName names the bench's own machine in the per-machine rows; it is
@@ -30,6 +36,53 @@ type HostEntry struct {
 	// and host.interfaces of the exporter (same defaults).
 	Disks      string `yaml:"disks"`
 	Interfaces string `yaml:"interfaces"`
+	// HTTP is the scrape's connection, as Prometheus' http_config: a
+	// private CA, a client certificate, basic auth, a proxy.
+	HTTP httpconf.Client `yaml:"http_config"`
+
+	// http is HTTP with its files read (Bench.Resolve).
+	http     httpconf.Resolved
+	resolved bool
+}
+
+// Client is the HTTP client that scrapes the host; timeout bounds one
+// scrape. An entry with an http_config must have been resolved (Load).
+func (h *HostEntry) Client(timeout time.Duration) (*http.Client, error) {
+	if !h.resolved {
+		if !h.HTTP.IsZero() {
+			return nil, fmt.Errorf("host %q: http_config was not resolved (its files not read)", h.Name)
+		}
+		return &http.Client{Timeout: timeout}, nil
+	}
+	return h.http.NewClient("host_"+h.Name, timeout)
+}
+
+// resolve reads the files of http_config, relative to the working
+// directory as the bench file's other paths are.
+func (h *HostEntry) resolve() error {
+	r, err := h.HTTP.Resolve(func(key, path string) ([]byte, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			if pe, ok := errors.AsType[*fs.PathError](err); ok {
+				err = pe.Err
+			}
+			return nil, &httpconf.Error{Key: key, Value: path, Problem: fmt.Sprintf("cannot read: %v", err)}
+		}
+		return b, nil
+	})
+	if err != nil {
+		return hostHTTPError(h.Name, err)
+	}
+	h.http, h.resolved = r, true
+	return nil
+}
+
+// hostHTTPError names an http_config problem by the host and its full key.
+func hostHTTPError(name string, err error) error {
+	if e, ok := errors.AsType[*httpconf.Error](err); ok {
+		return config.FieldError(fmt.Sprintf("host %q", name), "http_config."+e.Key, e.Value, e.Problem)
+	}
+	return err
 }
 
 // UnmarshalYAML fills the defaults before the file's keys apply.
@@ -68,6 +121,15 @@ func validateHosts(hosts []HostEntry) error {
 		}
 		if _, err := regexp.Compile(h.Interfaces); err != nil {
 			return config.FieldError(scope, "interfaces", h.Interfaces, "invalid regex: "+err.Error())
+		}
+		if err := h.HTTP.Validate(httpconf.Options{}); err != nil {
+			return hostHTTPError(h.Name, err)
+		}
+		if u, _ := url.Parse(h.URL); u.User != nil && h.HTTP.BasicAuth != nil {
+			return config.FieldError(scope, "http_config.basic_auth.username", h.HTTP.BasicAuth.Username, "the url carries credentials too: set them in one place")
+		}
+		if strings.HasPrefix(h.URL, "http://") && !h.HTTP.TLS.IsZero() {
+			return config.FieldError(scope, "http_config.tls_config", config.RawValue("{...}"), "the url is http://: use https:// for TLS")
 		}
 	}
 	return nil

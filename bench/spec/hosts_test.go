@@ -25,7 +25,7 @@ hosts:
 		{Name: "kafka1", URL: "http://kafka1:9100/metrics", Role: "broker", Disks: "^nvme0n1$", Interfaces: config.DefaultInterfaces},
 		{Name: "agent", URL: "https://kafka2:10092/metrics", Role: "other", Disks: config.DefaultDisks, Interfaces: config.DefaultInterfaces},
 	}
-	if len(b.Hosts) != len(want) || b.Hosts[0] != want[0] || b.Hosts[1] != want[1] {
+	if !reflect.DeepEqual(b.Hosts, want) {
 		t.Errorf("hosts = %+v\nwant   %+v", b.Hosts, want)
 	}
 }
@@ -35,7 +35,7 @@ hosts:
 // or not the URL parses.
 func TestURLKeyErrorsRedacted(t *testing.T) {
 	keys := config.URLKeys(reflect.TypeFor[File]())
-	for _, want := range []string{"hosts[].url", "kafka.sasl.oauth.token_endpoint"} {
+	for _, want := range []string{"hosts[].url", "kafka.sasl.oauth.token_endpoint", "hosts[].http_config.proxy_url", "kafka.sasl.oauth.http_config.proxy_url"} {
 		if !slices.Contains(keys, want) {
 			t.Errorf("the walk does not find %s among %v", want, keys)
 		}
@@ -43,7 +43,8 @@ func TestURLKeyErrorsRedacted(t *testing.T) {
 	fixtures.URLKeyErrors(t, keys, map[string]any{"num_records": 1}, map[string]map[string]any{
 		"kafka":   {"brokers": []any{"127.0.0.1:9092"}},
 		"sasl":    {"mechanism": sasl.OAuthBearer},
-		"hosts[]": {"name": "kafka1"},
+		"hosts[]": {"name": "kafka1", "url": "https://kafka1.test:9100/metrics"},
+		"oauth":   {"token_endpoint": "https://token.test/token", "client_id": "bench", "client_secret_file": "secret"},
 	}, func(f string) error {
 		_, err := Load(f)
 		return err

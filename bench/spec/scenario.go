@@ -208,6 +208,11 @@ func (b *Bench) Resolve() error {
 		return err
 	}
 	b.Kafka = k
+	for i := range b.Hosts {
+		if err := b.Hosts[i].resolve(); err != nil {
+			return err
+		}
+	}
 	for i := range b.Scenarios {
 		s := &b.Scenarios[i]
 		rp, err := config.ResolveProbe(s.Probe, "")

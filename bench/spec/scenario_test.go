@@ -15,6 +15,13 @@ import (
 
 // Every testdata/invalid-*.yml must fail with exactly this one line.
 var invalidFiles = map[string]string{
+	"invalid-hosts-ca-missing.yml":              "host \"kafka1\": http_config.tls_config.ca_file = \"testdata/no-such-ca.pem\": cannot read: no such file or directory",
+	"invalid-hosts-basic-auth-no-password.yml":  "host \"kafka1\": http_config.basic_auth.password_file = \"\": must be set with basic_auth",
+	"invalid-hosts-cert-without-key.yml":        "host \"kafka1\": http_config.tls_config.key_file = \"\": must be set with cert_file",
+	"invalid-hosts-credentials-twice.yml":       "host \"kafka1\": http_config.basic_auth.username = \"prometheus\": the url carries credentials too: set them in one place",
+	"invalid-hosts-proxy-twice.yml":             "host \"kafka1\": http_config.proxy_url = \"http://proxy.example:3128\": if proxy_from_environment is configured, proxy_url must not be configured",
+	"invalid-hosts-tls-min-version.yml":         "host \"kafka1\": http_config.tls_config.min_version = \"TLS1.2\": must be one of TLS10, TLS11, TLS12 or TLS13",
+	"invalid-hosts-tls-plain-url.yml":           "host \"kafka1\": http_config.tls_config = {...}: the url is http://: use https:// for TLS",
 	"invalid-bad-duration.yml":                  "duration = \"soon\": must be a duration such as 500ms, 30s or 5m",
 	"invalid-find-max-rate-no-capacity.yml":     "defaults: capacity = (none): find_max_rate needs a capacity block: start_rate, growth, max_rate or max_bytes_per_second, latency_slo",
 	"invalid-find-max-rate-consume-only.yml":    "find_max_rate = true: consume_only does not produce: set one of them",
@@ -69,7 +76,7 @@ var invalidFiles = map[string]string{
 	"invalid-hosts-duplicate.yml":               "host \"kafka1\": name = \"kafka1\": duplicate host name",
 	"invalid-hosts-reserved-name.yml":           "host \"bench\": name = \"bench\": reserved for the bench's own host, which is always measured",
 	"invalid-hosts-bad-disk-regex.yml":          "host \"kafka1\": disks = \"(sd\": invalid regex: error parsing regexp: missing closing ): `(sd`",
-	"invalid-hosts-unknown-key.yml":             "host \"kafka1\": address = \"http://kafka1:9100/metrics\": unknown key (supported: disks, interfaces, name, role, url)",
+	"invalid-hosts-unknown-key.yml":             "host \"kafka1\": address = \"http://kafka1:9100/metrics\": unknown key (supported: disks, http_config, interfaces, name, role, url)",
 	"invalid-hosts-not-list.yml":                "hosts = {...}: must be a list",
 	"invalid-unsupported-scenario-property.yml": "scenario \"big-buffers\": producer.send.buffer.bytes = 1048576: Kafka producer property franz-go cannot express: franz-go sets no socket buffer size: the kernel's (auto-tuned) applies",
 }

@@ -77,20 +77,36 @@ type benchHost struct {
 
 // TestBenchHostsRealBroker runs a bench against a real broker with two
 // hosts besides its own: the real node_exporter and this exporter in
-// host-agent mode, plus one URL nobody serves. Every reachable row has
+// host-agent mode behind TLS and basic auth (http_config), plus one URL
+// nobody serves. Every reachable row has
 // plausible values; the dead one is unreachable and the bench exits 0,
 // or 1 with --hosts-required. The node_exporter's and the dead host's URLs
 // carry a password, which no output, result or log line shows.
 func TestBenchHostsRealBroker(t *testing.T) {
 	kafkatest.Integration(t)
 	node := promtest.StartNodeExporter(t)
-	_, agentURL := startAgent(t, "--no-probes")
+	// The agent behind TLS (a private CA) and basic auth: the bench
+	// reaches it through the host's http_config.
+	webConfig, certs, user, agentPassword := writeWebConfig(t)
+	agentAddr := testenv.FreeAddr(t)
+	agent := startBinary(t, "--web.listen-address="+agentAddr, "--web.config.file="+webConfig, "--no-probes")
+	getAgent := httpsClient(t, certs, agentAddr)
+	probetest.Eventually(t, 30*time.Second, "the host agent to be ready", func() (bool, string) {
+		agent.alive(t)
+		code, _, err := getAgent(http.MethodGet, "/-/ready", user, agentPassword)
+		return err == nil && code == http.StatusOK, fmt.Sprint(code, err)
+	})
+	agentURL := "https://" + agentAddr + "/metrics"
 	cluster := kafkatest.Start(t, kafkatest.Options{Nodes: 1})
 	const password = "hunter2"
 	deadURL := "http://u:" + password + "@" + testenv.FreeAddr(t) + "/metrics"
 	nodeURL := strings.Replace(node.URL, "://", "://u:"+password+"@", 1)
 
 	dir := t.TempDir()
+	passwordFile := filepath.Join(dir, "agent-password")
+	if err := os.WriteFile(passwordFile, []byte(agentPassword+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	benchFile := func(bound string) string {
 		f := filepath.Join(dir, strings.Fields(bound)[0]+".yml")
 		text := fmt.Sprintf(`kafka: {brokers: [%s]}
@@ -99,9 +115,9 @@ rate: 2000
 defaults: {record_size: 1024, create_topic: {partitions: 3}}
 hosts:
   - {name: kafka1, url: %q, role: broker}
-  - {name: agent, url: %q, role: broker}
+  - {name: agent, url: %q, role: broker, http_config: {tls_config: {ca_file: %q}, basic_auth: {username: %s, password_file: %q}}}
   - {name: kafka3, url: %q, role: broker}
-`, cluster.Bootstrap()[0], bound, nodeURL, agentURL, deadURL)
+`, cluster.Bootstrap()[0], bound, nodeURL, agentURL, certs.CAFile, user, passwordFile, deadURL)
 		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -128,8 +144,8 @@ hosts:
 		t.Fatal(err)
 	}
 	for what, text := range map[string]string{"stdout": stdout, "stderr (the log)": stderr, "the JSON result": string(b)} {
-		if strings.Contains(text, password) {
-			t.Errorf("%s shows the hosts' password:\n%s", what, text)
+		if strings.Contains(text, password) || strings.Contains(text, agentPassword) {
+			t.Errorf("%s shows a host's password:\n%s", what, text)
 		}
 	}
 	var res []struct {

@@ -13,8 +13,12 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"math/big"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -143,6 +147,28 @@ func (s *Set) ServerTLS(clientAuth bool) *tls.Config {
 	return c
 }
 
+// New is a new Set in a temporary directory of t (Set.Dir).
+func New(t testing.TB) *Set {
+	t.Helper()
+	s, err := Generate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// MTLSServer is an HTTPS server with the server certificate that requires
+// a client certificate of the CA, closed when t ends; the handshakes it
+// refuses are not logged.
+func (s *Set) MTLSServer(t testing.TB, h http.Handler) *httptest.Server {
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = s.ServerTLS(true)
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 func pemBlock(typ string, der []byte) []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})
 }
@@ -152,10 +178,7 @@ func pemBlock(typ string, der []byte) []byte {
 // ends, and that Set.
 func KfakeTLS(t testing.TB) (*Set, *kfake.Cluster) {
 	t.Helper()
-	certs, err := Generate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	certs := New(t)
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(certs.ServerTLS(false)))
 	if err != nil {
 		t.Fatal(err)
