@@ -39,7 +39,8 @@ const (
 // configs (share.auto.offset.reset earliest, so that no record produced
 // before a member's first fetch is skipped, and the lock duration and
 // delivery limit of the share block), starts a new group at the topic's
-// end (shareStartAtEnd) and makes the run's share tracker,
+// end (shareStartAtEnd; a consume-only bench reads from the start) and
+// makes the run's share tracker,
 // whose grace is the longest the broker takes to give up on a record:
 // lock duration × delivery limit, plus loss_grace_period.
 func (p *Probe) setupShare(ctx context.Context) error {
@@ -62,8 +63,10 @@ func (p *Probe) setupShare(ctx context.Context) error {
 	if err := kclient.SetShareGroupConfigs(ctx, p.adminClient, sh.GroupID, configs); err != nil {
 		return err
 	}
-	if err := p.shareStartAtEnd(ctx); err != nil {
-		return err
+	if !p.opts.Bench.ConsumeOnly { // reading a pre-filled topic starts where the group is, or at the start
+		if err := p.shareStartAtEnd(ctx); err != nil {
+			return err
+		}
 	}
 	lock, limit := defaultShareLock, int32(defaultShareLimit)
 	if got, err := kclient.ShareGroupConfigs(ctx, p.adminClient, sh.GroupID); err != nil {
@@ -395,7 +398,16 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 		switch {
 		case err != nil || h.Partition != r.Partition:
 			m.foreign.Inc()
-		case h.RunID == c.runID:
+			if rec != nil && r.DeliveryCount() <= 1 {
+				rec.Consumed(0, len(r.Value), false, RecordID{})
+			}
+		case h.RunID != c.runID:
+			// Another run's record (a consume-only bench reads a
+			// pre-filled topic): counted once, at its first delivery.
+			if rec != nil && r.DeliveryCount() <= 1 {
+				rec.Consumed(0, len(r.Value), false, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
+			}
+		default:
 			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()
 			sm.delivered(a.count)
 			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count, now)

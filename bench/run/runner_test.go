@@ -149,6 +149,28 @@ defaults: {topic: prefilled}
 	}
 }
 
+// TestShareConsumeOnly reads a pre-filled topic with a share group of 3
+// members (as ShareConsumerPerformance --threads 3 does): a new group
+// starts at the topic's start, every record is read once.
+func TestShareConsumeOnly(t *testing.T) {
+	brokers := probetest.Kfake(t, 1)
+	_, fill, _ := runBench(t, brokers, `
+num_records: 1500
+defaults: {topic: prefilled, record_size: 200, create_topic: {partitions: 3}, consumer: {enabled: false}}
+`)
+	if fill[0].Failed() || fill[0].Produce.Records != 1500 {
+		t.Fatalf("fill: %+v", fill[0])
+	}
+	_, read, _ := runBench(t, brokers, `
+num_records: 1500
+consume_only: true
+defaults: {topic: prefilled, consumer: {kind: share, consumers: 3, share: {group.id: bench-share}}}
+`)
+	if r := read[0]; r.Failed() || r.Produce != nil || r.Consume.Records != 1500 || r.Consume.Bytes != 1500*200 {
+		t.Errorf("share consume-only: err %q produce %v consumed %d bytes %d; want 1500 records of 200 B", r.Err, r.Produce, r.Consume.Records, r.Consume.Bytes)
+	}
+}
+
 // TestDurationOnFakeCluster runs by time at a set rate: whatever was
 // produced must all be consumed, and the progress lines must be printed.
 func TestDurationOnFakeCluster(t *testing.T) {
