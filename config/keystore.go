@@ -286,9 +286,6 @@ func decodeKeystore(key, typ string, data []byte, password, keyPassword string) 
 	}
 	switch typ {
 	case storePKCS12:
-		if keyPassword != password {
-			return nil, nil, errors.New("kafka.tls.key_password differs from keystore_password: a PKCS12 keystore is read with one password for the store and its key (as keytool and openssl write them); leave key_password out")
-		}
 		priv, leaf, cas, err := pkcs12.DecodeChain(data, password)
 		switch {
 		case errors.Is(err, pkcs12.ErrIncorrectPassword):
@@ -297,6 +294,10 @@ func decodeKeystore(key, typ string, data []byte, password, keyPassword string) 
 			return nil, nil, errors.New("holds more than one private key: keep the one of this client (Kafka's key manager would pick any of them)")
 		case err != nil:
 			return nil, nil, fmt.Errorf("does not read as a PKCS12 keystore (one private key and its certificate chain): %v", err)
+		case keyPassword != password:
+			// As keytool: "Different store and key passwords not
+			// supported for PKCS12 KeyStores".
+			return nil, nil, errors.New("kafka.tls.key_password differs from keystore_password: a PKCS12 keystore's key has the store's password (as keytool and openssl write them); leave key_password out")
 		}
 		certs := append([]*x509.Certificate{leaf}, cas...)
 		// The leaf is the certificate of the key, wherever the file has it.

@@ -23,7 +23,7 @@ type TLS struct {
 	// A Java truststore in place of CAFile: its trusted certificate
 	// entries verify the brokers.
 	TruststoreFile         string `yaml:"truststore_file" default:"(none)" values:"or {kafka.tls.ca_file}, not both" doc:"a Java truststore (Kafka's {ssl.truststore.location}) whose trusted certificates verify the brokers; re-read when it changes"`
-	TruststoreType         string `yaml:"truststore_type" default:"PKCS12" values:"PKCS12 | JKS, with {kafka.tls.truststore_file}" doc:"the format of {kafka.tls.truststore_file}"`
+	TruststoreType         string `yaml:"truststore_type" default:"{PKCS12}" values:"{PKCS12} | {JKS}, with {kafka.tls.truststore_file}" doc:"the format of {kafka.tls.truststore_file}"`
 	TruststorePassword     Secret `yaml:"truststore_password" values:"at most one of {truststore_password}, {truststore_password_file}, {truststore_password_env}" doc:"the truststore's password inline; never printed ({<secret>}); without one a JKS truststore's integrity is not checked, as in Kafka"`
 	TruststorePasswordFile string `yaml:"truststore_password_file" values:"at most one of {truststore_password}, {truststore_password_file}, {truststore_password_env}" doc:"a file whose content is the truststore's password (trailing newline dropped)"`
 	TruststorePasswordEnv  string `yaml:"truststore_password_env" values:"at most one of {truststore_password}, {truststore_password_file}, {truststore_password_env}" doc:"an environment variable that holds the truststore's password"`
@@ -31,7 +31,7 @@ type TLS struct {
 	// A Java keystore in place of CertFile and KeyFile: its one private
 	// key entry is the client certificate chain and key.
 	KeystoreFile         string `yaml:"keystore_file" default:"(none)" values:"or {kafka.tls.cert_file} and {kafka.tls.key_file}, not both" doc:"a Java keystore (Kafka's {ssl.keystore.location}) with one private key entry: the client certificate chain and its key (mTLS); re-read when it changes"`
-	KeystoreType         string `yaml:"keystore_type" default:"PKCS12" values:"PKCS12 | JKS, with {kafka.tls.keystore_file}" doc:"the format of {kafka.tls.keystore_file}"`
+	KeystoreType         string `yaml:"keystore_type" default:"{PKCS12}" values:"{PKCS12} | {JKS}, with {kafka.tls.keystore_file}" doc:"the format of {kafka.tls.keystore_file}"`
 	KeystorePassword     Secret `yaml:"keystore_password" values:"at most one of {keystore_password}, {keystore_password_file}, {keystore_password_env}; JKS needs one" doc:"the keystore's password inline; never printed ({<secret>})"`
 	KeystorePasswordFile string `yaml:"keystore_password_file" values:"at most one of {keystore_password}, {keystore_password_file}, {keystore_password_env}" doc:"a file whose content is the keystore's password (trailing newline dropped)"`
 	KeystorePasswordEnv  string `yaml:"keystore_password_env" values:"at most one of {keystore_password}, {keystore_password_file}, {keystore_password_env}" doc:"an environment variable that holds the keystore's password"`
