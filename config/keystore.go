@@ -250,7 +250,7 @@ func decodeTruststore(key, typ string, data []byte, password string) ([]*x509.Ce
 			if errors.Is(err, pkcs12.ErrIncorrectPassword) {
 				return nil, errWrongPassword(key, password)
 			}
-			return nil, fmt.Errorf("does not read as a PKCS12 truststore (certificates marked trusted, as keytool -importcert writes them, and no key): %v", err)
+			return nil, fmt.Errorf("does not read as a PKCS12 truststore (certificates marked trusted, as keytool -importcert writes them, and no key): %w", err)
 		}
 	case storeJKS:
 		ks, err := loadJKS(key, data, password)
@@ -266,7 +266,7 @@ func decodeTruststore(key, typ string, data []byte, password string) ([]*x509.Ce
 			}
 			c, err := x509.ParseCertificate(e.Certificate.Content)
 			if err != nil {
-				return nil, fmt.Errorf("entry %q: %v", a, err)
+				return nil, fmt.Errorf("entry %q: %w", a, err)
 			}
 			certs = append(certs, c)
 		}
@@ -293,7 +293,7 @@ func decodeKeystore(key, typ string, data []byte, password, keyPassword string) 
 		case err != nil && strings.Contains(err.Error(), "exactly one key bag"):
 			return nil, nil, errors.New("holds more than one private key: keep the one of this client (Kafka's key manager would pick any of them)")
 		case err != nil:
-			return nil, nil, fmt.Errorf("does not read as a PKCS12 keystore (one private key and its certificate chain): %v", err)
+			return nil, nil, fmt.Errorf("does not read as a PKCS12 keystore (one private key and its certificate chain): %w", err)
 		case keyPassword != password:
 			// As keytool: "Different store and key passwords not
 			// supported for PKCS12 KeyStores".
@@ -334,7 +334,7 @@ func decodeKeystore(key, typ string, data []byte, password, keyPassword string) 
 		}
 		e, err := ks.GetPrivateKeyEntry(aliases[0], []byte(keyPassword))
 		if err != nil {
-			return nil, nil, fmt.Errorf("key entry %q does not open with kafka.tls.key_password (default: the keystore's password): %v", aliases[0], err)
+			return nil, nil, fmt.Errorf("key entry %q does not open with kafka.tls.key_password (default: the keystore's password): %w", aliases[0], err)
 		}
 		for _, c := range e.CertificateChain {
 			chain = append(chain, c.Content)
@@ -360,7 +360,7 @@ func loadJKS(key string, data []byte, password string) (keystore.KeyStore, error
 		if strings.HasSuffix(err.Error(), "got invalid digest") { // keystore-go's last check, after all entries
 			return ks, fmt.Errorf("%w: %w", errWrongPassword(key, password), errJKSDigest)
 		}
-		return ks, fmt.Errorf("does not read as a JKS store: %v", err)
+		return ks, fmt.Errorf("does not read as a JKS store: %w", err)
 	}
 	return ks, nil
 }

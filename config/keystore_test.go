@@ -53,7 +53,7 @@ func handshake(t *testing.T, tc *tls.Config, certs *testcerts.Set) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	defer func() { _ = ln.Close() }()
 	served := make(chan error, 1)
 	go func() {
 		c, err := ln.Accept()
@@ -61,7 +61,7 @@ func handshake(t *testing.T, tc *tls.Config, certs *testcerts.Set) error {
 			served <- err
 			return
 		}
-		defer c.Close()
+		defer func() { _ = c.Close() }()
 		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
 		served <- c.(*tls.Conn).Handshake()
 	}()
@@ -73,7 +73,7 @@ func handshake(t *testing.T, tc *tls.Config, certs *testcerts.Set) error {
 		if errors.Is(err, os.ErrDeadlineExceeded) || err != nil && strings.Contains(err.Error(), "EOF") {
 			err = nil
 		}
-		c.Close()
+		_ = c.Close()
 	}
 	return errors.Join(err, <-served)
 }

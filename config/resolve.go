@@ -301,8 +301,8 @@ func resolveTLS(t TLS, dir string) (tlsMaterial, error) {
 		if err := read(&m.cert, "key_file", t.KeyFile); err != nil {
 			return m, err
 		}
-		if _, err := m.cert.pair(m.cert.contents); err != nil {
-			return m, FieldError("", p+"cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+errors.Unwrap(err).Error())
+		if _, err := tls.X509KeyPair(m.cert.contents[0], m.cert.contents[1]); err != nil {
+			return m, FieldError("", p+"cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
 		}
 	case t.KeystoreFile != "":
 		m.cert = tlsFiles{store: storeType(t.KeystoreType), key: p + "keystore"}
