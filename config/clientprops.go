@@ -140,37 +140,58 @@ func security(kafka *yaml.Node, sec map[string]PropertyEntry, file string, abs f
 	return nil
 }
 
-// sslProperties maps the trust and key stores (PEM files) and the checks.
+// sslProperties maps the trust and key stores (PEM files, PKCS12 and JKS
+// stores with their passwords) and the checks.
 func sslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func(k, problem string) error, abs func(string) string) error {
-	convert := "Go reads PEM only: convert it (keytool -importkeystore -deststoretype PKCS12, then openssl pkcs12 -nokeys / -nocerts) and set ssl.truststore.type / ssl.keystore.type PEM with the PEM files' locations"
-	if loc, ok := get("ssl.truststore.location"); ok {
-		switch typ, _ := get("ssl.truststore.type"); strings.ToUpper(typ) {
-		case "PEM":
-			yamlnode.SetPath(kafka, []string{"tls", "ca_file"}, str(abs(loc)))
-		case "":
-			return fail("ssl.truststore.location", "a JKS truststore (Kafka's default ssl.truststore.type): "+convert)
-		default:
-			return fail("ssl.truststore.type", "a "+strings.ToUpper(typ)+" truststore: "+convert)
+	tls := func(key string) []string { return []string{"tls", key} }
+	convert := "Go reads PEM, PKCS12 and JKS stores: convert it (keytool -importkeystore -deststoretype PKCS12)"
+	for _, s := range []struct {
+		store    string   // truststore, keystore
+		pem      []string // the kafka.tls keys of a PEM store
+		password []string // the properties of its passwords and the keys they become
+	}{
+		{"truststore", []string{"ca_file"}, []string{"ssl.truststore.password", "truststore_password"}},
+		{"keystore", []string{"cert_file", "key_file"}, []string{"ssl.keystore.password", "keystore_password", "ssl.key.password", "key_password"}},
+	} {
+		prop := "ssl." + s.store + "."
+		typ, typed := get(prop + "type")
+		if !typed {
+			typ = storeJKS // Kafka's default
 		}
-	}
-	if _, ok := get("ssl.truststore.password"); ok {
-		return fail("ssl.truststore.password", "a PEM truststore has no password")
-	}
-	if loc, ok := get("ssl.keystore.location"); ok {
-		switch typ, _ := get("ssl.keystore.type"); strings.ToUpper(typ) {
-		case "PEM":
-			// One PEM file holds the certificate chain and the key.
-			yamlnode.SetPath(kafka, []string{"tls", "cert_file"}, str(abs(loc)))
-			yamlnode.SetPath(kafka, []string{"tls", "key_file"}, str(abs(loc)))
-		case "":
-			return fail("ssl.keystore.location", "a JKS keystore (Kafka's default ssl.keystore.type): "+convert)
+		loc, located := get(prop + "location")
+		switch t := strings.ToUpper(typ); {
+		case t == "PEM":
+			if located {
+				// A PEM keystore is one file: the certificate chain and the key.
+				for _, k := range s.pem {
+					yamlnode.SetPath(kafka, tls(k), str(abs(loc)))
+				}
+			}
+			for i := 0; i < len(s.password); i += 2 {
+				if _, ok := get(s.password[i]); ok {
+					return fail(s.password[i], "a PEM "+s.store+" has no password: decrypt an encrypted key into the PEM file (openssl pkey)")
+				}
+			}
+			continue
+		case t == "" || storeType(t) == "":
+			return fail(prop+"type", "must be PEM, PKCS12 or JKS: "+convert)
+		case !located:
+			if typed {
+				return fail(prop+"type", "needs "+prop+"location, the "+s.store+" it describes")
+			}
+		case s.store == "keystore" && t == storeJKS && !has(get, "ssl.keystore.password"):
+			return fail(prop+"location", "a JKS keystore needs ssl.keystore.password, as in Kafka")
 		default:
-			return fail("ssl.keystore.type", "a "+strings.ToUpper(typ)+" keystore: "+convert)
+			yamlnode.SetPath(kafka, tls(s.store+"_file"), str(abs(loc)))
+			yamlnode.SetPath(kafka, tls(s.store+"_type"), str(t))
 		}
-	}
-	for _, k := range []string{"ssl.keystore.password", "ssl.key.password"} {
-		if _, ok := get(k); ok {
-			return fail(k, "an encrypted key is not read: decrypt it into the PEM file (openssl pkey)")
+		for i := 0; i < len(s.password); i += 2 {
+			if v, ok := get(s.password[i]); ok {
+				if !located {
+					return fail(s.password[i], "needs "+prop+"location, the "+s.store+" it opens")
+				}
+				yamlnode.SetPath(kafka, tls(s.password[i+1]), str(v))
+			}
 		}
 	}
 	if alg, ok := get("ssl.endpoint.identification.algorithm"); ok && !strings.EqualFold(alg, "https") {
@@ -189,6 +210,46 @@ func sslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func(
 	}
 	return nil
 }
+
+// storeKeys are the kafka.tls keys of the trust material and of the client
+// certificate: the first of each names a file, the rest are its type and
+// passwords.
+var storeKeys = [][]string{
+	{"ca_file", "truststore_file", "truststore_type", "truststore_password"},
+	{"cert_file", "key_file", "keystore_file", "keystore_type", "keystore_password", "key_password"},
+}
+
+// yamlChoosesStores drops from the properties file's kafka block (props)
+// the trust material when the YAML's kafka.tls names a CA file or a
+// truststore, and the client certificate when it names one, so that the
+// YAML's choice wins as for any other key, although the keys differ
+// (a PEM ca_file in the YAML, a JKS truststore in the file).
+func yamlChoosesStores(kafka, props *yaml.Node) {
+	yt, pt := yamlnode.Lookup(kafka, "tls"), yamlnode.Lookup(props, "tls")
+	if yt == nil || pt == nil || pt.Kind != yaml.MappingNode {
+		return
+	}
+	for _, keys := range storeKeys {
+		chosen := false
+		for _, k := range keys {
+			if strings.HasSuffix(k, "_file") && yamlnode.Lookup(yt, k) != nil {
+				chosen = true
+			}
+		}
+		if !chosen {
+			continue
+		}
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(pt.Content); i += 2 {
+			if !slices.Contains(keys, pt.Content[i].Value) {
+				kept = append(kept, pt.Content[i], pt.Content[i+1])
+			}
+		}
+		pt.Content = kept
+	}
+}
+
+func has(get func(string) (string, bool), k string) bool { _, ok := get(k); return ok }
 
 // saslProperties maps sasl.mechanism and the JAAS login module's options.
 func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func(k, problem string) error, abs func(string) string) error {

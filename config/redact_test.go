@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
@@ -67,6 +68,45 @@ func TestMarshalRedactsURLs(t *testing.T) {
 	}
 	if strings.Contains(string(out), "pw-") {
 		t.Errorf("the output shows a credential:\n%s", out)
+	}
+}
+
+// The passwords of kafka.tls's Java stores show as <secret> in every
+// output too; the keys that name where they are do not hold secrets, the
+// password keys do (so FieldError redacts their values).
+func TestStorePasswordOutputs(t *testing.T) {
+	tl := TLS{Enabled: true, TruststoreFile: "t.p12", TruststorePassword: "trust-pw-1", KeystoreFile: "k.jks", KeystoreType: "JKS",
+		KeystorePassword: "store-pw-2", KeyPassword: "key-pw-3", KeyPasswordFile: "key.pw"}
+	var outs []string
+	outs = append(outs, fmt.Sprint(tl), fmt.Sprintf("%+v %#v %s %v", tl, tl, tl.KeyPassword, tl.KeystorePassword))
+	y, err := yaml.Marshal(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs = append(outs, string(y), string(j))
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "tls", tl)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "tls", tl)
+	outs = append(outs, logs.String())
+	for _, o := range outs {
+		if strings.Contains(o, "-pw-") || !strings.Contains(o, "secret") {
+			t.Errorf("output shows a password or no <secret>: %s", o)
+		}
+	}
+	if !strings.Contains(string(y), "truststore_password: <secret>") || !strings.Contains(string(y), "key_password_file: key.pw") {
+		t.Errorf("YAML:\n%s", y)
+	}
+	for _, k := range []string{"truststore_password", "keystore_password", "key_password", "ssl.truststore.password", "ssl.keystore.password", "ssl.key.password"} {
+		if !redact.SensitiveKey("kafka.tls." + k) {
+			t.Errorf("%s is not a sensitive key", k)
+		}
+		if redact.SensitiveKey("kafka.tls."+k+"_file") || redact.SensitiveKey("kafka.tls."+k+"_env") {
+			t.Errorf("%s_file or _env is a sensitive key", k)
+		}
 	}
 }
 

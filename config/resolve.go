@@ -73,9 +73,11 @@ type Cluster struct {
 	sasl  sasl.Material
 }
 
+// tlsMaterial is the CA certificates and the client certificate as read,
+// from PEM files or Java stores (keystore.go); a zero tlsFiles for one not
+// set.
 type tlsMaterial struct {
-	ca, cert, key             []byte
-	caPath, certPath, keyPath string // relative to the configuration's directory, for reloading
+	ca, cert tlsFiles
 }
 
 // Format prints the settings alone: the material (keys, secrets) never
@@ -104,28 +106,40 @@ func (c Cluster) TLSConfig() (*tls.Config, error) {
 		InsecureSkipVerify: t.InsecureSkipVerify,
 	}
 	m := c.tls
-	if t.CAFile != "" && m.ca == nil || t.CertFile != "" && m.cert == nil {
+	if (t.CAFile != "" || t.TruststoreFile != "") && m.ca.contents == nil || (t.CertFile != "" || t.KeystoreFile != "") && m.cert.contents == nil {
 		return nil, errors.New("kafka.tls: the files are not resolved (config.Resolve)")
 	}
-	if m.ca != nil {
-		tc.RootCAs = x509.NewCertPool()
-		tc.RootCAs.AppendCertsFromPEM(m.ca)
-	}
-	if m.cert != nil {
-		pair, err := tls.X509KeyPair(m.cert, m.key)
+	if m.ca.contents != nil {
+		pool, err := m.ca.pool(m.ca.contents)
 		if err != nil {
 			return nil, err
 		}
-		tc.Certificates = []tls.Certificate{pair}
+		tc.RootCAs = pool
+	}
+	if m.cert.contents != nil {
+		pair, err := m.cert.pair(m.cert.contents)
+		if err != nil {
+			return nil, err
+		}
+		tc.Certificates = []tls.Certificate{*pair}
 	}
 	return tc, nil
 }
 
-// TLSPaths are the CA, certificate and key files as read (relative to the
-// configuration file's directory), so that the
-// client can load them again when they change; "" for a file not set.
-func (c Cluster) TLSPaths() (ca, cert, key string) {
-	return c.tls.caPath, c.tls.certPath, c.tls.keyPath
+// TLSCA are the files of the CA certificates (a PEM file, or a truststore
+// and its password file) as read, absolute, and the function that makes
+// the pool of their contents (in the order of paths), so that the client
+// can load them again when they change; nil paths without a CA file.
+func (c Cluster) TLSCA() (paths []string, load func([][]byte) (*x509.CertPool, error)) {
+	f := c.tls.ca
+	return slices.Clone(f.paths), f.pool
+}
+
+// TLSClientCert is TLSCA for the client certificate: its certificate and
+// key files, or its keystore and password files.
+func (c Cluster) TLSClientCert() (paths []string, load func([][]byte) (*tls.Certificate, error)) {
+	f := c.tls.cert
+	return slices.Clone(f.paths), f.pair
 }
 
 // ResolveFile is Resolve for the configuration loaded from file: relative
@@ -235,26 +249,9 @@ func readPayload(p Payload, dir string) ([][]byte, error) {
 func ResolveKafka(k Kafka, dir string) (Cluster, error) {
 	c := Cluster{Kafka: k}
 	if t := k.TLS; t.Enabled {
-		m := &c.tls
 		var err error
-		if t.CAFile != "" {
-			if m.ca, m.caPath, err = readFileAbs("kafka.tls.ca_file", dir, t.CAFile); err != nil {
-				return Cluster{}, err
-			}
-			if !x509.NewCertPool().AppendCertsFromPEM(m.ca) {
-				return Cluster{}, FieldError("", "kafka.tls.ca_file", t.CAFile, "no PEM certificate in the file")
-			}
-		}
-		if t.CertFile != "" {
-			if m.cert, m.certPath, err = readFileAbs("kafka.tls.cert_file", dir, t.CertFile); err != nil {
-				return Cluster{}, err
-			}
-			if m.key, m.keyPath, err = readFileAbs("kafka.tls.key_file", dir, t.KeyFile); err != nil {
-				return Cluster{}, err
-			}
-			if _, err := tls.X509KeyPair(m.cert, m.key); err != nil {
-				return Cluster{}, FieldError("", "kafka.tls.cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
-			}
+		if c.tls, err = resolveTLS(t, dir); err != nil {
+			return Cluster{}, err
 		}
 	}
 	m, err := sasl.Resolve(k.SASL, reader{dir: dir})
@@ -263,6 +260,94 @@ func ResolveKafka(k Kafka, dir string) (Cluster, error) {
 	}
 	c.sasl = m
 	return c, nil
+}
+
+// resolveTLS reads the CA and client certificate files or stores of a
+// validated kafka.tls and checks that they load.
+func resolveTLS(t TLS, dir string) (tlsMaterial, error) {
+	const p = "kafka.tls."
+	var m tlsMaterial
+	read := func(f *tlsFiles, key, path string) error {
+		b, abs, err := readFileAbs(p+key, dir, path)
+		f.paths, f.contents = append(f.paths, abs), append(f.contents, b)
+		return err
+	}
+	switch {
+	case t.CAFile != "":
+		if err := read(&m.ca, "ca_file", t.CAFile); err != nil {
+			return m, err
+		}
+		if _, err := m.ca.pool(m.ca.contents); err != nil {
+			return m, FieldError("", p+"ca_file", t.CAFile, err.Error())
+		}
+	case t.TruststoreFile != "":
+		m.ca = tlsFiles{store: storeType(t.TruststoreType), key: p + "truststore"}
+		if err := read(&m.ca, "truststore_file", t.TruststoreFile); err != nil {
+			return m, err
+		}
+		var err error
+		if m.ca.password, err = t.truststorePassword().resolve(p, dir, &m.ca); err != nil {
+			return m, err
+		}
+		if _, err := m.ca.pool(m.ca.contents); err != nil {
+			return m, FieldError("", p+"truststore_file", t.TruststoreFile, err.Error())
+		}
+	}
+	switch {
+	case t.CertFile != "":
+		if err := read(&m.cert, "cert_file", t.CertFile); err != nil {
+			return m, err
+		}
+		if err := read(&m.cert, "key_file", t.KeyFile); err != nil {
+			return m, err
+		}
+		if _, err := tls.X509KeyPair(m.cert.contents[0], m.cert.contents[1]); err != nil {
+			return m, FieldError("", p+"cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
+		}
+	case t.KeystoreFile != "":
+		m.cert = tlsFiles{store: storeType(t.KeystoreType), key: p + "keystore"}
+		if err := read(&m.cert, "keystore_file", t.KeystoreFile); err != nil {
+			return m, err
+		}
+		var err error
+		if m.cert.password, err = t.keystorePassword().resolve(p, dir, &m.cert); err != nil {
+			return m, err
+		}
+		if m.cert.keyPassword, err = t.keyPassword().resolve(p, dir, &m.cert); err != nil {
+			return m, err
+		}
+		if _, err := m.cert.pair(m.cert.contents); err != nil {
+			return m, FieldError("", p+"keystore_file", t.KeystoreFile, err.Error())
+		}
+	}
+	return m, nil
+}
+
+// resolve reads the password from its source; paths are the material's so
+// far, to which a password file is added. prefix is kafka.tls.
+func (s secretSource) resolve(prefix, dir string, f *tlsFiles) (tlsPassword, error) {
+	switch {
+	case s.inline != "":
+		return tlsPassword{value: s.inline, set: true}, nil
+	case s.file != "":
+		key := prefix + s.key + "_file"
+		b, abs, err := readFileAbs(key, dir, s.file)
+		if err != nil {
+			return tlsPassword{}, err
+		}
+		if trimSecret(b) == "" {
+			return tlsPassword{}, FieldError("", key, s.file, "the file is empty")
+		}
+		f.paths, f.contents = append(f.paths, abs), append(f.contents, b)
+		return tlsPassword{file: len(f.paths) - 1, key: key, set: true}, nil
+	case s.env != "":
+		v, ok := os.LookupEnv(s.env)
+		if !ok || v == "" {
+			return tlsPassword{}, FieldError("", prefix+s.key+"_env", s.env, "environment variable is not set or empty")
+		}
+		return tlsPassword{value: Secret(v), set: true}, nil
+	}
+	return tlsPassword{}, nil
 }
 
 // reader is the resolve step's sasl.Reader.

@@ -88,3 +88,71 @@ probes:
 		t.Error("the log shows the password")
 	}
 }
+
+// The same team's client.properties with Java stores instead of PEM files:
+// a PKCS12 truststore and a PKCS12 keystore with their passwords, as
+// keytool writes them, for the SASL_SSL listener that requires client
+// certificates. The broker accepts the keystore's certificate (mTLS):
+// records flow, nothing is lost, and the log shows no password
+// (cmd/kafka_bench_exporter's TestConfigCheckRedactsStorePasswords checks
+// --config.check).
+func TestSecurityClientPropertiesKeystores(t *testing.T) {
+	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	c := secureCluster(t)
+	certs := c.Certs()
+	dir := t.TempDir()
+	const storePassword = "store-pw-2718"
+	trust, err := certs.PKCS12Truststore(storePassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := certs.PKCS12Keystore(storePassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := fmt.Sprintf(`bootstrap.servers=%s
+security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="%s" password="%s";
+ssl.truststore.type=PKCS12
+ssl.truststore.location=truststore.p12
+ssl.truststore.password=%s
+ssl.keystore.type=PKCS12
+ssl.keystore.location=keystore.p12
+ssl.keystore.password=%s
+ssl.key.password=%s
+`, strings.Join(c.SecureBootstrap(), ","), secureUser, securePassword, storePassword, storePassword, storePassword)
+	for name, b := range map[string][]byte{"truststore.p12": trust, "keystore.p12": key, "client.properties": []byte(props)} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const probe = "stores"
+	url, _, logs := startBinary(t, fmt.Sprintf(`
+kafka:
+  properties_file: %s
+probes:
+  - name: %s
+    rate: 300
+    record_size: 512
+    lag_interval: 1s
+    create_topic: {partitions: 3, replication_factor: 1}
+`, filepath.Join(dir, "client.properties"), probe))
+	var f scrape.Families
+	probetest.Eventually(t, 90*time.Second, "500 records produced and consumed", func() (bool, string) {
+		resp, err := http.Get(url + "/-/ready")
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		if f, err = scrape.Get(url + "/metrics"); err != nil {
+			return false, err.Error()
+		}
+		p, cons := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
+		return resp.StatusCode == http.StatusOK && p >= 500 && cons >= 500, fmt.Sprintf("ready %d, produced %v, consumed %v", resp.StatusCode, p, cons)
+	})
+	assertCounters(t, f, probe, map[string]float64{"kafka_bench_records_lost_total": 0, "kafka_bench_produce_failed_total": 0})
+	if strings.Contains(logs.String(), storePassword) || strings.Contains(logs.String(), securePassword) {
+		t.Error("the log shows a password")
+	}
+}

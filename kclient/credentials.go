@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -105,36 +104,21 @@ type tlsMaterial struct {
 }
 
 func newTLSMaterial(tc *tls.Config, c config.Cluster, m *CredentialMetrics, logger *slog.Logger) (*tlsMaterial, error) {
-	caPath, certPath, keyPath := c.TLSPaths()
 	mat := &tlsMaterial{base: tc}
 	var err error
-	if caPath != "" {
-		if mat.ca, err = newWatched(KindTLSCA, []string{caPath}, tc.RootCAs, loadCA, m, logger); err != nil {
+	// The files are PEM files or Java stores with their password files:
+	// config decodes either.
+	if paths, load := c.TLSCA(); len(paths) > 0 {
+		if mat.ca, err = newWatched(KindTLSCA, paths, tc.RootCAs, load, m, logger); err != nil {
 			return nil, err
 		}
 	}
-	if certPath != "" {
-		if mat.cert, err = newWatched(KindTLSClientCert, []string{certPath, keyPath}, &tc.Certificates[0], loadPair, m, logger); err != nil {
+	if paths, load := c.TLSClientCert(); len(paths) > 0 {
+		if mat.cert, err = newWatched(KindTLSClientCert, paths, &tc.Certificates[0], load, m, logger); err != nil {
 			return nil, err
 		}
 	}
 	return mat, nil
-}
-
-func loadCA(b [][]byte) (*x509.CertPool, error) {
-	p := x509.NewCertPool()
-	if !p.AppendCertsFromPEM(b[0]) {
-		return nil, errors.New("no PEM certificate in the file")
-	}
-	return p, nil
-}
-
-func loadPair(b [][]byte) (*tls.Certificate, error) {
-	pair, err := tls.X509KeyPair(b[0], b[1])
-	if err != nil {
-		return nil, fmt.Errorf("certificate and key do not load as a pair: %w", err)
-	}
-	return &pair, nil
 }
 
 // config is the TLS configuration of a new connection to host.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -45,6 +46,66 @@ func TestConfigCheckRedactsSecrets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// --config.check of a configuration whose client.properties names PKCS12
+// stores and their passwords shows each password as <secret>, never its
+// value, while the stores are opened with them.
+func TestConfigCheckRedactsStorePasswords(t *testing.T) {
+	dir := t.TempDir()
+	certs, err := testcerts.Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pw = "store-pw-7q1z"
+	trust, err := certs.PKCS12Truststore(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := certs.PKCS12Keystore(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{
+		"trust.p12":  trust,
+		"client.p12": key,
+		"client.properties": []byte("bootstrap.servers=127.0.0.1:9093\nsecurity.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location=trust.p12\n" +
+			"ssl.truststore.password=" + pw + "\nssl.keystore.type=PKCS12\nssl.keystore.location=client.p12\nssl.keystore.password=" + pw + "\nssl.key.password=" + pw + "\n"),
+		"exporter.yml": []byte("kafka: {properties_file: client.properties}\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runCaptured(t, "--config.check", "--config.file", filepath.Join(dir, "exporter.yml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, pw) {
+		t.Errorf("--config.check shows the password:\n%s", stdout)
+	}
+	for _, k := range []string{"truststore_password: <secret>", "keystore_password: <secret>", "key_password: <secret>", "keystore_type: PKCS12"} {
+		if !strings.Contains(stdout, k) {
+			t.Errorf("--config.check lacks %q:\n%s", k, stdout)
+		}
+	}
+	// A wrong password: exit 1, one line naming the store, not the password.
+	props := strings.ReplaceAll(string(must(os.ReadFile(filepath.Join(dir, "client.properties")))), "ssl.keystore.password="+pw, "ssl.keystore.password=wrong-7q1z")
+	if err := os.WriteFile(filepath.Join(dir, "client.properties"), []byte(props), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCaptured(t, "--config.check", "--config.file", filepath.Join(dir, "exporter.yml"))
+	if code != 1 || !strings.Contains(stderr, "kafka.tls.keystore_file") || !strings.Contains(stderr, "does not open with kafka.tls.keystore_password") ||
+		strings.Contains(stdout+stderr, "7q1z") {
+		t.Errorf("a wrong keystore password: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // The secrets of every kafka section, each set to a marker (a replica

@@ -5,6 +5,7 @@
 package testcerts
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -26,7 +27,9 @@ import (
 
 	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
 	"github.com/jcmturner/gokrb5/v8/keytab"
+	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"software.sslmate.com/src/go-pkcs12"
 )
 
 // Set is a CA and the certificates it signed, written to Dir.
@@ -201,4 +204,78 @@ func Keytab(t testing.TB, principal, realm, password string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// The Set as Java stores, as keytool writes them for Kafka's
+// ssl.truststore.* and ssl.keystore.* (PKCS12 by go-pkcs12, JKS by
+// keystore-go): made from the certificates of the Set, nothing committed.
+
+// CA is the CA certificate of the Set.
+func (s *Set) CA() *x509.Certificate {
+	ca, err := x509.ParseCertificate(s.Client.Certificate[len(s.Client.Certificate)-1])
+	if err != nil {
+		panic(err) // made by Generate
+	}
+	return ca
+}
+
+// PKCS12Truststore is a PKCS12 truststore holding the CA as a trusted
+// certificate.
+func (s *Set) PKCS12Truststore(password string) ([]byte, error) {
+	return pkcs12.Modern.EncodeTrustStore([]*x509.Certificate{s.CA()}, password)
+}
+
+// PKCS12Keystore is a PKCS12 keystore holding the client certificate, its
+// chain and its key, with one password for the store and the key.
+func (s *Set) PKCS12Keystore(password string) ([]byte, error) {
+	leaf, err := x509.ParseCertificate(s.Client.Certificate[0])
+	if err != nil {
+		return nil, err
+	}
+	return pkcs12.Modern.Encode(s.Client.PrivateKey, leaf, []*x509.Certificate{s.CA()}, password)
+}
+
+// JKSTruststore is a JKS truststore holding the CA as trusted certificate
+// entry "ca".
+func (s *Set) JKSTruststore(password string) ([]byte, error) {
+	ks := keystore.New()
+	if err := ks.SetTrustedCertificateEntry("ca", keystore.TrustedCertificateEntry{
+		CreationTime: time.Now(),
+		Certificate:  keystore.Certificate{Type: "X509", Content: s.CA().Raw},
+	}); err != nil {
+		return nil, err
+	}
+	return storeJKS(ks, password)
+}
+
+// JKSKeystore is a JKS keystore holding the client certificate chain and
+// its key as private key entries named aliases ("client" if none), the key
+// encrypted with keyPassword.
+func (s *Set) JKSKeystore(password, keyPassword string, aliases ...string) ([]byte, error) {
+	if len(aliases) == 0 {
+		aliases = []string{"client"}
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(s.Client.PrivateKey)
+	if err != nil {
+		return nil, err
+	}
+	entry := keystore.PrivateKeyEntry{CreationTime: time.Now(), PrivateKey: der}
+	for _, c := range s.Client.Certificate {
+		entry.CertificateChain = append(entry.CertificateChain, keystore.Certificate{Type: "X509", Content: c})
+	}
+	ks := keystore.New()
+	for _, a := range aliases {
+		if err := ks.SetPrivateKeyEntry(a, entry, []byte(keyPassword)); err != nil {
+			return nil, err
+		}
+	}
+	return storeJKS(ks, password)
+}
+
+func storeJKS(ks keystore.KeyStore, password string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := ks.Store(&b, []byte(password)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
