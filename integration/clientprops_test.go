@@ -67,19 +67,7 @@ probes:
     lag_interval: 1s
     create_topic: {partitions: 3, replication_factor: 1}
 `, filepath.Join(dir, "client.properties")))
-	var f scrape.Families
-	probetest.Eventually(t, 90*time.Second, "1000 records produced and consumed", func() (bool, string) {
-		resp, err := http.Get(url + "/-/ready")
-		if err != nil {
-			return false, err.Error()
-		}
-		resp.Body.Close()
-		if f, err = scrape.Get(url + "/metrics"); err != nil {
-			return false, err.Error()
-		}
-		p, cons := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
-		return resp.StatusCode == http.StatusOK && p >= 1000 && cons >= 1000, fmt.Sprintf("ready %d, produced %v, consumed %v", resp.StatusCode, p, cons)
-	})
+	f := waitFlowing(t, url, probe, 1000)
 	assertCounters(t, f, probe, map[string]float64{"kafka_bench_records_lost_total": 0, "kafka_bench_produce_failed_total": 0})
 	if got := f.Label("kafka_bench_probe_info", "linger_ms", "probe", probe); got != "10" {
 		t.Errorf("kafka_bench_probe_info linger_ms = %q, want the file's 10", got)
@@ -138,8 +126,19 @@ probes:
     lag_interval: 1s
     create_topic: {partitions: 3, replication_factor: 1}
 `, filepath.Join(dir, "client.properties"), probe))
+	f := waitFlowing(t, url, probe, 500)
+	assertCounters(t, f, probe, map[string]float64{"kafka_bench_records_lost_total": 0, "kafka_bench_produce_failed_total": 0})
+	if strings.Contains(logs.String(), storePassword) || strings.Contains(logs.String(), securePassword) {
+		t.Error("the log shows a password")
+	}
+}
+
+// waitFlowing waits until the exporter at url is ready and its probe has
+// produced and consumed n records, and returns that scrape.
+func waitFlowing(t *testing.T, url, probe string, n float64) scrape.Families {
+	t.Helper()
 	var f scrape.Families
-	probetest.Eventually(t, 90*time.Second, "500 records produced and consumed", func() (bool, string) {
+	probetest.Eventually(t, 90*time.Second, fmt.Sprintf("%v records produced and consumed", n), func() (bool, string) {
 		resp, err := http.Get(url + "/-/ready")
 		if err != nil {
 			return false, err.Error()
@@ -149,10 +148,7 @@ probes:
 			return false, err.Error()
 		}
 		p, cons := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_consumed_records_total", probe)
-		return resp.StatusCode == http.StatusOK && p >= 500 && cons >= 500, fmt.Sprintf("ready %d, produced %v, consumed %v", resp.StatusCode, p, cons)
+		return resp.StatusCode == http.StatusOK && p >= n && cons >= n, fmt.Sprintf("ready %d, produced %v, consumed %v", resp.StatusCode, p, cons)
 	})
-	assertCounters(t, f, probe, map[string]float64{"kafka_bench_records_lost_total": 0, "kafka_bench_produce_failed_total": 0})
-	if strings.Contains(logs.String(), storePassword) || strings.Contains(logs.String(), securePassword) {
-		t.Error("the log shows a password")
-	}
+	return f
 }

@@ -2,7 +2,6 @@ package kclient
 
 import (
 	"context"
-	"crypto/tls"
 	"crypto/x509"
 	"log/slog"
 	"os"
@@ -128,15 +127,7 @@ func TestKeystoreRotates(t *testing.T) {
 	}
 	verifies := func(set int) bool {
 		t.Helper()
-		c, err := creds.tls.config("127.0.0.1").GetClientCertificate(&tls.CertificateRequestInfo{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := x509.ParseCertificate(c.Certificate[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = l.Verify(x509.VerifyOptions{Roots: sets[set].CAPool, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+		_, err := clientLeaf(t, creds).Verify(x509.VerifyOptions{Roots: sets[set].CAPool, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
 		return err == nil
 	}
 	if !verifies(0) {

@@ -70,18 +70,7 @@ func TestTLSMaterialRotates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leaf := func() *x509.Certificate {
-		t.Helper()
-		c, err := creds.tls.config("127.0.0.1").GetClientCertificate(&tls.CertificateRequestInfo{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := x509.ParseCertificate(c.Certificate[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
-	}
+	leaf := func() *x509.Certificate { return clientLeaf(t, creds) }
 	verifies := func(set int) bool {
 		_, err := leaf().Verify(x509.VerifyOptions{Roots: sets[set].CAPool, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
 		return err == nil
@@ -214,4 +203,18 @@ func TestSameStatRewriteRotates(t *testing.T) {
 	if got := msg(); got != "\x00u\x00other" {
 		t.Errorf("after a same-stat rewrite %q, want the new password", got)
 	}
+}
+
+// clientLeaf is the client certificate creds present now.
+func clientLeaf(t *testing.T, creds *Credentials) *x509.Certificate {
+	t.Helper()
+	c, err := creds.tls.config("127.0.0.1").GetClientCertificate(&tls.CertificateRequestInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := x509.ParseCertificate(c.Certificate[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
