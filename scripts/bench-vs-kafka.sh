@@ -10,6 +10,9 @@
 #            record), Kafka's fresh random A-Z per record
 #   consume  ours (consume_only) vs org.apache.kafka.tools.ConsumerPerformance
 #            on the same pre-filled topic, a fresh group each run
+#   share    ours (consume_only, consumer.kind share) vs
+#            org.apache.kafka.tools.ShareConsumerPerformance, 1 KiB records, the
+#            same members (-share-members, default 3), a fresh share group each run
 #   steady   ours at a fixed rate for STEADY_SECS: achieved rate vs target
 #   compression  bytes the broker stores for COMPRESSED_RECORDS x 1 KiB, ours
 #            per payload kind vs ProducerPerformance, per compression type
@@ -20,7 +23,7 @@
 # The measuring, the bench files and the statistics are Go's:
 # internal/kafkatest/cmd/bench-compare vs-kafka, which this runs.
 #
-# Usage: scripts/bench-vs-kafka.sh [produce] [consume] [steady] [compression] [seeds] [cost]   (default: all)
+# Usage: scripts/bench-vs-kafka.sh [produce] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)
 # Settings (environment, or the command's flags: -rounds, -records, ...): ROUNDS=3 RECORDS=1000000
 #   RECORDS_10K=200000 PARTITIONS=9 SIZES="100 1024 10240" ACKS_LIST="1 all" STEADY_RATES="1000 10000 50000"
 #   STEADY_SECS=60 COST_SECS=300 COMPRESSED_RECORDS=100000 CODECS="lz4 zstd"

@@ -56,8 +56,14 @@ type (
 		CompressionType string `yaml:"compression.type,omitempty"`
 	}
 	consumerKeys struct {
-		Enabled *bool  `yaml:"enabled,omitempty"`
-		GroupID string `yaml:"group.id,omitempty"`
+		Enabled   *bool      `yaml:"enabled,omitempty"`
+		GroupID   string     `yaml:"group.id,omitempty"`
+		Kind      string     `yaml:"kind,omitempty"`
+		Consumers int        `yaml:"consumers,omitempty"`
+		Share     *shareKeys `yaml:"share,omitempty"`
+	}
+	shareKeys struct {
+		GroupID string `yaml:"group.id"`
 	}
 	replicaKeys struct {
 		Kafka       kafkaKeys `yaml:"kafka"`

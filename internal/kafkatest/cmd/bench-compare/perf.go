@@ -47,6 +47,28 @@ type consumerRates struct {
 // data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms,
 // fetch.MB.sec, fetch.nMsg.sec".
 func consumerRate(out string) (consumerRates, error) {
+	v, err := perfFields(out, "ConsumerPerformance", "nMsg.sec", "fetch.nMsg.sec")
+	if err != nil {
+		return consumerRates{}, err
+	}
+	return consumerRates{total: v[0], fetch: v[1]}, nil
+}
+
+// shareConsumerRate reads ShareConsumerPerformance's nMsg.sec, under its
+// header "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec,
+// data.consumed.in.nMsg, fetch.time.ms" (no group join of its own: a share
+// group has none).
+func shareConsumerRate(out string) (float64, error) {
+	v, err := perfFields(out, "ShareConsumerPerformance", "nMsg.sec")
+	if err != nil {
+		return 0, err
+	}
+	return v[0], nil
+}
+
+// perfFields reads the named columns of a consumer perf tool's result
+// line, the one after its "start.time, ..." header.
+func perfFields(out, tool string, names ...string) ([]float64, error) {
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		if !strings.HasPrefix(l, "start.time") || i+1 >= len(lines) {
@@ -54,31 +76,26 @@ func consumerRate(out string) (consumerRates, error) {
 		}
 		header, values := strings.Split(l, ", "), strings.Split(strings.TrimSpace(lines[i+1]), ", ")
 		if len(values) != len(header) {
-			return consumerRates{}, fmt.Errorf("ConsumerPerformance's line %q: %d fields under a header of %d", lines[i+1], len(values), len(header))
+			return nil, fmt.Errorf("%s's line %q: %d fields under a header of %d", tool, lines[i+1], len(values), len(header))
 		}
-		field := func(name string) (float64, error) {
+		var got []float64
+	names:
+		for _, name := range names {
 			for j, h := range header {
 				if strings.TrimSpace(h) == name {
 					v, err := strconv.ParseFloat(strings.TrimSpace(values[j]), 64)
 					if err != nil {
-						return 0, fmt.Errorf("ConsumerPerformance's line %q: %s %q is not a number", lines[i+1], name, values[j])
+						return nil, fmt.Errorf("%s's line %q: %s %q is not a number", tool, lines[i+1], name, values[j])
 					}
-					return v, nil
+					got = append(got, v)
+					continue names
 				}
 			}
-			return 0, fmt.Errorf("ConsumerPerformance's header %q has no %s", l, name)
+			return nil, fmt.Errorf("%s's header %q has no %s", tool, l, name)
 		}
-		total, err := field("nMsg.sec")
-		if err != nil {
-			return consumerRates{}, err
-		}
-		fetch, err := field("fetch.nMsg.sec")
-		if err != nil {
-			return consumerRates{}, err
-		}
-		return consumerRates{total: total, fetch: fetch}, nil
+		return got, nil
 	}
-	return consumerRates{}, errors.New("no ConsumerPerformance header (\"start.time, end.time, ...\") in the output")
+	return nil, fmt.Errorf("no %s header (\"start.time, end.time, ...\") in the output", tool)
 }
 
 // readResults reads the results of `bench --format json --output FILE`; it

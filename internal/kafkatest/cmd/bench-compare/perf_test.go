@@ -105,3 +105,18 @@ func TestOurResult(t *testing.T) {
 		t.Error("NaN rate")
 	}
 }
+
+// ShareConsumerPerformance's output (Kafka 4.4.0, --threads 3): its header
+// orders the columns differently and has no group join.
+const scpOutput = `start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms
+2026-12-03 12:03:50:122, 2026-12-03 12:03:58:000, 97.6563, 12.3961, 12693.5771, 100000, 7878
+`
+
+func TestShareConsumerRate(t *testing.T) {
+	if got, err := shareConsumerRate(scpOutput); err != nil || got != 12693.5771 {
+		t.Errorf("shareConsumerRate = %v, %v; want 12693.5771 (nMsg.sec, not the column at ConsumerPerformance's place)", got, err)
+	}
+	if got, err := shareConsumerRate(ppOutput); err == nil {
+		t.Errorf("shareConsumerRate of ProducerPerformance's output = %v, want an error", got)
+	}
+}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
 
 // The Java producer defaults of Kafka 4.x, written out so both tools get them.
@@ -34,7 +35,7 @@ const (
 var toolJVM = []string{"-Xmx512M", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
 	"-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true"}
 
-var vsKafkaParts = []string{"produce", "consume", "steady", "compression", "seeds", "cost"}
+var vsKafkaParts = []string{"produce", "consume", "share", "steady", "compression", "seeds", "cost"}
 
 // vsKafka is ours against Kafka's perf tools on one single-broker Kafka.
 // Rows "produce" compare ProducerPerformance's records/sec, "consume" its
@@ -43,7 +44,7 @@ var vsKafkaParts = []string{"produce", "consume", "steady", "compression", "seed
 // run and discarded (the broker's JIT, page cache and topic metadata are
 // then warm for both); the measured rounds alternate which tool goes first.
 func vsKafka(ctx context.Context, args []string) (err error) {
-	s := newSettings("vs-kafka", "vs-kafka [flags] [produce] [consume] [steady] [compression] [seeds] [cost]   (default: all)")
+	s := newSettings("vs-kafka", "vs-kafka [flags] [produce] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)")
 	v := &vsRun{
 		rounds:     s.Int("rounds", 3, "measured rounds per point, after a discarded warm-up round"),
 		records:    s.Int("records", 1000000, "records per run"),
@@ -53,6 +54,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 		costSecs:   s.Int("cost-secs", 300, "cost: seconds measured"),
 		compressed: s.Int("compressed-records", 100000, "compression: records per row"),
 		payload:    s.String("payload", "random_letters", "our payload kind in produce and consume"),
+		members:    s.Int("share-members", 3, "share: members of the share group (ShareConsumerPerformance --threads)"),
 		out:        s.String("out", "", "directory for logs, bench files and report.md (default: a temporary one, removed)"),
 		seedsFile:  s.String("seeds-file", "bench/spec/testdata/valid-seeds-record-size.yml", "seeds: the bench file of the sweep"),
 	}
@@ -110,10 +112,10 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 		return err
 	}
 	defer cl.Close()
-	v.adm = kadm.NewClient(cl)
+	v.cl, v.adm = cl, kadm.NewClient(cl)
 
 	want := func(p string) bool { return slices.Contains(parts, p) }
-	if want("produce") || want("consume") {
+	if want("produce") || want("consume") || want("share") {
 		v.report.say("")
 		v.report.say("### Ours vs Kafka's perf tools (records/s, median of %d rounds after a discarded warm-up round, alternating; ours: payload %s)", *v.rounds, *v.payload)
 		v.report.say("")
@@ -123,7 +125,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	steps := []struct {
 		part string
 		run  func(context.Context) error
-	}{{"produce", v.produce}, {"consume", v.consume}, {"steady", v.steady}, {"compression", v.compression}, {"seeds", v.seeds}, {"cost", v.cost}}
+	}{{"produce", v.produce}, {"consume", v.consume}, {"share", v.share}, {"steady", v.steady}, {"compression", v.compression}, {"seeds", v.seeds}, {"cost", v.cost}}
 	for _, st := range steps {
 		if want(st.part) {
 			if err := st.run(ctx); err != nil {
@@ -147,8 +149,10 @@ type vsRun struct {
 	work, bin string
 	cluster   *kafkatest.Cluster
 	brokers   []string
+	cl        *kgo.Client
 	adm       *kadm.Client
 	report    *report
+	members   *int
 }
 
 func (v *vsRun) recordsFor(size int) int {
@@ -392,6 +396,56 @@ func (v *vsRun) consume(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// share compares a share group reading a pre-filled topic of 1 KiB records
+// (ours consume-only with consumer.kind share) with
+// ShareConsumerPerformance, the same number of members, a fresh group each
+// run whose share.auto.offset.reset is earliest (ours sets it itself; the
+// tool's is set here, as an operator would with kafka-configs).
+func (v *vsRun) share(ctx context.Context) error {
+	const size = 1024
+	n := v.recordsFor(size)
+	topic := "fill-share"
+	fill := v.file(size, "1", n, payloadKeys{Kind: *v.payload}, "none")
+	fill.Defaults.Topic = topic
+	fill.Defaults.Consumer = &consumerKeys{Enabled: new(false)}
+	settle()
+	if _, err := v.runOurs(ctx, "fill-share", fill); err != nil {
+		return err
+	}
+	ours := func(r int) ([]float64, error) {
+		f := v.file(size, "1", n, payloadKeys{Kind: *v.payload}, "none")
+		f.Defaults.Topic = topic
+		f.ConsumeOnly = true
+		f.Defaults.Consumer = &consumerKeys{Kind: "share", Consumers: *v.members, Share: &shareKeys{GroupID: fmt.Sprintf("share-ours-%d", r)}}
+		res, err := v.runOurs(ctx, fmt.Sprintf("share-ours-%d", r), f)
+		if err != nil {
+			return nil, err
+		}
+		c, err := ourConsumerRates(res)
+		return []float64{c.total}, err
+	}
+	theirs := func(r int) ([]float64, error) {
+		group := fmt.Sprintf("share-kafka-%d", r)
+		if err := kclient.SetShareGroupConfigs(ctx, v.cl, group, map[string]string{kclient.ShareAutoOffsetReset: "earliest"}); err != nil {
+			return nil, err
+		}
+		out, err := v.runTool(ctx, group, "org.apache.kafka.tools.ShareConsumerPerformance",
+			"--bootstrap-server", strings.Join(v.brokers, ","), "--topic", topic, "--num-records", strconv.Itoa(n),
+			"--group", group, "--threads", strconv.Itoa(*v.members), "--timeout", "60000")
+		if err != nil {
+			return nil, err
+		}
+		rate, err := shareConsumerRate(out)
+		return []float64{rate}, err
+	}
+	o, k, err := v.alternate(fmt.Sprintf("share-consume %d B, %d members (%d records)", size, *v.members, n), ours, theirs)
+	if err != nil {
+		return err
+	}
+	v.report.say("%s", compareRow(fmt.Sprintf("share-consume (%d members)", *v.members), size, "-", column(o, 0), column(k, 0)))
+	return v.deleteTopic(ctx, topic)
 }
 
 func (v *vsRun) steady(ctx context.Context) error {
