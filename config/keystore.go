@@ -12,6 +12,8 @@ import (
 
 	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
 	"software.sslmate.com/src/go-pkcs12"
+
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
 // Java key stores for kafka.tls: a truststore (truststore_file) in place of
@@ -101,17 +103,13 @@ type tlsPassword struct {
 	set   bool
 }
 
-// trimSecret is a one-line secret file without the trailing newline of
-// editors and echo.
-func trimSecret(b []byte) string { return strings.TrimRight(string(b), "\r\n") }
-
 // get is the password, from contents (the material's files as read) when
 // it comes from a file.
 func (p tlsPassword) get(contents [][]byte) (string, error) {
 	if p.file == 0 {
 		return p.value.Reveal(), nil
 	}
-	s := trimSecret(contents[p.file])
+	s := redact.SecretLine(contents[p.file]).Reveal()
 	if s == "" {
 		return "", errors.New(p.key + ": the file is empty")
 	}

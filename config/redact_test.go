@@ -18,25 +18,30 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
+// outputs is v as fmt (%v, %+v, %#v), YAML, JSON and both slog handlers
+// (logging args) show it, and the YAML alone.
+func outputs(t *testing.T, v any, args ...any) (outs []string, y []byte) {
+	t.Helper()
+	y, err := yaml.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", args...)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", args...)
+	return []string{fmt.Sprint(v), fmt.Sprintf("%+v %#v", v, v), string(y), string(j), logs.String()}, y
+}
+
 // TestSecretOutputs: a Secret shows as <secret> in fmt, YAML, JSON and both
 // slog handlers, also inside a structure.
 func TestSecretOutputs(t *testing.T) {
 	s := SASL{Mechanism: sasl.PLAIN, Username: "u", Password: "hunter2"}
-	var outs []string
-	outs = append(outs, fmt.Sprint(s), fmt.Sprintf("%+v %#v %s %q %v", s, s, s.Password, s.Password, s.Password))
-	y, err := yaml.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs = append(outs, string(y), string(j))
-	var logs bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
-	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "sasl", s, "password", s.Password)
-	outs = append(outs, logs.String())
+	outs, _ := outputs(t, s, "sasl", s, "password", s.Password)
+	outs = append(outs, fmt.Sprintf("%s %q %v", s.Password, s.Password, s.Password))
 	for _, o := range outs {
 		if strings.Contains(o, "hunter2") || !strings.Contains(o, "secret") {
 			t.Errorf("output shows the secret or no <secret>: %s", o)
@@ -77,21 +82,8 @@ func TestMarshalRedactsURLs(t *testing.T) {
 func TestStorePasswordOutputs(t *testing.T) {
 	tl := TLS{Enabled: true, TruststoreFile: "t.p12", TruststorePassword: "trust-pw-1", KeystoreFile: "k.jks", KeystoreType: "JKS",
 		KeystorePassword: "store-pw-2", KeyPassword: "key-pw-3", KeyPasswordFile: "key.pw"}
-	var outs []string
-	outs = append(outs, fmt.Sprint(tl), fmt.Sprintf("%+v %#v %s %v", tl, tl, tl.KeyPassword, tl.KeystorePassword))
-	y, err := yaml.Marshal(tl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := json.Marshal(tl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs = append(outs, string(y), string(j))
-	var logs bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "tls", tl)
-	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "tls", tl)
-	outs = append(outs, logs.String())
+	outs, y := outputs(t, tl, "tls", tl)
+	outs = append(outs, fmt.Sprintf("%s %v", tl.KeyPassword, tl.KeystorePassword))
 	for _, o := range outs {
 		if strings.Contains(o, "-pw-") || !strings.Contains(o, "secret") {
 			t.Errorf("output shows a password or no <secret>: %s", o)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
 
@@ -335,7 +336,7 @@ func (s secretSource) resolve(prefix, dir string, f *tlsFiles) (tlsPassword, err
 		if err != nil {
 			return tlsPassword{}, err
 		}
-		if trimSecret(b) == "" {
+		if redact.SecretLine(b) == "" {
 			return tlsPassword{}, FieldError("", key, s.file, "the file is empty")
 		}
 		f.paths, f.contents = append(f.paths, abs), append(f.contents, b)
@@ -375,13 +376,18 @@ func readFileAbs(key, dir, path string) ([]byte, string, error) {
 
 // readFile reads a file named by key; relative paths are relative to dir.
 // The error names the key and the path, never the content.
-func readFile(key, dir, path string) ([]byte, error) {
+func readFile(key, dir, path string) ([]byte, error) { return ReadFile("", key, dir, path) }
+
+// ReadFile is the resolve step's read of a file named by a key (in scope,
+// as FieldError's): relative paths are relative to dir, and the error names
+// the key and the path, never the content.
+func ReadFile(scope, key, dir, path string) ([]byte, error) {
 	b, err := os.ReadFile(resolvePath(dir, path))
 	if err != nil {
 		if pe, ok := errors.AsType[*fs.PathError](err); ok {
 			err = pe.Err
 		}
-		return nil, FieldError("", key, path, fmt.Sprintf("cannot read: %v", err))
+		return nil, FieldError(scope, key, path, fmt.Sprintf("cannot read: %v", err))
 	}
 	return b, nil
 }

@@ -187,11 +187,11 @@ func (c *Client) prometheus(read func(key, path string) ([]byte, error)) (promco
 		if err != nil {
 			return pc, err
 		}
-		pw := strings.TrimRight(string(p), "\r\n")
+		pw := redact.SecretLine(p)
 		if pw == "" {
 			return pc, &Error{"basic_auth.password_file", b.PasswordFile, "the file is empty"}
 		}
-		pc.BasicAuth = &promconfig.BasicAuth{Username: b.Username, Password: promconfig.Secret(pw)}
+		pc.BasicAuth = &promconfig.BasicAuth{Username: b.Username, Password: promconfig.Secret(pw.Reveal())}
 	}
 	return pc, nil
 }

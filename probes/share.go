@@ -396,16 +396,18 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 		a := answer{r: r, action: tracker.Accept}
 		h, err := payload.Decode(r.Value)
 		switch {
-		case err != nil || h.Partition != r.Partition:
-			m.foreign.Inc()
-			if rec != nil && r.DeliveryCount() <= 1 {
-				rec.Consumed(0, len(r.Value), false, RecordID{})
+		case err != nil || h.Partition != r.Partition || h.RunID != c.runID:
+			// A foreign record, or another run's (a consume-only
+			// bench reads a pre-filled topic): counted once, at its
+			// first delivery.
+			var id RecordID
+			if err != nil || h.Partition != r.Partition {
+				m.foreign.Inc()
+			} else {
+				id = RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 			}
-		case h.RunID != c.runID:
-			// Another run's record (a consume-only bench reads a
-			// pre-filled topic): counted once, at its first delivery.
 			if rec != nil && r.DeliveryCount() <= 1 {
-				rec.Consumed(0, len(r.Value), false, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
+				rec.Consumed(0, len(r.Value), false, id)
 			}
 		default:
 			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()

@@ -34,6 +34,10 @@ const Redacted = "<secret>"
 // --config.check) and prints as <secret>, and logs as <secret>.
 type Secret string
 
+// SecretLine is the secret a one-line secret file holds: its content
+// without the trailing newline of editors and echo.
+func SecretLine(b []byte) Secret { return Secret(strings.TrimRight(string(b), "\r\n")) }
+
 // MarshalYAML redacts a set secret; an unset one is null, so that
 // --config.check does not show `password: ""` as if an empty one were set.
 func (s Secret) MarshalYAML() (any, error) {

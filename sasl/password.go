@@ -1,10 +1,6 @@
 package sasl
 
-import (
-	"strings"
-
-	"github.com/kafka-bench/kafka_bench_exporter/redact"
-)
+import "github.com/kafka-bench/kafka_bench_exporter/redact"
 
 // KindSASLPassword is the `kind` of a password file (kafka.sasl.password_file)
 // in the credential reload metrics.
@@ -98,14 +94,13 @@ func (p password) get(rt Runtime) (func() string, error) {
 	return watch(rt, KindSASLPassword, []string{p.path}, p.value.Reveal(), loadSecret)
 }
 
-// readSecret reads a file holding one secret; the trailing newline of
-// editors and `echo` is not part of it.
+// readSecret reads a file holding one secret (redact.SecretLine).
 func readSecret(r Reader, key, path string) (redact.Secret, string, error) {
 	b, abs, err := r.ReadFile(key, path)
 	if err != nil {
 		return "", "", err
 	}
-	s := redact.Secret(strings.TrimRight(string(b), "\r\n"))
+	s := redact.SecretLine(b)
 	if s == "" {
 		return "", "", fieldError(key, path, "the file is empty")
 	}
@@ -115,9 +110,9 @@ func readSecret(r Reader, key, path string) (redact.Secret, string, error) {
 // loadSecret is a changed one-line secret file without its trailing
 // newline.
 func loadSecret(b [][]byte) (string, error) {
-	s := strings.TrimRight(string(b[0]), "\r\n")
+	s := redact.SecretLine(b[0])
 	if s == "" {
 		return "", errEmptyFile
 	}
-	return s, nil
+	return s.Reveal(), nil
 }

@@ -3,10 +3,8 @@ package spec
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -61,14 +59,7 @@ func (h *HostEntry) Client(timeout time.Duration) (*http.Client, error) {
 // directory as the bench file's other paths are.
 func (h *HostEntry) resolve() error {
 	r, err := h.HTTP.Resolve(func(key, path string) ([]byte, error) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			if pe, ok := errors.AsType[*fs.PathError](err); ok {
-				err = pe.Err
-			}
-			return nil, &httpconf.Error{Key: key, Value: path, Problem: fmt.Sprintf("cannot read: %v", err)}
-		}
-		return b, nil
+		return config.ReadFile(fmt.Sprintf("host %q", h.Name), "http_config."+key, "", path)
 	})
 	if err != nil {
 		return hostHTTPError(h.Name, err)
@@ -110,7 +101,8 @@ func validateHosts(hosts []HostEntry) error {
 			return config.FieldError(scope, "name", h.Name, "duplicate host name")
 		}
 		seen[h.Name] = true
-		if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		u, err := url.Parse(h.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return config.FieldError(scope, "url", h.URL, "must be an http:// or https:// URL of a /metrics endpoint, such as http://kafka1:9100/metrics")
 		}
 		if !slices.Contains(hostRoles, h.Role) {
@@ -125,10 +117,10 @@ func validateHosts(hosts []HostEntry) error {
 		if err := h.HTTP.Validate(httpconf.Options{}); err != nil {
 			return hostHTTPError(h.Name, err)
 		}
-		if u, _ := url.Parse(h.URL); u.User != nil && h.HTTP.BasicAuth != nil {
+		if u.User != nil && h.HTTP.BasicAuth != nil {
 			return config.FieldError(scope, "http_config.basic_auth.username", h.HTTP.BasicAuth.Username, "the url carries credentials too: set them in one place")
 		}
-		if strings.HasPrefix(h.URL, "http://") && !h.HTTP.TLS.IsZero() {
+		if u.Scheme == "http" && !h.HTTP.TLS.IsZero() {
 			return config.FieldError(scope, "http_config.tls_config", config.RawValue("{...}"), "the url is http://: use https:// for TLS")
 		}
 	}
