@@ -191,6 +191,17 @@ type server struct {
 	mode promtest.Mode
 	v3   bool
 	prom *promtest.Prometheus
+	// clusterLabel is the target label that tells clusters apart
+	// (the mixin's _config.clusterLabel); "" is cluster.
+	clusterLabel string
+}
+
+// label is s's cluster label name.
+func (s *server) label() string {
+	if s.clusterLabel == "" {
+		return "cluster"
+	}
+	return s.clusterLabel
 }
 
 // TestMonitoringEndToEnd runs the dashboards and rule files against real
@@ -341,7 +352,7 @@ func TestMonitoringEndToEnd(t *testing.T) {
 	// Stop the fast cluster's brokers: probe_up goes to 0 after two lag
 	// intervals, and the test copy of KafkaBenchProbeDown fires for it.
 	stopBrokers()
-	waitAlerts(t, v3servers[:1], probeDownTestAlert+" active for probe a of cluster "+fastCluster, func(as []promtest.Alert) (bool, string) {
+	waitAlerts(t, v3servers[:1], probeDownTestAlert+" active for probe a of cluster "+fastCluster, func(_ *server, as []promtest.Alert) (bool, string) {
 		for _, a := range as {
 			if a.Name == probeDownTestAlert && a.Labels["probe"] == "a" && a.Labels["cluster"] == fastCluster {
 				return true, ""
@@ -493,35 +504,53 @@ func classicBucketWidth(v float64) float64 {
 	return math.Inf(1)
 }
 
+// alertCheck accepts or refuses the active alerts of server s, saying why
+// not.
+type alertCheck func(s *server, as []promtest.Alert) (bool, string)
+
 // waitAlerts polls the active alerts of every server until ok accepts them.
-func waitAlerts(t *testing.T, servers []*server, what string, ok func([]promtest.Alert) (bool, string)) {
+func waitAlerts(t *testing.T, servers []*server, what string, ok alertCheck) {
 	t.Helper()
 	for _, s := range servers {
-		probetest.Eventually(t, 90*time.Second, s.name+": "+what, func() (bool, string) {
+		// A bound for the poll on a loaded machine, not a measurement.
+		probetest.Eventually(t, 180*time.Second, s.name+": "+what, func() (bool, string) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			as, err := s.prom.Alerts(ctx)
 			if err != nil {
 				return false, err.Error()
 			}
-			return ok(as)
+			return ok(s, as)
 		})
 	}
 }
 
-// firingFor accepts the alerts when name fires for cluster.
-func firingFor(name, cluster string) func([]promtest.Alert) (bool, string) {
-	return func(as []promtest.Alert) (bool, string) {
+// firingFor accepts the alerts when name fires for cluster (the value of
+// the server's cluster label).
+func firingFor(name, cluster string) alertCheck {
+	return func(s *server, as []promtest.Alert) (bool, string) {
 		var seen []string
 		for _, a := range as {
 			if a.Name == name {
-				if a.Labels["cluster"] == cluster && a.State == "firing" {
+				if a.Labels[s.label()] == cluster && a.State == "firing" {
 					return true, ""
 				}
-				seen = append(seen, a.Labels["cluster"]+" "+a.State)
+				seen = append(seen, fmt.Sprintf("%v %s", a.Labels, a.State))
 			}
 		}
 		return false, fmt.Sprintf("active: %v", seen)
+	}
+}
+
+// resolved accepts the alerts when name is not active.
+func resolved(name string) alertCheck {
+	return func(_ *server, as []promtest.Alert) (bool, string) {
+		for _, a := range as {
+			if a.Name == name {
+				return false, fmt.Sprintf("still %s: %v", a.State, a.Labels)
+			}
+		}
+		return true, ""
 	}
 }
 

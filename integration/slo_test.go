@@ -1,8 +1,6 @@
 package integration
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,16 +14,20 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/mixin"
-	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-// availabilityConfig is a non-default _config of the mixin: another
-// cluster label, a delivery window (100 ms) that a slow broker's records
-// miss, and windows short enough for a test.
-const availabilityConfig = `{
-  clusterLabel: 'kafka_cluster',
+// availabilityWindows is the mixin's _config with its defaults but for the
+// windows of the availability SLOs, short enough for a test.
+const availabilityWindows = `{
   sloBaseWindow: '10s',
   availabilityBurnRates: [{ long: '30s', short: '10s', factor: 14.4, 'for': '1s', severity: 'critical' }],
+}`
+
+// availabilityConfig is a non-default _config besides: another cluster
+// label, and a delivery window (100 ms) that a slightly slow broker's
+// records miss and the default window (1 s) does not.
+const availabilityConfig = availabilityWindows + ` + {
+  clusterLabel: 'kafka_cluster',
   availabilitySLOs+: { delivery+: { groups: [{ name: 'default', probeMatcher: '', window: 0.1, objective: 0.999 }] } },
 }`
 
@@ -45,24 +47,37 @@ probes:
 
 // Broker behaviours of the availability test's cluster.
 const (
-	brokerNormal  = iota
-	brokerSlow    // every Produce answer held back slowProduce
-	brokerFailing // every Produce answered INVALID_RECORD, which is not retried
-	brokerLosing  // every Produce acknowledged and not stored
+	brokerNormal   = iota
+	brokerSlow     // every Produce answer held back slowProduce
+	brokerVerySlow // every Produce answer held back verySlowProduce
+	brokerFailing  // every Produce answered INVALID_RECORD, which is not retried
+	brokerLosing   // every Produce acknowledged and not stored
 )
 
-// TestAvailabilitySLOEndToEnd renders the mixin with availabilityConfig for
-// a real Prometheus 3 (native and classic histograms) scraping an exporter:
-// a slow broker fires KafkaBenchDeliverySLOBurn, failing produce requests
+// verySlowProduce is over the default delivery window (1 s).
+const verySlowProduce = 1500 * time.Millisecond
+
+// TestAvailabilitySLOEndToEnd runs the availability SLOs' rules, rendered
+// from the mixin, on real Prometheus servers scraping an exporter: Prometheus
+// 3 in each histogram ingestion mode and Debian's Prometheus 2, each with
+// availabilityWindows but Prometheus 3 (both forms) with availabilityConfig.
+// A slow broker fires KafkaBenchDeliverySLOBurn (first only where the
+// window is 100 ms, then, slower, everywhere), failing produce requests
 // KafkaBenchProduceSuccessSLOBurn and records acknowledged but not stored
-// KafkaBenchLossSLOBurn, each labelled by the configured cluster label, and
-// each resolves once the broker is well again.
+// KafkaBenchLossSLOBurn, each on every server and labelled by the server's
+// cluster label, and each resolves everywhere once the broker is well
+// again.
 func TestAvailabilitySLOEndToEnd(t *testing.T) {
 	if testing.Short() && !testenv.Strict() {
 		t.Skip("end-to-end test skipped in -short mode (set KAFKA_BENCH_INTEGRATION=1 to force)")
 	}
-	bin := promtest.Required(t)
-	o, err := mixin.Render(availabilityConfig)
+	v3 := promtest.Required(t)
+	v2 := promtest.Debian(t)
+	defaults, err := mixin.Render(availabilityWindows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom, err := mixin.Render(availabilityConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,19 +85,45 @@ func TestAvailabilitySLOEndToEnd(t *testing.T) {
 	c := startControlledCluster(t, &mode)
 	x := exportertest.Start(t, availabilityExporter, c.ListenAddrs())
 	x.WaitReady(t, 60*time.Second)
-	prom := promtest.Start(t, promtest.Config{
-		Targets:   []promtest.ScrapeTarget{{Addr: strings.TrimPrefix(x.URL, "http://"), Labels: map[string]string{"kafka_cluster": slowCluster}}},
-		RuleFiles: o.Rules,
-		Mode:      promtest.Both,
-		Binaries:  &bin,
-	})
-	prom.WaitTargetsUp(t, 30*time.Second)
+
+	servers := []*server{
+		{name: "prometheus3-classic", mode: promtest.Classic, v3: true},
+		{name: "prometheus3-native", mode: promtest.Native, v3: true},
+		{name: "prometheus3-both (non-default _config)", mode: promtest.Both, v3: true, clusterLabel: "kafka_cluster"},
+		{name: "prometheus2-classic", mode: promtest.Classic},
+	}
+	for _, s := range servers {
+		bin, rules := v3, defaults.Rules
+		if !s.v3 {
+			bin = v2
+		}
+		if s.clusterLabel != "" {
+			rules = custom.Rules
+		}
+		s.prom = promtest.Start(t, promtest.Config{
+			Targets:   []promtest.ScrapeTarget{{Addr: strings.TrimPrefix(x.URL, "http://"), Labels: map[string]string{s.label(): slowCluster}}},
+			RuleFiles: rules,
+			Mode:      s.mode,
+			Binaries:  &bin,
+		})
+	}
+	for _, s := range servers {
+		s.prom.WaitTargetsUp(t, 30*time.Second)
+	}
+	customOnly := servers[2:3]
+
+	const delivery = "KafkaBenchDeliverySLOBurn"
+	mode.Store(brokerSlow)
+	waitAlerts(t, customOnly, delivery+" firing for "+slowCluster+" (100 ms window)", firingFor(delivery, slowCluster))
+	mode.Store(brokerVerySlow)
+	waitAlerts(t, servers, delivery+" firing for "+slowCluster, firingFor(delivery, slowCluster))
+	mode.Store(brokerNormal)
+	waitAlerts(t, servers, delivery+" resolved", resolved(delivery))
 
 	for _, phase := range []struct {
 		alert string
 		mode  int32
 	}{
-		{"KafkaBenchDeliverySLOBurn", brokerSlow},
 		{"KafkaBenchProduceSuccessSLOBurn", brokerFailing},
 		{"KafkaBenchLossSLOBurn", brokerLosing},
 	} {
@@ -93,45 +134,15 @@ func TestAvailabilitySLOEndToEnd(t *testing.T) {
 			time.Sleep(3 * time.Second)
 			mode.Store(brokerNormal)
 		}
-		waitAlert(t, prom, phase.alert+" firing for kafka_cluster "+slowCluster, func(as []promtest.Alert) (bool, string) {
-			var seen []string
-			for _, a := range as {
-				if a.Name == phase.alert {
-					if a.Labels["kafka_cluster"] == slowCluster && a.State == "firing" {
-						return true, ""
-					}
-					seen = append(seen, fmt.Sprintf("%v %s", a.Labels, a.State))
-				}
-			}
-			return false, fmt.Sprintf("active: %v", seen)
-		})
+		waitAlerts(t, servers, phase.alert+" firing for "+slowCluster, firingFor(phase.alert, slowCluster))
 		mode.Store(brokerNormal)
-		waitAlert(t, prom, phase.alert+" resolved", func(as []promtest.Alert) (bool, string) {
-			for _, a := range as {
-				if a.Name == phase.alert {
-					return false, fmt.Sprintf("still %s: %v", a.State, a.Labels)
-				}
-			}
-			return true, ""
-		})
+		waitAlerts(t, servers, phase.alert+" resolved", resolved(phase.alert))
 	}
 }
 
-func waitAlert(t *testing.T, prom *promtest.Prometheus, what string, ok func([]promtest.Alert) (bool, string)) {
-	t.Helper()
-	probetest.Eventually(t, 180*time.Second, what, func() (bool, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		as, err := prom.Alerts(ctx)
-		if err != nil {
-			return false, err.Error()
-		}
-		return ok(as)
-	})
-}
-
 // startControlledCluster starts a kfake cluster whose Produce answers
-// follow mode (brokerNormal, brokerSlow, brokerFailing, brokerLosing).
+// follow mode (brokerNormal, brokerSlow, brokerVerySlow, brokerFailing,
+// brokerLosing).
 func startControlledCluster(t *testing.T, mode *atomic.Int32) *kfake.Cluster {
 	t.Helper()
 	c, err := kfake.NewCluster(kfake.NumBrokers(3))
@@ -144,6 +155,8 @@ func startControlledCluster(t *testing.T, mode *atomic.Int32) *kfake.Cluster {
 		switch mode.Load() {
 		case brokerSlow:
 			c.SleepControl(func() { time.Sleep(slowProduce) })
+		case brokerVerySlow:
+			c.SleepControl(func() { time.Sleep(verySlowProduce) })
 		case brokerFailing, brokerLosing:
 			req := kreq.(*kmsg.ProduceRequest)
 			resp := req.ResponseKind().(*kmsg.ProduceResponse)

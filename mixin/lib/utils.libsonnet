@@ -16,6 +16,13 @@
   selector(matchers)::
     if std.length(matchers) == 0 then '' else '{' + std.join(', ', matchers) + '}',
 
+  // le(0.1) = 'le="0.1"': the matcher of a classic histogram's bucket with
+  // upper bound x. A whole number's bucket is matched in both spellings:
+  // Prometheus 3 stores le="1" as le="1.0", Prometheus 2 as exposed.
+  le(x)::
+    local n = self.num(x);
+    if std.isNumber(x) && x == std.floor(x) then 'le=~"%s|%s\\\\.0"' % [n, n] else 'le="%s"' % n,
+
   // humanDuration('5m') = '5 minutes', for texts.
   humanDuration(d)::
     assert self.seconds(d) > 0;

@@ -85,7 +85,7 @@ local utils = import '../lib/utils.libsonnet';
           sum by (%(by)s) (rate(%(e2e)s_bucket%(bucket)s[%(w)s]))
           or on (%(by)s)
           0 * %(produced)s
-        ||| % { le: window(i, g), native: native, by: by, e2e: e2e, bucket: utils.selector(['le="%s"' % window(i, g)] + sel), w: w, produced: produced(sel) },
+        ||| % { le: window(i, g), native: native, by: by, e2e: e2e, bucket: utils.selector([utils.le(std.parseJson(window(i, g)))] + sel), w: w, produced: produced(sel) },
       function(sel) produced(sel) + '\n',
     ),
     define(

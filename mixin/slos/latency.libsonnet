@@ -60,7 +60,7 @@ local utils = import '../lib/utils.libsonnet';
               * histogram_count(%(native)s)
             or
             sum by (%(by)s) (rate(%(metric)s_bucket%(bucket)s[%(w)s]))
-          ||| % { le: le, native: native, by: by, metric: s.metric, bucket: utils.selector(['le="%s"' % le] + sel), w: cfg.sloBaseWindow },
+          ||| % { le: le, native: native, by: by, metric: s.metric, bucket: utils.selector([utils.le(g.threshold)] + sel), w: cfg.sloBaseWindow },
           total: |||
             histogram_count(%(native)s)
             or
