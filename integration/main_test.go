@@ -34,8 +34,8 @@ import (
 // are done (go test -parallel sets how many at once; scripts/test.sh runs
 // 4); they use clusters of their own, or their own topics and groups on a
 // shared one. Among them are the share-group tests of exact counts and
-// lock expiries (TestShareProbeFaults, TestShareMemberKilled), one at a
-// time on their broker (shareFaults in share_test.go). The others
+// lock expiries (TestShareProbeFaults, TestShareMemberKilled), each on a
+// broker of its own (shareKafka in share_test.go). The others
 // run one at a time before them, in file order: those that fault a shared
 // cluster (SIGSTOP, SIGKILL) and those whose assertions are about rates,
 // latencies or resource use, which other tests' CPU on two cores would move
@@ -48,9 +48,9 @@ import (
 // budget, the short restart tests (TestStaticConfigExperimentHookFails,
 // TestStaticConfigExperimentDryRun), which hold the restart cluster before
 // the rolling restart takes it, the rolling restart and the rolling upgrade
-// (TestStaticConfigExperimentRollingRestart, TestRollingUpgrade: beside
-// three other tests their restarted brokers came back too late for their
-// timeouts),
+// (TestRollingRestarts: beside three other tests their restarted brokers
+// came back too late for their timeouts; the two run side by side, each on
+// a cluster of its own, beside nothing else),
 // and the Prometheus tests
 // (TestMonitoringEndToEnd, TestAvailabilitySLOEndToEnd in slo_test.go),
 // whose Prometheus servers would starve the others on two cores (and

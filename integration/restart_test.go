@@ -261,13 +261,14 @@ func benchProcess(t *testing.T, c *kafkatest.Cluster, file string, onScenario fu
 	return out.String(), err
 }
 
-// TestStaticConfigExperimentRollingRestart varies a static broker setting
+// testStaticConfigExperimentRollingRestart (TestRollingRestarts) varies a
+// static broker setting
 // through the restart hook on three combined KRaft nodes (RF 3,
 // min.insync.replicas 2, acks=all) over three rounds: while each scenario
 // runs every broker shows its value from server.properties
 // (DescribeConfigs), nothing is lost, a verdict is printed, and afterwards
 // every broker shows the original again with the key gone from its file.
-func TestStaticConfigExperimentRollingRestart(t *testing.T) {
+func testStaticConfigExperimentRollingRestart(t *testing.T) {
 	c := restartCluster(t)
 	topic := fmt.Sprintf("restart-experiment-%d", time.Now().UnixNano())
 	cl, ids, before := restartSetup(t, c, topic)

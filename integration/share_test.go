@@ -27,8 +27,15 @@ import (
 
 // The share-group tests run on a 1-node Kafka of their own whose minimum
 // record lock is 1 s (the broker's default minimum is 15 s), so that the
-// probes can use a 2 s lock and a lock expiry costs seconds.
+// probes can use a 2 s lock and a lock expiry costs seconds: shareKafka,
+// shared by all but TestShareMemberKilled, which has one of its own (its
+// expiries and exact counts beside TestShareProbeFaults' on one broker
+// would be each other's).
 const shareLockMS = 2000
+
+// shareKafkaOptions is the share tests' Kafka.
+var shareKafkaOptions = kafkatest.Options{Nodes: 1,
+	BrokerConfig: map[string]string{"group.share.min.record.lock.duration.ms": "1000"}}
 
 var shareCluster struct {
 	once sync.Once
@@ -36,17 +43,10 @@ var shareCluster struct {
 	err  error
 }
 
-// shareFaults is held by the share tests of exact counts and lock
-// expiries (TestShareProbeFaults, TestShareMemberKilled): they run beside
-// the other tests, one at a time on the share-group broker.
-var shareFaults sync.Mutex
-
-// holdShareBroker takes shareFaults until t ends, and on a failure logs
-// what the broker says of the groups and the tail of its log.
-func holdShareBroker(t *testing.T, c *kafkatest.Cluster, groups ...string) {
+// logShareOnFailure logs, if t fails, what the broker says of the groups
+// and the tail of its log.
+func logShareOnFailure(t *testing.T, c *kafkatest.Cluster, groups ...string) {
 	t.Helper()
-	shareFaults.Lock()
-	t.Cleanup(shareFaults.Unlock)
 	t.Cleanup(func() {
 		if !t.Failed() {
 			return
@@ -78,8 +78,7 @@ func shareKafka(t *testing.T) *kafkatest.Cluster {
 	shareCluster.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		shareCluster.c, shareCluster.err = kafkatest.StartCluster(ctx, kafkatest.Options{Nodes: 1,
-			BrokerConfig: map[string]string{"group.share.min.record.lock.duration.ms": "1000"}}, t.Logf)
+		shareCluster.c, shareCluster.err = kafkatest.StartCluster(ctx, shareKafkaOptions, t.Logf)
 		if shareCluster.err == nil {
 			clusters.mu.Lock()
 			clusters.extra = append(clusters.extra, shareCluster.c)
@@ -193,7 +192,7 @@ func TestShareProbeSteady(t *testing.T) {
 func TestShareProbeFaults(t *testing.T) {
 	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
-	holdShareBroker(t, c, "kafka-bench-share-faults-share", "kafka-bench-share-hold-share")
+	logShareOnFailure(t, c, "kafka-bench-share-faults-share", "kafka-bench-share-hold-share")
 	const n = 1200 // 400 per partition, round robin from partition 0
 	faults := config.ShareFaults{ReleaseFraction: 0.1, RejectFraction: 0.05}
 	var release, reject float64
@@ -294,8 +293,9 @@ func TestShareMemberProcess(t *testing.T) {
 // them), and nothing is lost.
 func TestShareMemberKilled(t *testing.T) {
 	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
-	c := shareKafka(t)
-	holdShareBroker(t, c, "kafka-bench-share-killed-share")
+	kafkatest.Integration(t)
+	c := kafkatest.Start(t, shareKafkaOptions)
+	logShareOnFailure(t, c, "kafka-bench-share-killed-share")
 	// 2 minutes of records at the probe's 200 records/s: a new member of
 	// a share group waits seconds for its assignment (more on a loaded
 	// machine), shares its partition with a member of the probe, and

@@ -28,7 +28,22 @@ const (
 	upgradeTo   = "4.4.0"
 )
 
-// TestRollingUpgrade upgrades three combined broker/controller nodes from
+// TestRollingRestarts runs the two rolling-restart tests side by side, on
+// clusters of their own and beside no other test: they wait on restarts
+// far more than they compute, and beside other tests' load their restarted
+// brokers came back too late for their timeouts.
+func TestRollingRestarts(t *testing.T) {
+	t.Run("StaticConfigExperiment", func(t *testing.T) {
+		t.Parallel()
+		testStaticConfigExperimentRollingRestart(t)
+	})
+	t.Run("Upgrade", func(t *testing.T) {
+		t.Parallel()
+		testRollingUpgrade(t)
+	})
+}
+
+// testRollingUpgrade (TestRollingRestarts) upgrades three combined broker/controller nodes from
 // Kafka 4.1.1 to 4.4.0, one at a time, under a probe at 1,000 records/s
 // (RF 3, min.insync.replicas 2, acks=all), then finalizes metadata.version:
 // nothing is lost, probe_up is back within 30 s of each broker's return,
@@ -36,7 +51,7 @@ const (
 // kafka_bench_broker_info and /changes, and the finalized level in
 // kafka_bench_cluster_info. It logs each broker's restart time and the
 // produce p99 while it restarted.
-func TestRollingUpgrade(t *testing.T) {
+func testRollingUpgrade(t *testing.T) {
 	kafkatest.Integration(t)
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3, KafkaVersion: upgradeFrom})
 	const probe = "upgrade"

@@ -3,16 +3,16 @@
 # real-broker tests that print them (-v), on three combined KRaft nodes.
 #
 #   scripts/bench-restarts.sh           # both: a static setting through rolling restarts, the rolling upgrade
-#   scripts/bench-restarts.sh static    # TestStaticConfigExperimentRollingRestart: per-restart "broker back" times
-#   scripts/bench-restarts.sh upgrade   # TestRollingUpgrade: 4.1.1 -> 4.4.0 under a 1,000 records/s probe
+#   scripts/bench-restarts.sh static    # TestRollingRestarts/StaticConfigExperiment: per-restart "broker back" times
+#   scripts/bench-restarts.sh upgrade   # TestRollingRestarts/Upgrade: 4.1.1 -> 4.4.0 under a 1,000 records/s probe
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
 run=()
 case "${1:-both}" in
-static) run=('TestStaticConfigExperimentRollingRestart$') ;;
-upgrade) run=('TestRollingUpgrade$') ;;
-both) run=('TestStaticConfigExperimentRollingRestart$|TestRollingUpgrade$') ;;
+static) run=('TestRollingRestarts/StaticConfigExperiment$') ;;
+upgrade) run=('TestRollingRestarts/Upgrade$') ;;
+both) run=('TestRollingRestarts$') ;; # the two side by side, as in the suite
 *)
 	echo "bench-restarts: unknown part \"$1\" (want static, upgrade or both)" >&2
 	exit 2

@@ -49,6 +49,10 @@ bin_pid=$!
 # after_binary waits for the binary's build to end: the tool builds start
 # then, so that they do not take the cores from it.
 after_binary() { while kill -0 "$bin_pid" 2>/dev/null; do sleep 1; done; }
+# The builds and checks beside go test ./integration (the suite's critical
+# path) run at a lower CPU priority: they fill the cores that its waiting
+# leaves idle, and take none from its compile and its brokers.
+low_priority() { nice -n 10 "$@"; }
 
 # Prometheus 3, the Helm, kustomize and golangci-lint CLIs and the release
 # tools compile from their Go modules (once, then cached) after the binary,
@@ -62,7 +66,7 @@ lint_log=$(mktemp)
   after_binary
   phase_begin "golangci-lint build (background)"
   rc=0
-  scripts/golangci-lint.sh path || rc=$?
+  low_priority scripts/golangci-lint.sh path || rc=$?
   phase_end "golangci-lint build (background)"
   exit $rc
 ) >"$lint_log" 2>&1 &
@@ -72,7 +76,7 @@ tools_log=$(mktemp)
   after_binary
   phase_begin "tool builds (background)"
   rc=0
-  { scripts/prometheus.sh path && scripts/helm.sh path && scripts/kustomize.sh path && scripts/release.sh tools; } || rc=$?
+  { low_priority scripts/prometheus.sh path && low_priority scripts/helm.sh path && low_priority scripts/kustomize.sh path && low_priority scripts/release.sh tools; } || rc=$?
   phase_end "tool builds (background)"
   exit $rc
 ) >"$tools_log" 2>&1 &
@@ -84,7 +88,7 @@ vuln_log=$(mktemp)
   after_binary
   phase_begin "govulncheck and its database (background)"
   rc=0
-  { scripts/govulncheck.sh path && scripts/govulncheck.sh db; } || rc=$?
+  { low_priority scripts/govulncheck.sh path && low_priority scripts/govulncheck.sh db; } || rc=$?
   phase_end "govulncheck and its database (background)"
   exit $rc
 ) >"$vuln_log" 2>&1 &
@@ -187,12 +191,12 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change: $unformatted" >&2
   exit 1
 fi
-go vet ./...
+low_priority go vet ./...
 # deploy/validate is a module of its own (k8s.io/api stays out of go.mod).
-go vet -C deploy/validate ./...
+low_priority go vet -C deploy/validate ./...
 # deploy/release (the release's archiver and image builder) likewise keeps
 # go-containerregistry out of go.mod; deploy/release_test.go runs it.
-go vet -C deploy/release ./...
+low_priority go vet -C deploy/release ./...
 phase_end "gofmt, go vet"
 
 echo "== golangci-lint"
@@ -209,9 +213,9 @@ phase_begin "golangci-lint"
 # Each module is linted from its own root. --allow-serial-runners: another
 # golangci-lint on the machine (another checkout) is waited for, not an error.
 lint=$(scripts/golangci-lint.sh path)
-"$lint" run --allow-serial-runners ./...
-(cd deploy/validate && "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
-(cd deploy/release && "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
+low_priority "$lint" run --allow-serial-runners ./...
+(cd deploy/validate && low_priority "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
+(cd deploy/release && low_priority "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
 phase_end "golangci-lint"
 
 echo "== govulncheck"
@@ -227,9 +231,9 @@ phase_begin "govulncheck"
 # Any known vulnerability that the code of a module reaches, in a required
 # module or in the standard library of the pinned toolchain, fails the suite
 # (scripts/govulncheck.sh: the offline database of golang.org/x/vulndb).
-scripts/govulncheck.sh ./...
-scripts/govulncheck.sh -C deploy/validate ./...
-scripts/govulncheck.sh -C deploy/release ./...
+low_priority scripts/govulncheck.sh ./...
+low_priority scripts/govulncheck.sh -C deploy/validate ./...
+low_priority scripts/govulncheck.sh -C deploy/release ./...
 phase_end "govulncheck"
 
 echo "== go test, the other packages"
