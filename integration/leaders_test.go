@@ -119,9 +119,10 @@ probes:
 
 // A broker the probe has never seen (stopped when it started) joins while
 // it runs: the probe adds a partition for it, makes it a leader and
-// measures it, without a restart. A broker that then restarts is not new:
-// the probe does not spread again. Nothing is lost.
-func TestLeaderOnEveryBrokerFollowsJoinedBroker(t *testing.T) {
+// measures it, without a restart. A broker that then restarts is neither
+// new nor removed: the probe does not spread again. A broker then removed
+// from the cluster has its replicas moved to the others. Nothing is lost.
+func TestLeaderOnEveryBrokerFollowsBrokers(t *testing.T) {
 	kafkatest.Integration(t)
 	t.Parallel() // waits more than it computes; see waiting in main_test.go
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3})
@@ -157,9 +158,59 @@ probes:
 	if err := c.Restart(0); err != nil {
 		t.Fatal(err)
 	}
+	if n := strings.Count(logs.String(), "brokers left the cluster"); n != 0 {
+		t.Errorf("a restarted broker counted as removed (%d removals logged):\n%s", n, logs.String())
+	}
+	// A broker removed (stopped, then unregistered as kafka-cluster.sh
+	// unregister does) leaves: the probe moves the topic's replicas off it.
+	removedID := c.NodeID(2)
+	if err := c.Stop(2); err != nil {
+		t.Fatal(err)
+	}
+	unregisterBroker(t, c, removedID)
+	adm := admin(t, c)
+	probetest.Eventually(t, 2*time.Minute, "no replica of the probe topic on the removed broker", func() (bool, string) {
+		tds, err := adm.ListTopics(t.Context(), "kafka-bench-"+probe)
+		if err != nil {
+			return false, err.Error()
+		}
+		td := tds["kafka-bench-"+probe]
+		for _, pd := range td.Partitions.Sorted() {
+			if slices.Contains(pd.Replicas, removedID) || len(pd.Replicas) != 2 {
+				return false, fmt.Sprintf("partition %d: replicas %v", pd.Partition, pd.Replicas)
+			}
+		}
+		return td.Err == nil && len(td.Partitions) > 0, fmt.Sprintf("topic: %v", td.Err)
+	})
+	if n := strings.Count(logs.String(), "brokers left the cluster"); n != 1 {
+		t.Errorf("the probe logged %d removals, want 1:\n%s", n, logs.String())
+	}
 	final := drain(t, x, probe)
 	assertCounters(t, final, probe, clean)
 	if n := strings.Count(logs.String(), "brokers joined the cluster"); n != joins {
 		t.Errorf("a restarted broker counted as joined (%d joins logged, was %d):\n%s", n, joins, logs.String())
 	}
+}
+
+// unregisterBroker removes broker id, stopped, from the cluster's
+// registrations (UnregisterBroker, as kafka-cluster.sh unregister).
+func unregisterBroker(t *testing.T, c *kafkatest.Cluster, id int32) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	probetest.Eventually(t, time.Minute, fmt.Sprintf("broker %d unregistered", id), func() (bool, string) {
+		req := kmsg.NewPtrUnregisterBrokerRequest()
+		req.BrokerID = id
+		resp, err := req.RequestWith(t.Context(), cl)
+		if err == nil {
+			err = kerr.ErrorForCode(resp.ErrorCode)
+		}
+		if err != nil {
+			return false, err.Error()
+		}
+		return true, ""
+	})
 }

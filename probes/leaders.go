@@ -12,6 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 )
@@ -123,46 +125,120 @@ func (p *Probe) spreadLeaders(ctx context.Context) {
 	}
 }
 
-// followBrokers runs the leader spread again when a broker that the last
-// spread did not see is in the metadata: brokers added while the probe
-// runs are covered without a restart. A broker that restarts leaves the
-// metadata while it is fenced and comes back with its id, so it is never
-// new; a removed one needs nothing, the others still lead. A spread the
-// cluster denied is tried again only when a new broker joins. Run by
-// watch (its goroutine, after the spread of the run loop).
+// followBrokers runs the leader spread again when the brokers changed
+// since the last spread: a broker it did not see is in the cluster (added
+// while the probe runs: covered without a restart), or a broker it saw is
+// no longer registered (removed: the probe topic's replicas on it move to
+// the others). A broker that restarts is fenced while it is away and comes
+// back with its id: it neither joined nor left. Kafka before 4.0 does not
+// list fenced brokers, so there a removed broker cannot be told from a
+// restarting one and is left alone (the others still lead). A spread the
+// cluster denied is tried again only when the brokers change. Run by watch
+// (its goroutine, after the spread of the run loop).
 func (p *Probe) followBrokers(ctx context.Context) {
 	if !p.cfg.CreateTopic.LeaderOnEveryBroker {
 		return
 	}
 	mdCtx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
-	md, err := p.admin.BrokerMetadata(mdCtx)
+	bs, err := describeBrokers(mdCtx, p.adminClient, p.admin)
 	cancel()
 	if err != nil {
 		p.logger.Debug("listing the brokers failed", "err", err)
 		return
 	}
-	var added []int32
-	for _, b := range md.Brokers.NodeIDs() {
+	var added, removed []int32
+	for _, b := range bs.ids {
 		if !p.seenBrokers[b] {
 			added = append(added, b)
 		}
 	}
-	if len(added) == 0 {
+	for b := range p.seenBrokers {
+		if bs.gone(b) {
+			removed = append(removed, b)
+		}
+	}
+	if len(added) == 0 && len(removed) == 0 {
 		return
 	}
-	slices.Sort(added)
-	p.logger.Info("brokers joined the cluster: putting a leader of the probe topic on each", "topic", p.cfg.Topic, "brokers", fmt.Sprint(added))
+	slices.Sort(removed)
+	if len(added) > 0 {
+		p.logger.Info("brokers joined the cluster: putting a leader of the probe topic on each", "topic", p.cfg.Topic, "brokers", fmt.Sprint(added))
+	}
+	if len(removed) > 0 {
+		p.logger.Info("brokers left the cluster: moving the probe topic's replicas off them", "topic", p.cfg.Topic, "brokers", fmt.Sprint(removed))
+	}
 	p.spreadLeaders(ctx)
+}
+
+// brokerSet is what a leader spread knows of the cluster's brokers.
+type brokerSet struct {
+	ids   []int32          // the brokers that serve (unfenced), sorted
+	racks map[int32]string // broker.rack of each of ids ("": none)
+	// registered holds every broker the cluster has registered, fenced
+	// (restarting) ones too; nil where the cluster does not say (Kafka
+	// before 4.0, or DescribeCluster denied): then no broker is gone.
+	registered map[int32]bool
+}
+
+// gone reports whether broker id is no longer registered (removed).
+func (bs brokerSet) gone(id int32) bool {
+	return bs.registered != nil && !bs.registered[id]
+}
+
+// describeBrokers lists the brokers with DescribeCluster, fenced ones
+// included (v2, Kafka 4.0+), or, where that is denied or unsupported, with
+// the metadata (no fenced brokers, so none is gone).
+func describeBrokers(ctx context.Context, cl *kgo.Client, adm *kadm.Client) (brokerSet, error) {
+	bs := brokerSet{racks: map[int32]string{}}
+	req := kmsg.NewPtrDescribeClusterRequest()
+	req.IncludeFencedBrokers = true
+	resp, err := req.RequestWith(ctx, cl)
+	if err == nil {
+		err = kerr.ErrorForCode(resp.ErrorCode)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return bs, err
+		}
+		md, mdErr := adm.BrokerMetadata(ctx)
+		if mdErr != nil {
+			return bs, mdErr
+		}
+		for _, b := range md.Brokers {
+			bs.ids = append(bs.ids, b.NodeID)
+			if b.Rack != nil {
+				bs.racks[b.NodeID] = *b.Rack
+			}
+		}
+		slices.Sort(bs.ids)
+		return bs, nil
+	}
+	if resp.Version >= 2 {
+		bs.registered = map[int32]bool{}
+	}
+	for _, b := range resp.Brokers {
+		if bs.registered != nil {
+			bs.registered[b.NodeID] = true
+		}
+		if b.IsFenced {
+			continue
+		}
+		bs.ids = append(bs.ids, b.NodeID)
+		if b.Rack != nil {
+			bs.racks[b.NodeID] = *b.Rack
+		}
+	}
+	slices.Sort(bs.ids)
+	return bs, nil
 }
 
 func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err error) {
 	topic := p.cfg.Topic
-	md, err := p.admin.Metadata(ctx, topic)
+	bs, err := describeBrokers(ctx, p.adminClient, p.admin)
 	if err != nil {
 		return nil, err
 	}
-	brokers := md.Brokers.NodeIDs()
-	slices.Sort(brokers)
+	brokers := bs.ids
 	p.seenBrokers = map[int32]bool{}
 	for _, b := range brokers {
 		p.seenBrokers[b] = true
@@ -184,10 +260,10 @@ func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err err
 			return nil, err
 		}
 	}
-	if covers(leaderIDs(td), brokers) {
+	if covers(leaderIDs(td), brokers) && !onGoneBroker(bs, td) {
 		return leaderIDs(td), nil
 	}
-	if plan := planLeaders(brokers, td.Partitions.Sorted()); len(plan) > 0 {
+	if plan := planLeaders(bs, td.Partitions.Sorted()); len(plan) > 0 {
 		req := kadm.AlterPartitionAssignmentsReq{}
 		for part, replicas := range plan {
 			req.Assign(topic, part, replicas)
@@ -225,34 +301,119 @@ func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err err
 }
 
 // planLeaders returns new replica lists (by partition) that make broker
-// i % len(brokers) the preferred leader of the i-th partition: the replica
-// order changes where the broker already holds a replica (no data moves),
-// else it replaces the last replica. Unchanged partitions are left out.
-func planLeaders(brokers []int32, parts []kadm.PartitionDetail) map[int32][]int32 {
+// i % len(bs.ids) the preferred leader of the i-th partition, keep each
+// partition's replication factor, and move replicas off brokers that are
+// gone. The replica order changes where the broker already holds a replica
+// (no data moves); else it takes the place of a gone replica or, with none,
+// of one other replica: where the brokers have racks, one in its own rack
+// or else one sharing a rack with another replica, so that the replicas
+// stay in distinct racks (or get closer to it); otherwise the last. A gone
+// replica is replaced by a serving broker, one of a rack the partition
+// lacks first, and stays where no broker is left to take it. Unchanged
+// partitions are left out.
+func planLeaders(bs brokerSet, parts []kadm.PartitionDetail) map[int32][]int32 {
 	plan := map[int32][]int32{}
-	if len(brokers) == 0 {
+	if len(bs.ids) == 0 {
 		return plan
+	}
+	rackOf := func(id int32) string { return bs.racks[id] }
+	if !multipleRacks(bs) {
+		rackOf = func(int32) string { return "" }
 	}
 	for i, pd := range parts {
 		if len(pd.Replicas) == 0 {
 			continue
 		}
-		want := brokers[i%len(brokers)]
-		replicas := []int32{want}
-		if slices.Contains(pd.Replicas, want) {
-			for _, r := range pd.Replicas {
-				if r != want {
-					replicas = append(replicas, r)
-				}
+		want := bs.ids[i%len(bs.ids)]
+		var others, gone []int32
+		for _, r := range pd.Replicas {
+			switch {
+			case r == want:
+			case bs.gone(r):
+				gone = append(gone, r)
+			default:
+				others = append(others, r)
 			}
-		} else {
-			replicas = append(replicas, pd.Replicas[:len(pd.Replicas)-1]...)
+		}
+		if len(others)+1 > len(pd.Replicas) {
+			v := victim(others, want, rackOf)
+			others = slices.Delete(others, v, v+1)
+		}
+		replicas := append([]int32{want}, others...)
+		for len(replicas) < len(pd.Replicas) {
+			if b, ok := spare(bs.ids, replicas, rackOf); ok {
+				replicas = append(replicas, b)
+				continue
+			}
+			replicas, gone = append(replicas, gone[0]), gone[1:]
 		}
 		if !slices.Equal(replicas, pd.Replicas) {
 			plan[pd.Partition] = replicas
 		}
 	}
 	return plan
+}
+
+// multipleRacks reports whether the serving brokers span two racks or more.
+func multipleRacks(bs brokerSet) bool {
+	first := ""
+	for _, id := range bs.ids {
+		switch r := bs.racks[id]; {
+		case r == "":
+		case first == "":
+			first = r
+		case r != first:
+			return true
+		}
+	}
+	return false
+}
+
+// victim is the index of the replica of others that want takes the place
+// of: one in want's rack, else one sharing its rack with another, else the
+// last.
+func victim(others []int32, want int32, rackOf func(int32) string) int {
+	if r := rackOf(want); r != "" {
+		if i := slices.IndexFunc(others, func(o int32) bool { return rackOf(o) == r }); i >= 0 {
+			return i
+		}
+	}
+	for i, o := range others {
+		if r := rackOf(o); r != "" && slices.ContainsFunc(others[i+1:], func(x int32) bool { return rackOf(x) == r }) {
+			return i
+		}
+	}
+	return len(others) - 1
+}
+
+// spare is a serving broker not among replicas, of a rack that none of
+// them is in where there is one.
+func spare(ids, replicas []int32, rackOf func(int32) string) (int32, bool) {
+	fallback, found := int32(0), false
+	for _, id := range ids {
+		if slices.Contains(replicas, id) {
+			continue
+		}
+		r := rackOf(id)
+		if r != "" && !slices.ContainsFunc(replicas, func(x int32) bool { return rackOf(x) == r }) {
+			return id, true
+		}
+		if !found {
+			fallback, found = id, true
+		}
+	}
+	return fallback, found
+}
+
+// onGoneBroker reports whether a replica of the topic is on a broker that
+// is gone.
+func onGoneBroker(bs brokerSet, td kadm.TopicDetail) bool {
+	for _, pd := range td.Partitions {
+		if slices.ContainsFunc(pd.Replicas, bs.gone) {
+			return true
+		}
+	}
+	return false
 }
 
 func leaderIDs(td kadm.TopicDetail) []int32 {
