@@ -184,6 +184,52 @@ func TestShareProbeSteady(t *testing.T) {
 	}
 }
 
+// A transactional producer, a quarter of its transactions aborted on
+// purpose, feeding a share group on Kafka 4.4.0 with
+// consumer.isolation.level read_committed (the group's
+// share.isolation.level): the members accept exactly the committed records,
+// none of an aborted transaction, none lost or twice.
+func TestShareProbeReadCommitted(t *testing.T) {
+	t.Parallel() // waits more than it computes
+	c := shareKafka(t)
+	const probe, n = "share-txn", 2000
+	x := probetest.StartWith(t, shareProbeConfig(probe, "      isolation.level: read_committed\n"+
+		"    producer: {transactional.id: share-txn, transaction.duration.ms: 100, transaction.abort.ratio: 0.25}\n"),
+		c.Bootstrap(), probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
+	var f scrape.Families
+	probetest.Eventually(t, 2*time.Minute+n/200*time.Second, "every committed record accepted", func() (bool, string) {
+		f = x.Gather(t)
+		produced, aborted := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_transaction_aborted_records_total", probe)
+		accepted := value(t, f, "kafka_bench_share_acks_total", probe, "outcome", "accept")
+		return produced == n && aborted > 0 && accepted >= produced-aborted,
+			fmt.Sprintf("produced %v, aborted %v, accepted %v", produced, aborted, accepted)
+	})
+	time.Sleep(2*5*time.Second + 2*time.Second) // past every record's grace, as waitSettled
+	f = x.Gather(t)
+	produced, aborted := value(t, f, "kafka_bench_produced_records_total", probe), value(t, f, "kafka_bench_transaction_aborted_records_total", probe)
+	t.Logf("%v records produced, %v of them in aborted transactions", produced, aborted)
+	if total := value(t, f, "kafka_bench_transactions_total", probe, "outcome", "committed") +
+		value(t, f, "kafka_bench_transactions_total", probe, "outcome", "aborted"); aborted == 0 || total == 0 {
+		t.Errorf("%v transactions, %v records aborted: want aborts", total, aborted)
+	}
+	for _, cs := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, produced - aborted},
+		{"kafka_bench_consumed_records_total", nil, produced - aborted},
+		{"kafka_bench_share_redeliveries_total", nil, 0},
+		{"kafka_bench_records_lost_total", nil, 0},
+		{"kafka_bench_records_duplicated_total", nil, 0},
+		{"kafka_bench_transactions_total", []string{"outcome", "failed"}, 0},
+	} {
+		if got := value(t, f, cs.name, probe, cs.labels...); got != cs.want {
+			t.Errorf("%s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
+		}
+	}
+}
+
 // Release and reject fractions are counted exactly: the records ShareFault
 // picks are released once and come back (redeliveries by release) or are
 // rejected (archived); nothing is lost. A second probe holds one poll's
