@@ -63,33 +63,53 @@ func kafkaLib(ctx context.Context, want string, logf func(string, ...any)) (lib,
 	if err != nil {
 		return "", "", "", err
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "lib")
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var env []string // nil: ours
 	if want != "" {
-		cmd.Env = append(os.Environ(), "KAFKA_VERSION="+want)
+		env = append(os.Environ(), "KAFKA_VERSION="+want)
 	}
+	if lib, log4j, err = scriptLib(ctx, root, "lib", env, logf); err != nil {
+		return "", "", "", err
+	}
+	// The script's own name for the version (its default, or KAFKA_VERSION).
+	ver := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "version")
+	ver.Env = env
+	out, err := ver.Output()
+	if err != nil {
+		return "", "", "", fmt.Errorf("kafkatest: %s version: %w", kafkaScript, err)
+	}
+	return lib, log4j, strings.TrimSpace(string(out)), nil
+}
+
+// mirrorLib runs `scripts/kafka.sh mirror-lib` and returns the MirrorMaker
+// lib dir and the log4j2 config kept next to it.
+func mirrorLib(ctx context.Context, logf func(string, ...any)) (lib, log4j string, err error) {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return scriptLib(ctx, root, "mirror-lib", nil, logf)
+}
+
+// scriptLib runs `scripts/kafka.sh <sub>` with env (nil: ours) and returns
+// the lib dir it prints and the log4j2 config the script keeps next to it.
+func scriptLib(ctx context.Context, root, sub string, env []string, logf func(string, ...any)) (lib, log4j string, err error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), sub)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", "", "", fmt.Errorf("kafkatest: %s lib: %w\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
+		return "", "", fmt.Errorf("kafkatest: %s %s: %w\n%s", kafkaScript, sub, err, strings.TrimSpace(stderr.String()))
 	}
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		logf("%s", s) // first run: download progress
 	}
 	lib = strings.TrimSpace(stdout.String())
-	// The script's own name for the version (its default, or KAFKA_VERSION).
-	ver := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "version")
-	ver.Env = cmd.Env
-	out, err := ver.Output()
-	if err != nil {
-		return "", "", "", fmt.Errorf("kafkatest: %s version: %w", kafkaScript, err)
-	}
-	version = strings.TrimSpace(string(out))
 	if lib == "" || !filepath.IsAbs(lib) {
-		return "", "", "", fmt.Errorf("kafkatest: %s lib printed %q, want an absolute path", kafkaScript, lib)
+		return "", "", fmt.Errorf("kafkatest: %s %s printed %q, want an absolute path", kafkaScript, sub, lib)
 	}
 	log4j = filepath.Join(filepath.Dir(lib), "log4j2.properties")
 	if _, err := os.Stat(log4j); err != nil {
-		return "", "", "", fmt.Errorf("kafkatest: log4j2 config next to the lib dir: %w", err)
+		return "", "", fmt.Errorf("kafkatest: log4j2 config next to the %s dir: %w", sub, err)
 	}
-	return lib, log4j, version, nil
+	return lib, log4j, nil
 }

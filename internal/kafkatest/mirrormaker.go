@@ -1,7 +1,6 @@
 package kafkatest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,11 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 )
 
 // mirrorMakerClass is MirrorMaker 2's dedicated-mode entry point.
@@ -79,24 +75,20 @@ func StartMirrorMaker(ctx context.Context, opts MirrorOptions, logf func(string,
 	if opts.HeapMB == 0 {
 		opts.HeapMB = 256
 	}
-	java, err := exec.LookPath("java")
+	java, err := lookJava()
 	if err != nil {
-		return nil, fmt.Errorf("kafkatest: %w (install: apt-get install openjdk-17-jdk-headless maven)", err)
+		return nil, err
 	}
 	lib, log4j, err := mirrorLib(ctx, logf)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", tempPrefix)
+	dir, err := ownedTempDir()
 	if err != nil {
-		return nil, fmt.Errorf("kafkatest: %w", err)
+		return nil, err
 	}
 	m := &MirrorMaker{opts: opts, java: java, lib: lib, log4j: log4j, dir: dir,
 		config: filepath.Join(dir, "mm2.properties"), logPath: filepath.Join(dir, "mirrormaker.log")}
-	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		m.Close()
-		return nil, fmt.Errorf("kafkatest: %w", err)
-	}
 	if err := os.WriteFile(m.config, []byte(m.properties()), 0o644); err != nil {
 		m.Close()
 		return nil, fmt.Errorf("kafkatest: %w", err)
@@ -162,31 +154,15 @@ func (m *MirrorMaker) Start() error {
 	if m.proc.running() {
 		return errors.New("kafkatest: MirrorMaker is already running")
 	}
-	f, err := os.OpenFile(m.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("kafkatest: %w", err)
-	}
-	// The child has its own copy of the file; closing ours loses nothing.
-	defer func() { _ = f.Close() }()
-	if _, err := fmt.Fprintf(f, "==== kafkatest: starting MirrorMaker 2 at %s ====\n", time.Now().Format(time.RFC3339Nano)); err != nil {
-		return fmt.Errorf("kafkatest: %w", err)
-	}
 	heap := strconv.Itoa(m.opts.HeapMB) + "m"
 	cmd := exec.Command(m.java, "-Xms"+heap, "-Xmx"+heap, "-XX:+UseG1GC", "-Xshare:auto",
 		"-Djava.awt.headless=true", "-Dlog4j2.configurationFile="+m.log4j,
 		"-cp", filepath.Join(m.lib, "*"), mirrorMakerClass, m.config, "--clusters", m.opts.TargetAlias)
 	cmd.Dir = m.dir
-	cmd.Stdout, cmd.Stderr = f, f
-	// As for brokers: own process group, and it dies with the test binary.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := testenv.StartTied(cmd); err != nil {
-		return fmt.Errorf("kafkatest: starting MirrorMaker 2: %w", err)
+	p, err := startLogged(cmd, m.logPath, "starting MirrorMaker 2", "at "+time.Now().Format(time.RFC3339Nano))
+	if err != nil {
+		return err
 	}
-	p := &process{cmd: cmd, done: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
 	m.proc = p
 	return nil
 }
@@ -200,17 +176,7 @@ func (m *MirrorMaker) Stop() error {
 	if !p.running() {
 		return nil
 	}
-	if err := p.signal(syscall.SIGTERM); err != nil {
-		return fmt.Errorf("kafkatest: SIGTERM MirrorMaker 2: %w", err)
-	}
-	select {
-	case <-p.done:
-		return nil
-	case <-time.After(stopTimeout):
-		_ = p.signal(syscall.SIGKILL)
-		<-p.done
-		return fmt.Errorf("kafkatest: MirrorMaker 2 did not exit within %v of SIGTERM, killed it; log %s\n%s", stopTimeout, m.logPath, tail(m.logPath))
-	}
+	return p.stop("MirrorMaker 2", m.logPath)
 }
 
 // Running reports whether the JVM runs.
@@ -234,8 +200,7 @@ func (m *MirrorMaker) Close() {
 	p := m.proc
 	m.mu.Unlock()
 	if p.running() {
-		_ = p.signal(syscall.SIGKILL)
-		<-p.done
+		p.kill()
 	}
 	_ = os.RemoveAll(m.dir)
 }
@@ -257,31 +222,4 @@ func StartMirror(t testing.TB, opts MirrorOptions) *MirrorMaker {
 		m.Close()
 	})
 	return m
-}
-
-// mirrorLib runs `scripts/kafka.sh mirror-lib` and returns the MirrorMaker
-// lib dir and the log4j2 config kept next to it.
-func mirrorLib(ctx context.Context, logf func(string, ...any)) (lib, log4j string, err error) {
-	root, err := repoRoot(ctx)
-	if err != nil {
-		return "", "", err
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, kafkaScript), "mirror-lib")
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return "", "", fmt.Errorf("kafkatest: %s mirror-lib: %w\n%s", kafkaScript, err, strings.TrimSpace(stderr.String()))
-	}
-	if s := strings.TrimSpace(stderr.String()); s != "" {
-		logf("%s", s) // first run: download progress
-	}
-	lib = strings.TrimSpace(stdout.String())
-	if lib == "" || !filepath.IsAbs(lib) {
-		return "", "", fmt.Errorf("kafkatest: %s mirror-lib printed %q, want an absolute path", kafkaScript, lib)
-	}
-	log4j = filepath.Join(filepath.Dir(lib), "log4j2.properties")
-	if _, err := os.Stat(log4j); err != nil {
-		return "", "", fmt.Errorf("kafkatest: log4j2 config next to the mirror lib dir: %w", err)
-	}
-	return lib, log4j, nil
 }

@@ -2,10 +2,10 @@ package kafkatest
 
 import (
 	"fmt"
-	"net"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,14 +93,7 @@ func plainToken(s string) bool {
 	return true
 }
 
-func (s *SASLSSL) users() []string {
-	names := make([]string, 0, len(s.Users))
-	for u := range s.Users {
-		names = append(names, u)
-	}
-	sort.Strings(names)
-	return names
-}
+func (s *SASLSSL) users() []string { return slices.Sorted(maps.Keys(s.Users)) }
 
 // listenerConfig adds the SECURE listener to kv (the node's properties).
 func (s *SASLSSL) listenerConfig(kv [][2]string, n *node, certs *testcerts.Set) [][2]string {
@@ -201,7 +194,7 @@ func (c *Cluster) SecureBootstrap() []string {
 	}
 	addrs := make([]string, len(c.nodes))
 	for i, n := range c.nodes {
-		addrs[i] = net.JoinHostPort("127.0.0.1", strconv.Itoa(n.sport))
+		addrs[i] = loopback(n.sport)
 	}
 	return addrs
 }
