@@ -127,7 +127,7 @@ func (k *testKDC) ktadd(t *testing.T, name, keytab string) {
 // authentication ERROR naming the principal and Kerberos's reason, and the
 // probe down.
 func TestAuthKerberos(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	kafkatest.Integration(t)
 	kdc := startKDC(t)
 	brokerKeytab := filepath.Join(kdc.dir, "kafka.keytab")

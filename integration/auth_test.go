@@ -54,7 +54,7 @@ const (
 //     the reload metric), then the broker is restarted trusting ca2 only:
 //     only the new pair can connect, and the probe flows on with 0 lost.
 func TestAuthOAuthBearerAndRotation(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallelLong(t) // waits more than it computes; see waiting in main_test.go
 	kafkatest.Integration(t)
 	dir := t.TempDir()
 	idp := newTestIdP(t, tokenLifetime, idpAudience, idpClientID, idpClientSecret)

@@ -21,7 +21,7 @@ import (
 var brokerHostsPanels = []string{"Host CPU busy", "Host memory used", "Host disk busy (busiest disk)", "Host disk read / write", "Host network in / out"}
 
 func TestBrokerHostsRowOnNodeExporter(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	promtest.Required(t)
 	node := promtest.StartNodeExporter(t)
 	prom := promtest.Start(t, promtest.Config{Target: node.Addr})

@@ -66,7 +66,7 @@ func TestCapacityRunOnRealBroker(t *testing.T) {
 // held for the window, so the capacity is never more above the quota than
 // a passing step's 5 % shortfall allows.
 func TestCapacityFollowsClientQuota(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallelLong(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	const probe, quota = "cap-quota", 500_000.0

@@ -20,7 +20,7 @@ import (
 // fails, the file's linger.ms is the probe's, and the log never shows the
 // password.
 func TestSecurityClientPropertiesFile(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := secureCluster(t)
 	certs := c.Certs()
 	dir := t.TempDir()
@@ -85,7 +85,7 @@ probes:
 // (cmd/kafka_bench_exporter's TestConfigCheckRedactsStorePasswords checks
 // --config.check).
 func TestSecurityClientPropertiesKeystores(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := secureCluster(t)
 	certs := c.Certs()
 	dir := t.TempDir()

@@ -79,7 +79,7 @@ func countPolls(logs string) int { return strings.Count(logs, `msg="`+polledMsg+
 // poll as a new hash, a counter that rose by exactly 1, a log line naming
 // the key old → new, and a /changes entry.
 func TestConfigWatch(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	exclusiveBrokerConfigs(t)

@@ -203,7 +203,7 @@ func (w *describingWriter) Write(p []byte) (int, error) {
 // back, including broker 2's own value. The live metrics carry the scenario
 // name as the probe label.
 func TestConfigExperimentAppliesAndRestores(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "rounds")
 	b := parseExperiment(t, c, `
 num_records: 500
@@ -291,7 +291,7 @@ func probeLabels(g prometheus.Gatherer) map[string]bool {
 // TestConfigExperimentRefusesStaticKey: a static broker configuration is
 // refused, naming it, before the first scenario changes anything.
 func TestConfigExperimentRefusesStaticKey(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "static")
 	b := parseExperiment(t, c, `
 num_records: 100
@@ -317,7 +317,7 @@ scenarios:
 // TestConfigExperimentSIGINT interrupts the real binary mid-scenario: it
 // exits after restoring every original configuration.
 func TestConfigExperimentSIGINT(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "sigint")
 
 	dir := t.TempDir()
@@ -404,7 +404,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // TestConfigExperimentDryRun: the plan shows each change with the value it
 // replaces and how it is put back, and changes nothing.
 func TestConfigExperimentDryRun(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c, cl, ids, topic, before := experiment(t, "plan")
 	b := parseExperiment(t, c, `
 num_records: 100

@@ -283,7 +283,7 @@ probes:
 // Test 7: the probe topic deleted while running is recreated and the probe
 // recovers.
 func TestTopicDeletedWhileRunning(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	const probe, topic = "deleted", "kafka-bench-deleted"

@@ -59,7 +59,7 @@ func observedBrokers(f scrape.Families, name, probe string) []string {
 // preferred leader election follows, and the latency histograms then show
 // all three brokers, with no record lost.
 func TestLeaderOnEveryBroker(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 3)
 	ensureRunning(t, c)
 	const probe, topic = "spread", "kafka-bench-spread"
@@ -124,7 +124,7 @@ probes:
 // from the cluster has its replicas moved to the others. Nothing is lost.
 func TestLeaderOnEveryBrokerFollowsBrokers(t *testing.T) {
 	kafkatest.Integration(t)
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3})
 	if err := c.Stop(2); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -30,10 +31,10 @@ import (
 //
 // Waiting: most tests here spend their time waiting on a fault's duration, a
 // window, a grace period, a token's lifetime or a broker's restart, not
-// computing. Those call t.Parallel() first and run together once the others
-// are done (go test -parallel sets how many at once; scripts/test.sh runs
-// 4); they use clusters of their own, or their own topics and groups on a
-// shared one. Among them are the share-group tests of exact counts and
+// computing. Those call parallel (or parallelLong) first and run together
+// once the others are done, waitingSlots at once, the long ones first (see
+// waiting below); they use clusters of their own, or their own topics and
+// groups on a shared one. Among them are the share-group tests of exact counts and
 // lock expiries (TestShareProbeFaults, TestShareMemberKilled), each on a
 // broker of its own (shareKafka in share_test.go). The others
 // run one at a time before them, in file order: those that fault a shared
@@ -60,6 +61,90 @@ import (
 // early), and the tests before them run meanwhile. The quota capacity
 // test's limits are wide enough for a loaded machine (see
 // capacity_test.go): it runs in parallel.
+// waitingSlots is how many waiting tests run at once.
+const waitingSlots = 4
+
+// waiting runs the waiting tests. Go's own -parallel limit starts them in
+// an order of its own (in practice the last declared first), so a test of
+// minutes that starts last ends the package minutes after the rest: here
+// the long ones (parallelLong) start first, then the others in the order
+// they arrive. scripts/test.sh sets -parallel above the number of waiting
+// tests, so that every one reaches waiting, which alone limits them. With
+// a lower -parallel (go test's default is GOMAXPROCS) not every test
+// arrives: after waitingGather the ones there start, long ones first.
+var waiting = &scheduler{slots: waitingSlots}
+
+// waitingGather is how long the first waiting test to arrive waits for the
+// others to arrive before slots are handed out.
+const waitingGather = 2 * time.Second
+
+type scheduler struct {
+	mu         sync.Mutex
+	slots      int       // free slots
+	registered int       // tests that called parallel or parallelLong
+	arrived    int       // of those, the ones released by Go's t.Parallel
+	first      time.Time // when the first arrived
+	queue      []waiter  // arrived and not yet running, in arrival order
+}
+
+type waiter struct {
+	long  bool
+	start chan struct{}
+}
+
+// parallel marks t a waiting test: t.Parallel, then a slot of waiting.
+func parallel(t *testing.T) { waiting.run(t, false) }
+
+// parallelLong is parallel for a test of minutes: it gets a slot before
+// the shorter ones.
+func parallelLong(t *testing.T) { waiting.run(t, true) }
+
+func (s *scheduler) run(t *testing.T, long bool) {
+	t.Helper()
+	s.mu.Lock()
+	s.registered++
+	s.mu.Unlock()
+	t.Parallel() // returns once the tests that are not waiting are done
+	w := waiter{long: long, start: make(chan struct{})}
+	s.mu.Lock()
+	s.arrived++
+	if s.first.IsZero() {
+		s.first = time.Now()
+		time.AfterFunc(waitingGather, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.dispatch()
+		})
+	}
+	s.queue = append(s.queue, w)
+	s.dispatch()
+	s.mu.Unlock()
+	<-w.start
+	t.Cleanup(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.slots++
+		s.dispatch()
+	})
+}
+
+// dispatch starts queued tests while slots are free, once every waiting
+// test arrived or waitingGather passed: the long ones first. Holds s.mu.
+func (s *scheduler) dispatch() {
+	if s.arrived < s.registered && time.Since(s.first) < waitingGather {
+		return
+	}
+	for s.slots > 0 && len(s.queue) > 0 {
+		i := slices.IndexFunc(s.queue, func(w waiter) bool { return w.long })
+		if i < 0 {
+			i = 0
+		}
+		close(s.queue[i].start)
+		s.queue = slices.Delete(s.queue, i, i+1)
+		s.slots--
+	}
+}
+
 var clusters struct {
 	mu    sync.Mutex
 	byN   map[int]*kafkatest.Cluster

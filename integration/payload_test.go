@@ -21,7 +21,7 @@ import (
 // ProducerPerformance (fresh random A-Z in every record) takes in the
 // broker's log, and random_bytes stays at >= 95 % of the raw bytes.
 func TestCompressionLikeProducerPerformance(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	// 25,000 records make many full batches per partition, so bytes per

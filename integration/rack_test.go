@@ -42,7 +42,7 @@ func fetchedBy(f scrape.Families, probe, from string) (fromFollower, fromLeader,
 // broker, and nothing is lost.
 func TestFollowerFetchingByRack(t *testing.T) {
 	kafkatest.Integration(t)
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3, Racks: []string{"a", "b", "c"},
 		BrokerConfig: map[string]string{"replica.selector.class": "org.apache.kafka.common.replica.RackAwareReplicaSelector"}})
 	const probe = "rack"

@@ -23,7 +23,7 @@ import (
 // measured (the duration histogram has observations, partitions were
 // revoked and assigned), and no record is lost.
 func TestRebalancesKIP848AndCooperative(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	x := exportertest.Start(t, `
@@ -156,7 +156,7 @@ func histogramSum(f scrape.Families, name, probe string) float64 {
 // and leaves after its duration; the probe's member measures the
 // rebalances it causes (cause churn), and no record is lost.
 func TestConsumerChurn(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	const probe = "churn"

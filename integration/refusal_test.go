@@ -20,7 +20,7 @@ import (
 // is counted lost, although the grace period (5 s) is shorter than the
 // refusal and the consumer reads past them.
 func TestTopicRefusalIsFailureNotLoss(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	const probe, topic, rate, refusal = "refused", "kafka-bench-refused", 200.0, 15 * time.Second

@@ -21,7 +21,7 @@ import (
 // replicator stopped for 20 s and started again, and a link that never
 // copies (a second probe whose topic MirrorMaker 2 does not replicate).
 func TestReplicationMirrorMaker2(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallelLong(t) // waits more than it computes; see waiting in main_test.go
 
 	a := cluster(t, 1) // the package's shared cluster is the source
 	ensureRunning(t, a)

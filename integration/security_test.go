@@ -67,7 +67,7 @@ func kafkaSection(c *kafkatest.Cluster, sasl string) string {
 // at format time, password from a file) and PLAIN (JAAS, password from the
 // environment): records flow, nothing is lost and nothing fails.
 func TestSecuritySASLSSL(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := secureCluster(t)
 	pwFile := filepath.Join(t.TempDir(), "password")
 	if err := os.WriteFile(pwFile, []byte(securePassword+"\n"), 0o600); err != nil {
@@ -113,7 +113,7 @@ probes:
 // 0, no crash; then the password file is fixed, SIGHUP reloads, and the
 // probe recovers in the same process.
 func TestSecurityWrongPasswordThenReload(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := secureCluster(t)
 	const wrong = "wrong-pw-0815"
 	pwFile := filepath.Join(t.TempDir(), "password")

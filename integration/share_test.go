@@ -190,7 +190,7 @@ func TestShareProbeSteady(t *testing.T) {
 // share.isolation.level): the members accept exactly the committed records,
 // none of an aborted transaction, none lost or twice.
 func TestShareProbeReadCommitted(t *testing.T) {
-	t.Parallel() // waits more than it computes
+	parallel(t) // waits more than it computes
 	c := shareKafka(t)
 	const probe, n = "share-txn", 2000
 	x := probetest.StartWith(t, shareProbeConfig(probe, "      isolation.level: read_committed\n"+
@@ -236,7 +236,7 @@ func TestShareProbeReadCommitted(t *testing.T) {
 // records past the lock: they come back to its other members (lock
 // expiry), the late accepts fail, and nothing is lost either.
 func TestShareProbeFaults(t *testing.T) {
-	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
+	parallel(t) // exact counts and lock expiries, not rates: it waits more than it computes
 	c := shareKafka(t)
 	logShareOnFailure(t, c, "kafka-bench-share-faults-share", "kafka-bench-share-hold-share")
 	const n = 1200 // 400 per partition, round robin from partition 0
@@ -338,7 +338,7 @@ func TestShareMemberProcess(t *testing.T) {
 // probe counts them as redeliveries by lock expiry (it never released
 // them), and nothing is lost.
 func TestShareMemberKilled(t *testing.T) {
-	t.Parallel() // exact counts and lock expiries, not rates: it waits more than it computes
+	parallelLong(t) // exact counts and lock expiries, not rates: it waits more than it computes
 	kafkatest.Integration(t)
 	c := kafkatest.Start(t, shareKafkaOptions)
 	logShareOnFailure(t, c, "kafka-bench-share-killed-share")
@@ -417,7 +417,7 @@ func TestShareMemberKilled(t *testing.T) {
 // refuses the probe's start offsets (NON_EMPTY_GROUP); the probe warns,
 // comes up and its members accept records.
 func TestShareProbeBesideForeignMember(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	c := shareKafka(t)
 	const probe, group = "share-foreign", "kafka-bench-share-foreign-share"
 	// It reads a topic of its own: the group has a member, and no share
@@ -459,7 +459,7 @@ func TestShareProbeBesideForeignMember(t *testing.T) {
 // keeps running.
 func TestShareProbeRefusedWithoutShareGroups(t *testing.T) {
 	kafkatest.Integration(t)
-	t.Parallel()
+	parallel(t)
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 1, KafkaVersion: "4.1.1"})
 	cfg := probetest.Config(t, `
 probes:

@@ -19,7 +19,7 @@ import (
 // transaction fails, and caught up is lag 0 although every transaction
 // leaves a marker in each partition.
 func TestTransactionsReadCommitted(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 3)
 	ensureRunning(t, c)
 	const probe = "txn"
@@ -97,7 +97,7 @@ probes:
 // held back until transaction.timeout.ms (10 minutes here) ends it, and
 // counts no record lost.
 func TestTransactionalExporterKilled(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallelLong(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	cfg := fmt.Sprintf(`

@@ -20,7 +20,7 @@ import (
 // real broker: the probe keeps producing and consuming, and
 // kafka_bench_config_last_reload_successful drops to 0.
 func TestLingerAboveMinuteRefusedByCheckAndReload(t *testing.T) {
-	t.Parallel() // waits more than it computes; see waiting in main_test.go
+	parallel(t) // waits more than it computes; see waiting in main_test.go
 	c := cluster(t, 1)
 	ensureRunning(t, c)
 	const probe = "validated"

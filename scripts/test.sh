@@ -168,7 +168,8 @@ echo "== go test ./integration (background)"
 # windows and grace periods) is the longest package: it starts as soon as
 # the brokers' jars and the binary are there, in the background, before
 # vet, lint and govulncheck, and its waiting tests run together
-# (-parallel 4, see integration/main_test.go), while the other steps and
+# (4 at a time, the long ones first: waiting in integration/main_test.go;
+# -parallel 64 only keeps go test from ordering them), while the other steps and
 # packages run one at a time beside it. So at most two packages run at
 # once on the 2 cores; the integration tests whose assertions are about
 # rates and latencies run alone inside their package. set -m gives it a
@@ -177,7 +178,7 @@ set -m
 phase_begin "go test ./integration (background)"
 (
   rc=0
-  KAFKA_BENCH_INTEGRATION=1 go test -count=1 -parallel 4 -timeout 40m "$@" ./integration >"$test_logs/integration.out" 2>&1 || rc=$?
+  KAFKA_BENCH_INTEGRATION=1 go test -count=1 -parallel 64 -timeout 40m "$@" ./integration >"$test_logs/integration.out" 2>&1 || rc=$?
   phase_end "go test ./integration (background)"
   exit $rc
 ) </dev/null &
