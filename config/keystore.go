@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
@@ -127,6 +128,7 @@ type tlsFiles struct {
 	contents    [][]byte
 	password    tlsPassword
 	keyPassword tlsPassword
+	alias       string // kafka.tls.keystore_alias: the key entry of a JKS keystore
 }
 
 // caPEM is the CA certificates in contents (the files as read), as PEM.
@@ -178,7 +180,7 @@ func (f *tlsFiles) pairPEM(contents [][]byte) (cert, key []byte, err error) {
 			return nil, nil, err
 		}
 	}
-	chain, keyDER, err := decodeKeystore(f.key, f.store, contents[0], password, keyPassword)
+	chain, keyDER, err := decodeKeystore(f.key, f.store, contents[0], password, keyPassword, f.alias)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -276,9 +278,9 @@ func decodeTruststore(key, typ string, data []byte, password string) ([]*x509.Ce
 }
 
 // decodeKeystore is the certificate chain (leaf first, DER) and the
-// PKCS#8 key of a store's one private key entry (key is
-// kafka.tls.keystore).
-func decodeKeystore(key, typ string, data []byte, password, keyPassword string) (chain [][]byte, keyDER []byte, err error) {
+// PKCS#8 key of a store's one private key entry, or of the JKS entry alias
+// (key is kafka.tls.keystore).
+func decodeKeystore(key, typ string, data []byte, password, keyPassword, alias string) (chain [][]byte, keyDER []byte, err error) {
 	if err := sniff(key, typ, data); err != nil {
 		return nil, nil, err
 	}
@@ -323,12 +325,18 @@ func decodeKeystore(key, typ string, data []byte, password, keyPassword string) 
 				aliases = append(aliases, a)
 			}
 		}
-		switch len(aliases) {
-		case 0:
+		switch {
+		case len(aliases) == 0:
 			return nil, nil, errors.New("holds no private key entry")
-		case 1:
-		default:
-			return nil, nil, fmt.Errorf("holds %d private key entries (%s): keep the one of this client (Kafka's key manager would pick any of them)", len(aliases), strings.Join(aliases, ", "))
+		case alias != "":
+			// keytool writes JKS aliases in lower case.
+			i := slices.IndexFunc(aliases, func(a string) bool { return strings.EqualFold(a, alias) })
+			if i < 0 {
+				return nil, nil, fmt.Errorf("has no private key entry %q (kafka.tls.keystore_alias); it holds %s", alias, strings.Join(aliases, ", "))
+			}
+			aliases = aliases[i : i+1]
+		case len(aliases) > 1:
+			return nil, nil, fmt.Errorf("holds %d private key entries (%s): set kafka.tls.keystore_alias to the one of this client, or keep only it (Kafka's key manager would pick any of them)", len(aliases), strings.Join(aliases, ", "))
 		}
 		e, err := ks.GetPrivateKeyEntry(aliases[0], []byte(keyPassword))
 		if err != nil {

@@ -219,7 +219,8 @@ func TestKeystoreErrors(t *testing.T) {
 		"keystore_file: client.jks, keystore_type: JKS, keystore_password: " + wrong:                                `kafka.tls.keystore_file = "client.jks": does not open with kafka.tls.keystore_password: a wrong password, or a damaged file`,
 		"keystore_file: client.jks, keystore_type: JKS, keystore_password: " + storePW:                              `kafka.tls.keystore_file = "client.jks": key entry "client" does not open with kafka.tls.key_password (default: the keystore's password)`,
 		"keystore_file: client.jks, keystore_type: JKS, keystore_password: " + storePW + ", key_password: " + wrong: `kafka.tls.keystore_file = "client.jks": key entry "client" does not open with kafka.tls.key_password`,
-		"keystore_file: two.jks, keystore_type: JKS, keystore_password: " + storePW:                                 `kafka.tls.keystore_file = "two.jks": holds 2 private key entries (one, two): keep the one of this client (Kafka's key manager would pick any of them)`,
+		"keystore_file: two.jks, keystore_type: JKS, keystore_password: " + storePW:                                 `kafka.tls.keystore_file = "two.jks": holds 2 private key entries (one, two): set kafka.tls.keystore_alias to the one of this client, or keep only it (Kafka's key manager would pick any of them)`,
+		"keystore_file: two.jks, keystore_type: JKS, keystore_alias: three, keystore_password: " + storePW:          `kafka.tls.keystore_file = "two.jks": has no private key entry "three" (kafka.tls.keystore_alias); it holds one, two`,
 		"keystore_file: trust.jks, keystore_type: JKS, keystore_password: " + storePW:                               `kafka.tls.keystore_file = "trust.jks": holds no private key entry`,
 		"keystore_file: client.pem":                                                                                 `kafka.tls.keystore_file = "client.pem": is a PEM file, not a store: set it as kafka.tls.cert_file and key_file`,
 	} {
@@ -230,6 +231,23 @@ func TestKeystoreErrors(t *testing.T) {
 		}
 		if msg := err.Error(); strings.Contains(msg, "\n") || strings.Contains(msg, storePW) || strings.Contains(msg, keyPW) || strings.Contains(msg, wrong) {
 			t.Errorf("%s: the error is not one line without the password: %q", tc, msg)
+		}
+	}
+}
+
+// kafka.tls.keystore_alias picks one of a JKS keystore's private key
+// entries (in any case: keytool writes aliases in lower case), which
+// without it is an error (TestKeystoreErrors).
+func TestKeystoreAlias(t *testing.T) {
+	dir := t.TempDir()
+	certs, err := testcerts.Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores(t, dir, certs)
+	for _, alias := range []string{"two", "TWO", "one"} {
+		if _, err := resolveTLSYAML(dir, "keystore_file: two.jks, keystore_type: JKS, keystore_alias: "+alias+", keystore_password: "+storePW); err != nil {
+			t.Errorf("keystore_alias %s: %v", alias, err)
 		}
 	}
 }
@@ -252,6 +270,8 @@ func TestKeystoreValidation(t *testing.T) {
 		"enabled: true, keystore_file: k.jks, keystore_type: JKS":                                     `kafka.tls.keystore_file = "k.jks": a JKS keystore needs kafka.tls.keystore_password`,
 		"truststore_file: t.p12":                                                                      `kafka.tls.truststore_file = "t.p12": kafka.tls.enabled is false`,
 		"key_password: hunter2":                                                                       `kafka.tls.key_password = <secret>: kafka.tls.enabled is false`,
+		"enabled: true, keystore_alias: one":                                                          `kafka.tls.keystore_alias = "one": needs kafka.tls.keystore_file, the store it picks from`,
+		"enabled: true, keystore_file: k.p12, keystore_alias: one":                                    `kafka.tls.keystore_alias = "one": only for a JKS keystore`,
 	} {
 		_, err := Parse([]byte("kafka:\n  brokers: [k:9093]\n  tls: {" + tc + "}\n"))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -306,7 +306,7 @@ func resolveTLS(t TLS, dir string) (tlsMaterial, error) {
 			return m, FieldError("", p+"cert_file", t.CertFile, "does not load with kafka.tls.key_file: "+err.Error())
 		}
 	case t.KeystoreFile != "":
-		m.cert = tlsFiles{store: storeType(t.KeystoreType), key: p + "keystore"}
+		m.cert = tlsFiles{store: storeType(t.KeystoreType), key: p + "keystore", alias: t.KeystoreAlias}
 		if err := read(&m.cert, "keystore_file", t.KeystoreFile); err != nil {
 			return m, err
 		}

@@ -38,6 +38,7 @@ type TLS struct {
 	KeyPassword          Secret `yaml:"key_password" default:"(the keystore's password)" values:"at most one of {key_password}, {key_password_file}, {key_password_env}; with {kafka.tls.keystore_file}" doc:"the password of the key entry (Kafka's {ssl.key.password}), inline; never printed ({<secret>}); a PKCS12 keystore's key has the store's password"`
 	KeyPasswordFile      string `yaml:"key_password_file" values:"at most one of {key_password}, {key_password_file}, {key_password_env}" doc:"a file whose content is the key entry's password (trailing newline dropped)"`
 	KeyPasswordEnv       string `yaml:"key_password_env" values:"at most one of {key_password}, {key_password_file}, {key_password_env}" doc:"an environment variable that holds the key entry's password"`
+	KeystoreAlias        string `yaml:"keystore_alias" default:"(the store's one private key entry)" values:"an alias of a private key entry; with {kafka.tls.keystore_file} of type {JKS}" doc:"the private key entry of a JKS keystore that holds several (Kafka has no such setting: its key manager would pick any of them); a PKCS12 keystore is read with one private key"`
 
 	ServerName         string `yaml:"server_name" default:"(the broker's host)" doc:"name the broker certificates are checked against"`
 	InsecureSkipVerify bool   `yaml:"insecure_skip_verify" doc:"do not verify broker certificates (tests only; logged as WARN)"`
@@ -135,6 +136,14 @@ func (t *TLS) validate() error {
 				return FieldError("", p+key, val, "needs kafka.tls."+s.store+"_file, the store it opens")
 			}
 		}
+		if s.store == "keystore" && t.KeystoreAlias != "" {
+			switch {
+			case s.file == "":
+				return FieldError("", p+"keystore_alias", t.KeystoreAlias, "needs kafka.tls.keystore_file, the store it picks from")
+			case storeType(s.typ) != storeJKS:
+				return FieldError("", p+"keystore_alias", t.KeystoreAlias, "only for a JKS keystore (kafka.tls.keystore_type JKS): a PKCS12 keystore is read with one private key")
+			}
+		}
 		if _, _, ok := s.secrets[0].source(); !ok && s.store == "keystore" && s.file != "" && storeType(s.typ) == storeJKS {
 			return FieldError("", p+"keystore_file", s.file, "a JKS keystore needs kafka.tls.keystore_password (or keystore_password_file, keystore_password_env), as in Kafka")
 		}
@@ -161,6 +170,7 @@ func (t *TLS) settings() []tlsSetting {
 		{"key_password", t.KeyPassword != "", t.KeyPassword},
 		{"key_password_file", t.KeyPasswordFile != "", t.KeyPasswordFile},
 		{"key_password_env", t.KeyPasswordEnv != "", t.KeyPasswordEnv},
+		{"keystore_alias", t.KeystoreAlias != "", t.KeystoreAlias},
 		{"server_name", t.ServerName != "", t.ServerName},
 		{"insecure_skip_verify", t.InsecureSkipVerify, t.InsecureSkipVerify},
 	}
