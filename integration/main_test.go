@@ -135,10 +135,7 @@ func (s *scheduler) dispatch() {
 		return
 	}
 	for s.slots > 0 && len(s.queue) > 0 {
-		i := slices.IndexFunc(s.queue, func(w waiter) bool { return w.long })
-		if i < 0 {
-			i = 0
-		}
+		i := max(slices.IndexFunc(s.queue, func(w waiter) bool { return w.long }), 0) // a long one, else the first
 		close(s.queue[i].start)
 		s.queue = slices.Delete(s.queue, i, i+1)
 		s.slots--
