@@ -23,6 +23,19 @@ const (
 // stores writes a Set's Java stores into dir: trust.p12, client.p12 (one
 // password, storePW), trust.jks and client.jks (store password storePW,
 // key password keyPW), and the passwords as store.pw and key.pw.
+// storesIn is a new directory with certificates (testcerts) and their
+// stores (stores).
+func storesIn(t *testing.T) (string, *testcerts.Set) {
+	t.Helper()
+	dir := t.TempDir()
+	certs, err := testcerts.Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores(t, dir, certs)
+	return dir, certs
+}
+
 func stores(t *testing.T, dir string, certs *testcerts.Set) {
 	t.Helper()
 	for name, make := range map[string]func() ([]byte, error){
@@ -92,12 +105,7 @@ func resolveTLSYAML(dir, tlsYAML string) (*Resolved, error) {
 // files and from the environment, verify the server and authenticate the
 // client in a real mTLS handshake; the passwords are printed nowhere.
 func TestKeystoresHandshake(t *testing.T) {
-	dir := t.TempDir()
-	certs, err := testcerts.Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores(t, dir, certs)
+	dir, certs := storesIn(t)
 	t.Setenv("KAFKA_BENCH_TEST_STORE_PW", storePW)
 	for _, tc := range []string{
 		"truststore_file: trust.p12, truststore_password: " + storePW + ", keystore_file: client.p12, keystore_type: PKCS12, keystore_password: " + storePW,
@@ -183,12 +191,7 @@ func TestKeystoresOfAnotherCAFailTheHandshake(t *testing.T) {
 // A store that does not open is one line naming the key and the path, and
 // why; never a password.
 func TestKeystoreErrors(t *testing.T) {
-	dir := t.TempDir()
-	certs, err := testcerts.Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores(t, dir, certs)
+	dir, _ := storesIn(t)
 	if err := os.WriteFile(filepath.Join(dir, "empty.pw"), []byte("\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -239,12 +242,7 @@ func TestKeystoreErrors(t *testing.T) {
 // entries (in any case: keytool writes aliases in lower case), which
 // without it is an error (TestKeystoreErrors).
 func TestKeystoreAlias(t *testing.T) {
-	dir := t.TempDir()
-	certs, err := testcerts.Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores(t, dir, certs)
+	dir, _ := storesIn(t)
 	for _, alias := range []string{"two", "TWO", "one"} {
 		if _, err := resolveTLSYAML(dir, "keystore_file: two.jks, keystore_type: JKS, keystore_alias: "+alias+", keystore_password: "+storePW); err != nil {
 			t.Errorf("keystore_alias %s: %v", alias, err)
@@ -293,12 +291,7 @@ func TestKeystoreValidation(t *testing.T) {
 // A JKS truststore without its password is read without the integrity
 // check, as Kafka reads it.
 func TestJKSTruststoreWithoutPassword(t *testing.T) {
-	dir := t.TempDir()
-	certs, err := testcerts.Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores(t, dir, certs)
+	dir, certs := storesIn(t)
 	res, err := resolveTLSYAML(dir, "truststore_file: trust.jks, truststore_type: JKS, cert_file: client.pem, key_file: client-key.pem")
 	if err != nil {
 		t.Fatal(err)
@@ -316,12 +309,7 @@ func TestJKSTruststoreWithoutPassword(t *testing.T) {
 // store and its password files; a rotated store (or password file) makes
 // the configuration differ.
 func TestKeystoreFilesForReloading(t *testing.T) {
-	dir := t.TempDir()
-	certs, err := testcerts.Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores(t, dir, certs)
+	dir, _ := storesIn(t)
 	res, err := resolveTLSYAML(dir, "truststore_file: trust.p12, truststore_password_file: store.pw, keystore_file: client.jks, keystore_type: JKS, keystore_password_file: store.pw, key_password_file: key.pw")
 	if err != nil {
 		t.Fatal(err)
