@@ -3,7 +3,7 @@ package integration
 // The Overview's Broker hosts row on node_exporter: a real Prometheus
 // scraping the real node_exporter answers every query of the row with the
 // host_metrics variable set to node. (With kafka_bench_host, the default,
-// TestMonitoringEndToEnd runs the row against the exporter's own host
+// TestPrometheusEndToEnd/Monitoring runs the row against the exporter's own host
 // metrics.)
 
 import (

