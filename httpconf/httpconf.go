@@ -195,10 +195,16 @@ func (c *Client) prometheus(read func(key, path string) ([]byte, error)) (promco
 }
 
 // Resolved is a block with its files read: the client is built from it
-// alone. Two resolves of unchanged files are equal (reflect.DeepEqual).
+// alone. Two resolves of unchanged files are equal (reflect.DeepEqual). The
+// zero Resolved is a block not resolved (IsZero).
 type Resolved struct {
-	cfg promconfig.HTTPClientConfig
+	cfg      promconfig.HTTPClientConfig
+	resolved bool
 }
+
+// IsZero reports a Resolved that Resolve did not make: its block's files
+// are not read.
+func (r Resolved) IsZero() bool { return !r.resolved }
 
 // Resolve reads the block's files with read (which names key and path in
 // its errors and makes a relative path absolute as the caller's files are)
@@ -211,7 +217,7 @@ func (c *Client) Resolve(read func(key, path string) ([]byte, error)) (Resolved,
 	if _, err := promconfig.NewTLSConfig(&pc.TLSConfig); err != nil {
 		return Resolved{}, &Error{"tls_config", tlsShown, err.Error()}
 	}
-	return Resolved{cfg: pc}, nil
+	return Resolved{cfg: pc, resolved: true}, nil
 }
 
 // NewClient is the HTTP client of a resolved block; name names it in the
