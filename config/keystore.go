@@ -14,7 +14,7 @@ import (
 	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
 	"software.sslmate.com/src/go-pkcs12"
 
-	"github.com/kafka-bench/kafka_bench_exporter/redact"
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // Java key stores for kafka.tls: a truststore (truststore_file) in place of
@@ -44,77 +44,41 @@ func storeType(typ string) string {
 	return ""
 }
 
-// secretSource is one password of kafka.tls (key, as truststore_password):
-// inline, from the file key_file names or from the environment variable
-// key_env names, at most one of them.
-type secretSource struct {
-	key       string
-	inline    Secret
-	file, env string
+// The passwords of kafka.tls (as truststore_password): each inline, from
+// the file key_file names or from the environment variable key_env names,
+// at most one of them.
+
+func (t *TLS) truststorePassword() secret.Source {
+	return secret.Source{Key: "truststore_password", Inline: t.TruststorePassword, File: t.TruststorePasswordFile, Env: t.TruststorePasswordEnv}
 }
 
-func (t *TLS) truststorePassword() secretSource {
-	return secretSource{"truststore_password", t.TruststorePassword, t.TruststorePasswordFile, t.TruststorePasswordEnv}
+func (t *TLS) keystorePassword() secret.Source {
+	return secret.Source{Key: "keystore_password", Inline: t.KeystorePassword, File: t.KeystorePasswordFile, Env: t.KeystorePasswordEnv}
 }
 
-func (t *TLS) keystorePassword() secretSource {
-	return secretSource{"keystore_password", t.KeystorePassword, t.KeystorePasswordFile, t.KeystorePasswordEnv}
+func (t *TLS) keyPassword() secret.Source {
+	return secret.Source{Key: "key_password", Inline: t.KeyPassword, File: t.KeyPasswordFile, Env: t.KeyPasswordEnv}
 }
 
-func (t *TLS) keyPassword() secretSource {
-	return secretSource{"key_password", t.KeyPassword, t.KeyPasswordFile, t.KeyPasswordEnv}
-}
-
-func (s secretSource) sources() []tlsSetting {
-	return []tlsSetting{{s.key, s.inline != "", s.inline}, {s.key + "_file", s.file != "", s.file}, {s.key + "_env", s.env != "", s.env}}
-}
-
-// source is the key set (the first, if more are) and its value.
-func (s secretSource) source() (string, any, bool) {
-	for _, f := range s.sources() {
-		if f.set {
-			return f.key, f.val, true
-		}
-	}
-	return "", nil, false
-}
-
-// validate checks that at most one source is set; prefix is the block's
-// (kafka.tls.).
-func (s secretSource) validate(prefix string) error {
-	var set []tlsSetting
-	for _, f := range s.sources() {
-		if f.set {
-			set = append(set, f)
-		}
-	}
-	if len(set) > 1 {
-		return FieldError("", prefix+set[1].key, set[1].val, fmt.Sprintf("set at most one of %s, %s_file, %s_env (also set: %s)", s.key, s.key, s.key, set[0].key))
-	}
-	return nil
-}
-
-// tlsPassword is a resolved password: its value (inline or from the
-// environment) or, from a _file key, the index of the file among its
-// material's paths, read again with the store.
+// tlsPassword is a resolved password and, from a _file key, the index of
+// the file among its material's paths, read again with the store.
 type tlsPassword struct {
-	value Secret
-	file  int    // 0: not from a file (path 0 is the store)
-	key   string // the _file key, for errors
-	set   bool
+	secret.Resolved
+	file int    // 0: not from a file (path 0 is the store)
+	key  string // the _file key, for errors
 }
 
 // get is the password, from contents (the material's files as read) when
 // it comes from a file.
 func (p tlsPassword) get(contents [][]byte) (string, error) {
 	if p.file == 0 {
-		return p.value.Reveal(), nil
+		return p.Value.Reveal(), nil
 	}
-	s := redact.SecretLine(contents[p.file]).Reveal()
-	if s == "" {
-		return "", errors.New(p.key + ": the file is empty")
+	s, err := secret.Load(contents[p.file])
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p.key, err)
 	}
-	return s, nil
+	return s.Reveal(), nil
 }
 
 // tlsFiles is one piece of resolved TLS material, the CA certificates or
@@ -175,7 +139,7 @@ func (f *tlsFiles) pairPEM(contents [][]byte) (cert, key []byte, err error) {
 		return nil, nil, err
 	}
 	keyPassword := password
-	if f.keyPassword.set {
+	if f.keyPassword.Set() {
 		if keyPassword, err = f.keyPassword.get(contents); err != nil {
 			return nil, nil, err
 		}

@@ -23,11 +23,12 @@ var (
 
 // Decoding and validation are pure: besides Load (the configuration file
 // itself) and the resolve step, no file of config nor of sasl (whose
-// mechanisms read through the resolve step's Reader) reads a file or the
-// environment, directly or through the resolve step's helpers.
+// mechanisms read through the resolve step's Reader) nor of secret (whose
+// Source reads through it too) reads a file or the environment, directly
+// or through the resolve step's helpers.
 func TestOnlyLoadAndResolveRead(t *testing.T) {
 	allowed := []string{"load.go", "resolve.go"}
-	for _, dir := range []string{".", "../sasl"} {
+	for _, dir := range []string{".", "../sasl", "../secret"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

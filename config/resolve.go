@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // The resolve step: the one place besides Load that reads files and the
@@ -255,7 +255,7 @@ func ResolveKafka(k Kafka, dir string) (Cluster, error) {
 			return Cluster{}, err
 		}
 	}
-	m, err := sasl.Resolve(k.SASL, reader{dir: dir})
+	m, err := sasl.Resolve(k.SASL, reader{prefix: "kafka.sasl.", dir: dir})
 	if err != nil {
 		return Cluster{}, saslError(err)
 	}
@@ -287,7 +287,7 @@ func resolveTLS(t TLS, dir string) (tlsMaterial, error) {
 			return m, err
 		}
 		var err error
-		if m.ca.password, err = t.truststorePassword().resolve(p, dir, &m.ca); err != nil {
+		if m.ca.password, err = resolveTLSPassword(t.truststorePassword(), dir, &m.ca); err != nil {
 			return m, err
 		}
 		if _, err := m.ca.pool(m.ca.contents); err != nil {
@@ -311,10 +311,10 @@ func resolveTLS(t TLS, dir string) (tlsMaterial, error) {
 			return m, err
 		}
 		var err error
-		if m.cert.password, err = t.keystorePassword().resolve(p, dir, &m.cert); err != nil {
+		if m.cert.password, err = resolveTLSPassword(t.keystorePassword(), dir, &m.cert); err != nil {
 			return m, err
 		}
-		if m.cert.keyPassword, err = t.keyPassword().resolve(p, dir, &m.cert); err != nil {
+		if m.cert.keyPassword, err = resolveTLSPassword(t.keyPassword(), dir, &m.cert); err != nil {
 			return m, err
 		}
 		if _, err := m.cert.pair(m.cert.contents); err != nil {
@@ -324,38 +324,27 @@ func resolveTLS(t TLS, dir string) (tlsMaterial, error) {
 	return m, nil
 }
 
-// resolve reads the password from its source; paths are the material's so
-// far, to which a password file is added. prefix is kafka.tls.
-func (s secretSource) resolve(prefix, dir string, f *tlsFiles) (tlsPassword, error) {
-	switch {
-	case s.inline != "":
-		return tlsPassword{value: s.inline, set: true}, nil
-	case s.file != "":
-		key := prefix + s.key + "_file"
-		b, abs, err := readFileAbs(key, dir, s.file)
-		if err != nil {
-			return tlsPassword{}, err
-		}
-		if redact.SecretLine(b) == "" {
-			return tlsPassword{}, FieldError("", key, s.file, "the file is empty")
-		}
-		f.paths, f.contents = append(f.paths, abs), append(f.contents, b)
-		return tlsPassword{file: len(f.paths) - 1, key: key, set: true}, nil
-	case s.env != "":
-		v, ok := os.LookupEnv(s.env)
-		if !ok || v == "" {
-			return tlsPassword{}, FieldError("", prefix+s.key+"_env", s.env, "environment variable is not set or empty")
-		}
-		return tlsPassword{value: Secret(v), set: true}, nil
+// resolveTLSPassword reads a kafka.tls password from its source; paths are
+// the material's so far, to which a password file is added.
+func resolveTLSPassword(s secret.Source, dir string, f *tlsFiles) (tlsPassword, error) {
+	r, err := s.Resolve(reader{prefix: "kafka.tls.", dir: dir})
+	if err != nil {
+		return tlsPassword{}, tlsSecretError(err)
 	}
-	return tlsPassword{}, nil
+	p := tlsPassword{Resolved: r}
+	if r.Path != "" {
+		f.paths, f.contents = append(f.paths, r.Path), append(f.contents, []byte(r.Value.Reveal()))
+		p.file, p.key = len(f.paths)-1, "kafka.tls."+s.Key+"_file"
+	}
+	return p, nil
 }
 
-// reader is the resolve step's sasl.Reader.
-type reader struct{ dir string }
+// reader is the resolve step's secret.Reader (and sasl.Reader) of a block
+// (prefix, as kafka.sasl.).
+type reader struct{ prefix, dir string }
 
 func (r reader) ReadFile(key, path string) ([]byte, string, error) {
-	return readFileAbs("kafka.sasl."+key, r.dir, path)
+	return readFileAbs(r.prefix+key, r.dir, path)
 }
 
 func (reader) LookupEnv(name string) (string, bool) { return os.LookupEnv(name) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // TLS configures TLS to the brokers (kafka.tls). The brokers are verified
@@ -117,10 +118,10 @@ func (t *TLS) validate() error {
 	}
 	for _, s := range []struct {
 		store, file, typ string
-		secrets          []secretSource
+		secrets          []secret.Source
 	}{
-		{"truststore", t.TruststoreFile, t.TruststoreType, []secretSource{t.truststorePassword()}},
-		{"keystore", t.KeystoreFile, t.KeystoreType, []secretSource{t.keystorePassword(), t.keyPassword()}},
+		{"truststore", t.TruststoreFile, t.TruststoreType, []secret.Source{t.truststorePassword()}},
+		{"keystore", t.KeystoreFile, t.KeystoreType, []secret.Source{t.keystorePassword(), t.keyPassword()}},
 	} {
 		if s.typ != "" && storeType(s.typ) == "" {
 			return FieldError("", p+s.store+"_type", s.typ, "must be PKCS12 or JKS (convert another store with keytool -importkeystore -deststoretype PKCS12, or use PEM files)")
@@ -129,10 +130,10 @@ func (t *TLS) validate() error {
 			return FieldError("", p+s.store+"_type", s.typ, "needs kafka.tls."+s.store+"_file, the store it describes")
 		}
 		for _, sec := range s.secrets {
-			if err := sec.validate(p); err != nil {
+			if err := tlsSecretError(sec.Validate()); err != nil {
 				return err
 			}
-			if key, val, ok := sec.source(); ok && s.file == "" {
+			if key, val, ok := sec.Given(); ok && s.file == "" {
 				return FieldError("", p+key, val, "needs kafka.tls."+s.store+"_file, the store it opens")
 			}
 		}
@@ -144,11 +145,20 @@ func (t *TLS) validate() error {
 				return FieldError("", p+"keystore_alias", t.KeystoreAlias, "only for a JKS keystore (kafka.tls.keystore_type JKS): a PKCS12 keystore is read with one private key")
 			}
 		}
-		if _, _, ok := s.secrets[0].source(); !ok && s.store == "keystore" && s.file != "" && storeType(s.typ) == storeJKS {
+		if !s.secrets[0].Set() && s.store == "keystore" && s.file != "" && storeType(s.typ) == storeJKS {
 			return FieldError("", p+"keystore_file", s.file, "a JKS keystore needs kafka.tls.keystore_password (or keystore_password_file, keystore_password_env), as in Kafka")
 		}
 	}
 	return nil
+}
+
+// tlsSecretError shows a problem with a kafka.tls password in the shape of
+// every configuration error.
+func tlsSecretError(err error) error {
+	if e, ok := errors.AsType[*secret.Error](err); ok {
+		return FieldError("", "kafka.tls."+e.Key, e.Value, e.Problem)
+	}
+	return err
 }
 
 // settings are the kafka.tls keys besides enabled, and whether each is set.

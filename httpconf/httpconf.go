@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	promconfig "github.com/prometheus/common/config"
@@ -107,7 +106,8 @@ func (c *Client) Validate(o Options) error {
 			return &Error{"proxy_url", c.ProxyURL, "must be an http://, https:// or socks5:// URL"}
 		}
 	}
-	// Prometheus' own checks, in its words, on the same shape.
+	// Prometheus' own checks, in its words, on the same shape: a part at a
+	// time, so that each error names the key of its part.
 	pc, err := c.prometheus(nil)
 	if err != nil {
 		return err
@@ -115,21 +115,19 @@ func (c *Client) Validate(o Options) error {
 	if err := pc.TLSConfig.Validate(); err != nil {
 		return &Error{"tls_config", tlsShown, err.Error()}
 	}
+	if err := pc.ProxyConfig.Validate(); err != nil {
+		return &Error{"proxy_url", c.ProxyURL, err.Error()}
+	}
+	// The rest, its proxy settings valid: of what the block sets, only
+	// basic_auth.
 	if err := pc.Validate(); err != nil {
-		key := "basic_auth"
-		if strings.Contains(err.Error(), "proxy") {
-			key = "proxy_url"
+		var user any = ""
+		if c.BasicAuth != nil {
+			user = c.BasicAuth.Username
 		}
-		return &Error{key, c.value(key), err.Error()}
+		return &Error{"basic_auth", user, err.Error()}
 	}
 	return nil
-}
-
-func (c *Client) value(key string) any {
-	if key == "proxy_url" {
-		return c.ProxyURL
-	}
-	return c.BasicAuth.Username
 }
 
 // block is a block as an error shows it: unquoted, not its content.
@@ -197,10 +195,16 @@ func (c *Client) prometheus(read func(key, path string) ([]byte, error)) (promco
 }
 
 // Resolved is a block with its files read: the client is built from it
-// alone. Two resolves of unchanged files are equal (reflect.DeepEqual).
+// alone. Two resolves of unchanged files are equal (reflect.DeepEqual). The
+// zero Resolved is a block not resolved (IsZero).
 type Resolved struct {
-	cfg promconfig.HTTPClientConfig
+	cfg      promconfig.HTTPClientConfig
+	resolved bool
 }
+
+// IsZero reports a Resolved that Resolve did not make: its block's files
+// are not read.
+func (r Resolved) IsZero() bool { return !r.resolved }
 
 // Resolve reads the block's files with read (which names key and path in
 // its errors and makes a relative path absolute as the caller's files are)
@@ -213,7 +217,7 @@ func (c *Client) Resolve(read func(key, path string) ([]byte, error)) (Resolved,
 	if _, err := promconfig.NewTLSConfig(&pc.TLSConfig); err != nil {
 		return Resolved{}, &Error{"tls_config", tlsShown, err.Error()}
 	}
-	return Resolved{cfg: pc}, nil
+	return Resolved{cfg: pc, resolved: true}, nil
 }
 
 // NewClient is the HTTP client of a resolved block; name names it in the

@@ -172,6 +172,17 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
+// TestResolvedIsZero: only Resolve makes a Resolved that is not zero, an
+// empty block's included.
+func TestResolvedIsZero(t *testing.T) {
+	if !(Resolved{}).IsZero() {
+		t.Error("the zero Resolved is not zero")
+	}
+	if must((&Client{}).Resolve(readDir())).IsZero() {
+		t.Error("an empty block's Resolved is zero")
+	}
+}
+
 // TestValidate: each refusal names its key; Options.NoBasicAuth refuses
 // basic_auth in the caller's words.
 func TestValidate(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"github.com/jcmturner/gokrb5/v8/keytab"
 	kgosasl "github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/kerberos"
+
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // GSSAPI is the Kerberos mechanism (kafka.sasl.kerberos).
@@ -93,7 +95,7 @@ type gssapiMaterial struct {
 	conf                 []byte
 	keytabPath           string
 	keytab               []byte
-	password             password
+	password             secret.Resolved
 }
 
 // Mechanism logs in anew at every authentication with the current keytab
@@ -125,7 +127,7 @@ func (m gssapiMaterial) Mechanism(rt Runtime) (kgosasl.Mechanism, error) {
 			return krb5client.NewWithKeytab(user, realm, kts(), c, noFAST)
 		}
 	} else {
-		password, err := m.password.get(rt)
+		password, err := getPassword(rt, m.password)
 		if err != nil {
 			return nil, err
 		}

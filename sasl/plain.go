@@ -2,17 +2,16 @@ package sasl
 
 import (
 	"context"
-	"errors"
 
 	kgosasl "github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
+
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // PLAIN is the mechanism of a username and a password sent as they are
 // (over TLS, else the section warns).
 const PLAIN = "PLAIN"
-
-var errEmptyFile = errors.New("the file is empty")
 
 type plainMechanism struct{}
 
@@ -30,11 +29,11 @@ func (plainMechanism) resolve(c *Config, r Reader) (Material, error) {
 
 type plainMaterial struct {
 	user     string
-	password password
+	password secret.Resolved
 }
 
 func (m plainMaterial) Mechanism(rt Runtime) (kgosasl.Mechanism, error) {
-	pass, err := m.password.get(rt)
+	pass, err := getPassword(rt, m.password)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	kgosasl "github.com/twmb/franz-go/pkg/sasl"
 
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // Config is kafka.sasl as the file spells it; an empty mechanism turns SASL
@@ -111,16 +112,9 @@ func fieldError(key string, value any, problem string) error {
 	return &Error{Key: key, Value: value, Problem: problem}
 }
 
-// Reader reads what the settings name, for the resolve step: a file
-// (relative paths relative to the configuration file's directory) and an
-// environment variable. Its errors name the key and the value already.
-type Reader interface {
-	// ReadFile returns the content of the file that key (relative to
-	// kafka.sasl) names and its path made absolute.
-	ReadFile(key, path string) (content []byte, abs string, err error)
-	// LookupEnv is os.LookupEnv.
-	LookupEnv(name string) (string, bool)
-}
+// Reader reads what the settings name, for the resolve step: a file whose
+// key is relative to kafka.sasl, and an environment variable.
+type Reader = secret.Reader
 
 // Material is what the resolve step read for a mechanism: the initial
 // secrets and the files to watch. It is a value, never changed once made:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // dirReader reads files relative to dir and the environment, as config's
@@ -98,11 +99,11 @@ func TestPasswordSources(t *testing.T) {
 	t.Setenv("KAFKA_BENCH_TEST_PW", "from-env-pw")
 	for _, c := range []struct {
 		cfg  Config
-		want password
+		want secret.Resolved
 	}{
-		{Config{Password: "inline-pw"}, password{value: "inline-pw"}},
-		{Config{PasswordFile: "pw"}, password{value: "from-file-pw", path: filepath.Join(dir, "pw")}},
-		{Config{PasswordEnv: "KAFKA_BENCH_TEST_PW"}, password{value: "from-env-pw"}},
+		{Config{Password: "inline-pw"}, secret.Resolved{Value: "inline-pw"}},
+		{Config{PasswordFile: "pw"}, secret.Resolved{Value: "from-file-pw", Path: filepath.Join(dir, "pw")}},
+		{Config{PasswordEnv: "KAFKA_BENCH_TEST_PW"}, secret.Resolved{Value: "from-env-pw"}},
 	} {
 		c.cfg.Mechanism, c.cfg.Username = ScramSHA512, "alice"
 		m, ok := resolve(t, c.cfg, dir).(scramMaterial)
@@ -140,7 +141,7 @@ func TestKerberosMaterial(t *testing.T) {
 		t.Errorf("realm %q service %q keytab %q conf %q", m.realm, m.service, m.keytabPath, m.confPath)
 	}
 	m = resolve(t, Config{Mechanism: GSSAPI, Username: "bench", PasswordFile: "pw", Kerberos: Kerberos{Realm: "OTHER.ORG", ServiceName: "kafka-svc", ConfigFile: "krb5.conf"}}, dir).(gssapiMaterial)
-	if m.realm != "OTHER.ORG" || m.service != "kafka-svc" || m.password.value != redact.Secret("krb-pw-123") {
+	if m.realm != "OTHER.ORG" || m.service != "kafka-svc" || m.password.Value != redact.Secret("krb-pw-123") {
 		t.Errorf("password config: realm %q service %q", m.realm, m.service)
 	}
 }

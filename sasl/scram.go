@@ -5,6 +5,8 @@ import (
 
 	kgosasl "github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/kafka-bench/kafka_bench_exporter/secret"
 )
 
 // SCRAM mechanisms (RFC 5802, 7677): a username and a password, proven
@@ -31,11 +33,11 @@ func (scramMechanism) resolve(c *Config, r Reader) (Material, error) {
 type scramMaterial struct {
 	sha512   bool
 	user     string
-	password password
+	password secret.Resolved
 }
 
 func (m scramMaterial) Mechanism(rt Runtime) (kgosasl.Mechanism, error) {
-	pass, err := m.password.get(rt)
+	pass, err := getPassword(rt, m.password)
 	if err != nil {
 		return nil, err
 	}

@@ -38,15 +38,14 @@ type HostEntry struct {
 	// private CA, a client certificate, basic auth, a proxy.
 	HTTP httpconf.Client `yaml:"http_config"`
 
-	// http is HTTP with its files read (Bench.Resolve).
-	http     httpconf.Resolved
-	resolved bool
+	// http is HTTP with its files read (Bench.Resolve); zero until then.
+	http httpconf.Resolved
 }
 
 // Client is the HTTP client that scrapes the host; timeout bounds one
 // scrape. An entry with an http_config must have been resolved (Load).
 func (h *HostEntry) Client(timeout time.Duration) (*http.Client, error) {
-	if !h.resolved {
+	if h.http.IsZero() {
 		if !h.HTTP.IsZero() {
 			return nil, fmt.Errorf("host %q: http_config was not resolved (its files not read)", h.Name)
 		}
@@ -64,7 +63,7 @@ func (h *HostEntry) resolve() error {
 	if err != nil {
 		return hostHTTPError(h.Name, err)
 	}
-	h.http, h.resolved = r, true
+	h.http = r
 	return nil
 }
 

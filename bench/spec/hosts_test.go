@@ -3,9 +3,12 @@ package spec
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
@@ -49,4 +52,23 @@ func TestURLKeyErrorsRedacted(t *testing.T) {
 		_, err := Load(f)
 		return err
 	})
+}
+
+// An entry's client needs its http_config resolved (its files read); one
+// without an http_config needs nothing.
+func TestHostClientResolved(t *testing.T) {
+	h := HostEntry{Name: "kafka1", HTTP: httpconf.Client{ProxyURL: "http://proxy:3128"}}
+	if _, err := h.Client(time.Second); err == nil || !strings.Contains(err.Error(), "http_config was not resolved") {
+		t.Errorf("unresolved http_config: %v", err)
+	}
+	if err := h.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := h.Client(time.Second); err != nil || c.Timeout != time.Second {
+		t.Errorf("resolved http_config: %v", err)
+	}
+	plain := HostEntry{Name: "kafka2"}
+	if c, err := plain.Client(time.Second); err != nil || c.Timeout != time.Second {
+		t.Errorf("no http_config: %v", err)
+	}
 }
