@@ -61,6 +61,24 @@ import (
 // meanwhile. The quota capacity
 // test's limits are wide enough for a loaded machine (see
 // capacity_test.go): it runs in parallel.
+// subtest is a named test function.
+type subtest struct {
+	name string
+	run  func(*testing.T)
+}
+
+// sideBySide runs tests as subtests of t at the same time, beside nothing
+// else: t is one of the tests that run one at a time, so its subtests are
+// the only tests running.
+func sideBySide(t *testing.T, tests ...subtest) {
+	for _, s := range tests {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			s.run(t)
+		})
+	}
+}
+
 // waitingSlots is how many waiting tests run at once.
 const waitingSlots = 4
 

@@ -72,14 +72,7 @@ const verySlowProduce = 1500 * time.Millisecond
 // beside no other test: their Prometheus servers would starve the others
 // on two cores, and their queries have deadlines.
 func TestPrometheusEndToEnd(t *testing.T) {
-	t.Run("Monitoring", func(t *testing.T) {
-		t.Parallel()
-		testMonitoringEndToEnd(t)
-	})
-	t.Run("AvailabilitySLO", func(t *testing.T) {
-		t.Parallel()
-		testAvailabilitySLOEndToEnd(t)
-	})
+	sideBySide(t, subtest{"Monitoring", testMonitoringEndToEnd}, subtest{"AvailabilitySLO", testAvailabilitySLOEndToEnd})
 }
 
 func testAvailabilitySLOEndToEnd(t *testing.T) {

@@ -33,14 +33,7 @@ const (
 // far more than they compute, and beside other tests' load their restarted
 // brokers came back too late for their timeouts.
 func TestRollingRestarts(t *testing.T) {
-	t.Run("StaticConfigExperiment", func(t *testing.T) {
-		t.Parallel()
-		testStaticConfigExperimentRollingRestart(t)
-	})
-	t.Run("Upgrade", func(t *testing.T) {
-		t.Parallel()
-		testRollingUpgrade(t)
-	})
+	sideBySide(t, subtest{"StaticConfigExperiment", testStaticConfigExperimentRollingRestart}, subtest{"Upgrade", testRollingUpgrade})
 }
 
 // testRollingUpgrade (TestRollingRestarts) upgrades three combined broker/controller nodes from
