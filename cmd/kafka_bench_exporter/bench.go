@@ -119,6 +119,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		say(stderr, "%s: %v\n", name, err)
 		return exitBadInput
 	}
+	logger := promslog.New(&f.log)
 	o := bench.Options{
 		Name:          name,
 		Bench:         b,
@@ -132,7 +133,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		Format:        benchreport.FormatMarkdown,
 		Output:        bf.output,
 		OutputFormat:  bf.format,
-		Logger:        promslog.New(&f.log),
+		Logger:        logger,
 		Stdout:        stdout,
 		Stderr:        stderr,
 	}
@@ -141,11 +142,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	}
 	if bf.setListen {
 		o.Serve = func(ctx context.Context, stop context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error) {
-			exp, reg, shutdown, err := serveMetrics(ctx, stop, f, o.Logger)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			return exp.ProbeMetrics(), reg, shutdown, nil
+			return serveMetrics(ctx, stop, f, logger)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -193,16 +190,17 @@ func (bf *benchFlags) source() bench.Source {
 }
 
 // serveMetrics starts the exporter as a host agent (no probes of its own)
-// and serves its endpoints while the bench runs: the runner's probes publish
-// on its probe metrics and its registry. A listener that fails stops the
-// bench: a sweep meant to be watched should not run unwatched.
-func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (exp *exporter.Exporter, reg *prometheus.Registry, shutdown func(), err error) {
+// and serves its endpoints while the bench runs (bench.Options.Serve): the
+// runner's probes publish on its probe metrics and its registry. A
+// listener that fails stops the bench: a sweep meant to be watched should
+// not run unwatched.
+func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (metrics *probes.Metrics, reg prometheus.Registerer, shutdown func(), err error) {
 	cfg, err := config.Parse(nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reg = prometheus.NewRegistry()
-	exp = exporter.New(reg, logger)
+	registry := prometheus.NewRegistry()
+	exp := exporter.New(registry, logger)
 	if f.setHostFlag {
 		cfg.Host.Enabled = f.hostEnabled
 	}
@@ -221,5 +219,5 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 			cancel()
 		}
 	}()
-	return exp, reg, func() { _ = stop() }, nil
+	return exp.ProbeMetrics(), registry, func() { _ = stop() }, nil
 }
