@@ -91,10 +91,11 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
 	}
-	if r.Share == nil {
-		r.Share = Alone{}
+	share := r.Share
+	if share == nil {
+		share = Alone{}
 	}
-	b, sweepID, err := r.Share.Begin(b)
+	b, sweepID, err := share.Begin(b)
 	if err != nil {
 		return nil, err
 	}
@@ -133,10 +134,11 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	}
 
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	if err := r.Share.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger); err != nil {
+	sweep, err := share.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger)
+	if err != nil {
 		return nil, err
 	}
-	defer r.Share.Close()
+	defer sweep.Close()
 	prog := &progress{out: lineWriter{w: r.Progress}, interval: r.ProgressInterval, total: len(runs)}
 	defer func() {
 		// The bench outlives a broken progress stream; it is said once.
@@ -149,8 +151,8 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 		if ctx.Err() != nil {
 			break
 		}
-		res, restoreErr := r.scenario(ctx, adm, cc, b, i, run, prog, hosts)
-		r.Share.Publish(ctx, b.ParamKeys, &res)
+		res, restoreErr := r.scenario(ctx, sweep, adm, cc, b, i, run, prog, hosts)
+		sweep.Publish(ctx, b.ParamKeys, &res)
 		results = append(results, res)
 		if r.OnResult != nil {
 			r.OnResult(res)
@@ -164,19 +166,19 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 
 // scenario runs one scenario: topic, configurations, probe, produce, drain,
 // restore, clean up. restoreErr says the cluster could not be put back.
-func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.Changer, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source) (res result.Result, restoreErr error) {
+func (r *Runner) scenario(ctx context.Context, sweep Sweep, adm *kadm.Client, cc *brokercfg.Changer, b *spec.Bench, i int, run scheduled, prog *progress, hosts []*hostwatch.Source) (res result.Result, restoreErr error) {
 	s := b.Scenarios[run.scenario]
 	p := r.probeOf(b, s, run)
-	slot, worker := r.Share.Scenario(b, i, &p) // slot: the run's common start of several workers
+	slot, worker := sweep.Scenario(b, i, &p) // slot: the run's common start of several workers
 	res = result.Result{Scenario: s.Name, Params: s.Params, Topic: p.Topic, Round: run.round, Worker: worker}
 	if b.Rounds > 1 {
 		res.Params = append(slices.Clone(s.Params), strconv.Itoa(run.round))
 	}
 	logger := r.Logger.With("scenario", s.DisplayName(), "round", run.round)
 	if b.DeleteTopics {
-		defer r.cleanup(adm, s, p, logger, func() bool { return r.Share.DeletesTopic(b, i) })
+		defer r.cleanup(adm, s, p, logger, func() bool { return sweep.DeletesTopic(b, i) })
 	}
-	if err := r.Share.Prepare(ctx, adm, b, &p, slot); err != nil {
+	if err := sweep.Prepare(ctx, adm, b, &p, slot); err != nil {
 		res.Err = err.Error()
 		return res, nil
 	}
@@ -194,7 +196,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 	if b.FindMaxRate {
 		return r.findMaxRate(ctx, b, p, s.Payload, res, hosts, logger), nil
 	}
-	late, err := r.Share.WaitStart(ctx, slot, s.DisplayName())
+	late, err := sweep.WaitStart(ctx, slot, s.DisplayName())
 	if res.Worker != nil {
 		res.Worker.LateBy = late
 	}
@@ -204,7 +206,7 @@ func (r *Runner) scenario(ctx context.Context, adm *kadm.Client, cc *brokercfg.C
 	}
 	shown := s
 	shown.Name = runName(s, run.round, b.Rounds)
-	r.measure(ctx, b, i, shown, p, prog, hosts, logger, &res)
+	r.measure(ctx, sweep, b, i, shown, p, prog, hosts, logger, &res)
 	return res, nil
 }
 
@@ -234,7 +236,7 @@ func (r *Runner) probeOf(b *spec.Bench, s spec.Scenario, run scheduled) config.P
 
 // measure runs the seq-th run's probe, drives it through its phases while
 // the hosts are watched, and fills res with what the recorder measured.
-func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Scenario, p config.Probe, prog *progress, hosts []*hostwatch.Source, logger *slog.Logger, res *result.Result) {
+func (r *Runner) measure(ctx context.Context, records Records, b *spec.Bench, seq int, s spec.Scenario, p config.Probe, prog *progress, hosts []*hostwatch.Source, logger *slog.Logger, res *result.Result) {
 	var limit uint64 // records to produce, or to read consume-only
 	if b.NumRecords > 0 {
 		limit = uint64(b.WarmupRecords + b.NumRecords)
@@ -255,7 +257,7 @@ func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Sce
 		Credentials: r.Credentials,
 		Bench:       probes.BenchOptions{NumRecords: limit, Recorder: rec, ConsumeOnly: b.ConsumeOnly},
 	}
-	r.Share.ProbeRuns(&opts.Bench, seq)
+	records.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
 	start := time.Now()
@@ -272,7 +274,7 @@ func (r *Runner) measure(ctx context.Context, b *spec.Bench, seq int, s spec.Sce
 
 	d := &driver{b: b, probe: probe, rec: rec, label: p.Name, ctx: ctx,
 		deliveryTimeout: time.Duration(p.Producer.DeliveryTimeoutMS) * time.Millisecond,
-		exited:          exited, runErr: func() error { return runErr }, group: r.Share.Drain(seq, p)}
+		exited:          exited, runErr: func() error { return runErr }, group: records.Drain(seq, p)}
 	stopProgress := prog.watch(seq, s, b, rec)
 	err := d.run(p.Consumer.Enabled)
 	stopProgress()

@@ -16,16 +16,22 @@ import (
 
 // Share is how this process takes part in a bench. Alone, the default,
 // runs all of it; package workers runs one worker's share of a bench that
-// several processes run at once.
+// several processes run at once. Runner.Run asks it what to run and
+// starts its Sweep; the runs are the Sweep's.
 type Share interface {
 	// Begin refuses what the share cannot run and returns what this
 	// process runs of b and the sweep id of its topics and groups (empty:
 	// one from the clock).
 	Begin(b *spec.Bench) (*spec.Bench, string, error)
-	// Start readies a sweep of runs runs (scenarios × rounds); Close ends it.
-	// Its clients take their credentials from creds.
-	Start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) error
-	Close()
+	// Start readies a sweep of runs runs (scenarios × rounds); the Sweep's
+	// Close ends it. Its clients take their credentials from creds.
+	Start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (Sweep, error)
+}
+
+// Sweep is a Share at work: each run's place in the sweep (when it
+// starts, its topic, who cleans up), its records (Records) and its
+// result.
+type Sweep interface {
 	// Scenario takes the seq-th run's probe (this process's share of its
 	// rate) and returns when the run starts (zero: at once) and who ran it
 	// (nil for the whole bench).
@@ -34,16 +40,23 @@ type Share interface {
 	Prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error
 	// WaitStart waits for the run's start and says how late this process is.
 	WaitStart(ctx context.Context, start time.Time, name string) (time.Duration, error)
+	// DeletesTopic says, at clean-up, whether this process deletes the
+	// seq-th run's topic and group.
+	DeletesTopic(b *spec.Bench, seq int) bool
+	Records
+	// Publish hands a run's result on; one it cannot hand on fails.
+	Publish(ctx context.Context, paramKeys []string, r *result.Result)
+	Close()
+}
+
+// Records is what a run's measurement asks of the Sweep: whose records
+// the probe writes and reads, and how its consumers end.
+type Records interface {
 	// ProbeRuns sets the run ids of the seq-th run's records.
 	ProbeRuns(o *probes.BenchOptions, seq int)
 	// Drain is how the seq-th run's consumers end; nil: each reads its
 	// own producer's records back.
 	Drain(seq int, p config.Probe) GroupDrain
-	// DeletesTopic says, at clean-up, whether this process deletes the
-	// seq-th run's topic and group.
-	DeletesTopic(b *spec.Bench, seq int) bool
-	// Publish hands a run's result on; one it cannot hand on fails.
-	Publish(ctx context.Context, paramKeys []string, r *result.Result)
 }
 
 // GroupDrain ends a run whose consumers several processes share: none can
@@ -62,17 +75,20 @@ type GroupDrain interface {
 	Close()
 }
 
-// Alone runs the whole bench in this process.
+// Alone runs the whole bench in this process; it is its own Sweep.
 type Alone struct{}
 
-var _ Share = Alone{}
+var (
+	_ Share = Alone{}
+	_ Sweep = Alone{}
+)
 
 // Begin runs all of b, with a sweep id from the clock.
 func (Alone) Begin(b *spec.Bench) (*spec.Bench, string, error) { return b, "", nil }
 
 // Start has nothing to ready: no other process takes part.
-func (Alone) Start(context.Context, config.Cluster, *kclient.CredentialPool, int, *slog.Logger) error {
-	return nil
+func (Alone) Start(context.Context, config.Cluster, *kclient.CredentialPool, int, *slog.Logger) (Sweep, error) {
+	return Alone{}, nil
 }
 
 // Close has nothing to end.

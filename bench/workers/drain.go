@@ -41,9 +41,9 @@ func (w *Worker) sweepRunID(seq, i int) uint64 {
 	return 1
 }
 
-// probeRuns sets the seq-th run's run ids on the probe's bench options: its own
-// and the other workers'.
-func (ws *workerSweep) probeRuns(o *probes.BenchOptions, seq int) {
+// ProbeRuns sets the seq-th run's run ids on the probe's bench options: its own
+// and the other workers'. Every worker derives them from --run.
+func (ws *workerSweep) ProbeRuns(o *probes.BenchOptions, seq int) {
 	o.RunID = ws.sweepRunID(seq, ws.Index)
 	for i := range ws.Workers {
 		if i != ws.Index {
@@ -72,10 +72,11 @@ type groupDrain struct {
 	done         bool
 }
 
-// drainer is the seq-th run's drain; nil without a consumer.
-func (ws *workerSweep) drainer(seq int, p config.Probe) *groupDrain {
+// Drain is the seq-th run's drain of the shared group; nil without a
+// consumer.
+func (ws *workerSweep) Drain(seq int, p config.Probe) run.GroupDrain {
 	if !p.Consumer.Enabled {
-		return nil
+		return nil // an untyped nil: no drain
 	}
 	return &groupDrain{ws: ws, seq: seq, topic: p.Topic, group: p.Consumer.GroupID, markers: map[int]bool{}}
 }

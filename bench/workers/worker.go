@@ -1,6 +1,7 @@
 // Package workers runs one sweep of a bench file in several processes at
-// once: each worker's share of it (run.Share), the results topic they publish to, and
-// "bench merge", which adds their results up.
+// once: each worker's share of it (a Worker is a run.Share, its sweep a
+// run.Sweep), the results topic they publish to, and "bench merge", which
+// adds their results up.
 package workers
 
 import (
@@ -44,8 +45,22 @@ type Worker struct {
 	// topic names.
 	SweepName    string
 	ResultsTopic string
+}
 
-	ws *workerSweep // set by Start
+// A Worker is the runner's share of the bench, its sweep the runner's
+// sweep.
+var (
+	_ run.Share = (*Worker)(nil)
+	_ run.Sweep = (*workerSweep)(nil)
+)
+
+// Begin refuses what the workers cannot split and returns this worker's
+// share of b and the sweep id of its topics and groups.
+func (w *Worker) Begin(b *spec.Bench) (*spec.Bench, string, error) {
+	if err := w.Check(b); err != nil {
+		return nil, "", err
+	}
+	return w.share(b), w.sweepID(), nil
 }
 
 // Check refuses what a sweep cannot split; errors name the flag and value.
@@ -126,7 +141,9 @@ type workerSweep struct {
 	logger *slog.Logger
 }
 
-func (w *Worker) start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (*workerSweep, error) {
+// Start connects the results client and makes sure the results topic
+// exists; the sweep's Close closes the client.
+func (w *Worker) Start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (run.Sweep, error) {
 	cl, err := run.NewAdminClient(k, creds)
 	if err != nil {
 		return nil, err
@@ -140,18 +157,22 @@ func (w *Worker) start(ctx context.Context, k config.Cluster, creds *kclient.Cre
 	return ws, nil
 }
 
-func (ws *workerSweep) close() { ws.cl.Close() }
+// Close closes the results client.
+func (ws *workerSweep) Close() { ws.cl.Close() }
 
-// shareRate gives the probe this worker's share of the rate. The workers'
-// consumers share the scenario's one group, so each record is read once
-// over the sweep; the merge counts loss and duplicates (result.Accounting).
-func (ws *workerSweep) shareRate(p *config.Probe) {
+// Scenario gives the probe this worker's share of the rate and says when
+// the seq-th run starts on every worker. The workers' consumers share the
+// scenario's one group, so each record is read once over the sweep; the
+// merge counts loss and duplicates (result.Accounting).
+func (ws *workerSweep) Scenario(b *spec.Bench, seq int, p *config.Probe) (time.Time, *result.WorkerInfo) {
 	p.Rate = rateShareOf(p.Rate, ws.Workers, ws.Index)
+	slot := ws.scenarioStart(b, seq)
+	return slot, ws.info(b, seq, slot, 0)
 }
 
-// prepare makes the scenario's topic ready: worker 0 creates it, the other workers wait until it exists with every partition
+// Prepare makes the scenario's topic ready: worker 0 creates it, the other workers wait until it exists with every partition
 // led.
-func (ws *workerSweep) prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error {
+func (ws *workerSweep) Prepare(ctx context.Context, adm *kadm.Client, b *spec.Bench, p *config.Probe, start time.Time) error {
 	if !p.CreateTopic.Enabled {
 		return run.PrepareTopic(ctx, adm, b, p)
 	}
@@ -178,9 +199,9 @@ func (ws *workerSweep) prepare(ctx context.Context, adm *kadm.Client, b *spec.Be
 	return nil
 }
 
-// waitStart sleeps until the scenario's start and returns how late the
+// WaitStart sleeps until the scenario's start and returns how late the
 // worker is (0 when on time or when the sweep has no fixed start).
-func (ws *workerSweep) waitStart(ctx context.Context, start time.Time, name string) (time.Duration, error) {
+func (ws *workerSweep) WaitStart(ctx context.Context, start time.Time, name string) (time.Duration, error) {
 	if start.IsZero() {
 		return 0, nil
 	}
@@ -206,10 +227,10 @@ func (ws *workerSweep) info(b *spec.Bench, seq int, start time.Time, late time.D
 		StartAt: start, SweepStart: ws.StartAt, LateBy: late, ParamKeys: b.ParamKeys}
 }
 
-// deletesTopic says at clean-up time whether this process deletes the
+// DeletesTopic says at clean-up time whether this process deletes the
 // seq-th run's topic: worker 0 does once the other workers are done with
 // it; the others never do.
-func (ws *workerSweep) deletesTopic(b *spec.Bench, seq int) bool {
+func (ws *workerSweep) DeletesTopic(b *spec.Bench, seq int) bool {
 	if ws.Index != 0 {
 		return false
 	}
@@ -217,9 +238,9 @@ func (ws *workerSweep) deletesTopic(b *spec.Bench, seq int) bool {
 	return true
 }
 
-// publishOrFail publishes r; a result that cannot be published fails, as
-// the merge will miss it.
-func (ws *workerSweep) publishOrFail(ctx context.Context, paramKeys []string, r *result.Result) {
+// Publish publishes r for "bench merge"; a result that cannot be
+// published fails, as the merge will miss it.
+func (ws *workerSweep) Publish(ctx context.Context, paramKeys []string, r *result.Result) {
 	if err := ws.publish(ctx, paramKeys, *r); err != nil {
 		ws.logger.Error("publishing the result failed", "err", err)
 		r.Err = strings.TrimPrefix(r.Err+"; "+err.Error(), "; ")

@@ -20,18 +20,18 @@ import (
 // and says how late it is; one that is early waits for the start.
 func TestWorkerWaitStart(t *testing.T) {
 	ws := &workerSweep{Worker: &Worker{Workers: 2, Index: 1}, logger: slog.New(slog.DiscardHandler)}
-	late, err := ws.waitStart(context.Background(), time.Now().Add(-3*time.Second), "s")
+	late, err := ws.WaitStart(context.Background(), time.Now().Add(-3*time.Second), "s")
 	if err != nil || late < 3*time.Second || !(result.WorkerInfo{LateBy: late}).Late() {
 		t.Errorf("3 s after the start: late by %s (err %v), want ≥ 3s and flagged late", late, err)
 	}
 	start := time.Now().Add(200 * time.Millisecond)
-	late, err = ws.waitStart(context.Background(), start, "s")
+	late, err = ws.WaitStart(context.Background(), start, "s")
 	if err != nil || late != 0 || time.Now().Before(start) {
 		t.Errorf("before the start: returned at %s, late by %s (err %v), want at or after %s and on time", time.Now(), late, err, start)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := ws.waitStart(ctx, time.Now().Add(time.Hour), "s"); !errors.Is(err, run.ErrInterrupted) {
+	if _, err := ws.WaitStart(ctx, time.Now().Add(time.Hour), "s"); !errors.Is(err, run.ErrInterrupted) {
 		t.Errorf("interrupted wait: err %v, want %v", err, run.ErrInterrupted)
 	}
 }
@@ -96,6 +96,17 @@ func TestWorkerScenarioStart(t *testing.T) {
 	}
 }
 
+// startSweep starts w's one-run sweep on k, closed at the end of the test.
+func startSweep(t *testing.T, w *Worker, k config.Cluster, logger *slog.Logger) *workerSweep {
+	t.Helper()
+	sw, err := w.Start(context.Background(), k, nil, 1, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sw.Close)
+	return sw.(*workerSweep)
+}
+
 // A sweep that reuses --run is told from the earlier one by its start:
 // worker 0 does not take an earlier sweep's result for the other workers'
 // (it would delete the topic while they still drain), and the merge
@@ -111,21 +122,13 @@ func TestStaleResultsOfReusedRun(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 
-	old, err := (&Worker{Workers: 2, Index: 1, StartAt: earlier, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, nil, 1, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.close()
+	old := startSweep(t, &Worker{Workers: 2, Index: 1, StartAt: earlier, SweepName: "r", ResultsTopic: "results"}, k, logger)
 	b := &spec.Bench{ParamKeys: []string{"scenario"}}
 	if err := old.publish(ctx, b.ParamKeys, result.Result{Scenario: "s", Params: []string{"s"}, Worker: old.info(b, 0, earlier, 0)}); err != nil {
 		t.Fatal(err)
 	}
 
-	w0, err := (&Worker{Workers: 2, Index: 0, StartAt: now, SweepName: "r", ResultsTopic: "results"}).start(ctx, k, nil, 1, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w0.close()
+	w0 := startSweep(t, &Worker{Workers: 2, Index: 0, StartAt: now, SweepName: "r", ResultsTopic: "results"}, k, logger)
 	w0.awaitOthers(0, 2*time.Second)
 	if out := logs.String(); !strings.Contains(out, "deleting the topic without a result from a worker") ||
 		!strings.Contains(out, "ignoring a result of an earlier sweep of the same --run") {

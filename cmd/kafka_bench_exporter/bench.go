@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"syscall"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -17,29 +16,35 @@ import (
 	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/common/version"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
-	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
-	benchrun "github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/embedded"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
-const benchCommand = "bench"
+// The bench command and its subcommands: run (the default: a plain
+// "bench [flags]" runs the bench), report and merge.
+const (
+	benchCommand  = "bench"
+	runCommand    = "run"
+	reportCommand = "report"
+	mergeCommand  = "merge"
+)
 
 // Exit codes of the bench command.
 const (
-	exitOK       = 0
-	exitFailed   = 1 // a scenario failed or the sweep was interrupted
-	exitBadInput = 2
+	exitOK       = bench.ExitOK
+	exitFailed   = bench.ExitFailed // a scenario failed or the sweep was interrupted
+	exitBadInput = bench.ExitBadInput
 )
 
 // benchFlags are the bench command's own flags; --kafka.brokers,
 // --collector.host, the --web.* and the log flags are the application's
-// (both commands accept them).
+// (both commands accept them). Every subcommand of bench accepts them all,
+// before or after its name.
 type benchFlags struct {
 	file                               string
 	numRecords                         int64
@@ -50,7 +55,7 @@ type benchFlags struct {
 	output, format                     string
 	setNum, setSize, setAcks, setParts bool
 	setListen, setFormat               bool
-	action, resultFile                 string // bench report FILE.json
+	resultFile                         string // bench report FILE.json
 	cpuProfile                         string
 	rounds                             roundFlags
 	sweep                              workerFlags
@@ -69,132 +74,80 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 	cmd.Flag("output", "Also write the results to this file.").StringVar(&bf.output)
 	cmd.Flag("cpuprofile", "Write a CPU profile of the whole run (Go's pprof format, for go tool pprof) to this file.").PlaceHolder("FILE").StringVar(&bf.cpuProfile)
 	cmd.Flag("format", "Format of --output (and of stdout's table when given): markdown, csv, json or html (a self-contained page with charts).").IsSetByUser(&bf.setFormat).Default(benchreport.FormatMarkdown).EnumVar(&bf.format, benchreport.Formats...)
-	addReportArgs(cmd, bf)
 	addRoundFlags(cmd, &bf.rounds)
 	addWorkerFlags(cmd, &bf.sweep)
 	// Serving /metrics is optional in bench mode: only when asked for.
 	app.GetFlag("web.listen-address").IsSetByUser(&bf.setListen)
+
+	run := cmd.Command(runCommand, "Run the bench: what a plain `bench [<flags>]` does.").Default()
+	// A word after bench that names no subcommand lands here, and is
+	// refused as it was when report and merge were bench's argument.
+	run.Arg("command", "").Hidden().SetValue(subcommandName{})
+	report := cmd.Command(reportCommand, "Turn the saved JSON result FILE.json (from --format=json, with rounds or without) into the HTML report, on --output or stdout; --bench.file adds the bench file to it. Runs nothing.")
+	report.Arg("FILE.json", "JSON result of an earlier sweep.").StringVar(&bf.resultFile)
+	merge := cmd.Command(mergeCommand, "Merge a sweep's worker results (--results.topic and --run, or the workers' JSON files) into one run's lines and table. Runs nothing.")
+	merge.Arg("FILE", "The workers' JSON results (--format=json); without them, the results topic is read.").StringsVar(&bf.sweep.files)
 	return bf
 }
 
-// runBench runs the bench command; see the exit codes above.
+// subcommandName is the value of the words after bench when the first
+// names none of its subcommands: they are refused, the first named. It
+// takes every word (IsCumulative), so that the first is the one refused.
+type subcommandName struct{}
+
+func (subcommandName) String() string { return "" }
+
+func (subcommandName) IsCumulative() bool { return true }
+
+func (subcommandName) Set(word string) error {
+	if word == reportCommand || word == mergeCommand {
+		return fmt.Errorf("%s %s takes no arguments: %s is a command of its own (%s %s)", benchCommand, runCommand, word, benchCommand, word)
+	}
+	return fmt.Errorf("enum value must be one of %s,%s, got '%s'", reportCommand, mergeCommand, word)
+}
+
+// runBench is "bench [run]": the bench of the flags, run by bench.Run.
 func runBench(f *flags, stdout, stderr io.Writer) int {
 	bf := f.bench
-	switch bf.action {
-	case reportAction:
-		return runReport(bf, stdout, stderr)
-	case mergeAction:
-		return runMerge(f, stdout, stderr)
-	}
+	name := program + " " + benchCommand
 	b, err := loadBench(f)
 	var worker *workers.Worker
 	if err == nil {
 		worker, err = bf.sweep.worker()
 	}
-	if err == nil && worker != nil {
-		err = worker.Check(b)
-	}
 	if err != nil {
-		say(stderr, "%s %s: %v\n", program, benchCommand, err)
+		say(stderr, "%s: %v\n", name, err)
 		return exitBadInput
 	}
 	logger := promslog.New(&f.log)
-	if bf.cpuProfile != "" {
-		stopProfile, err := startCPUProfile(bf.cpuProfile)
-		if err != nil {
-			say(stderr, "%s %s: --cpuprofile: %v\n", program, benchCommand, err)
-			return exitBadInput
+	o := bench.Options{
+		Name:          name,
+		Bench:         b,
+		Source:        bf.source(),
+		Worker:        worker,
+		Embedded:      bf.embedded,
+		HostsRequired: bf.hostsRequired,
+		Seed:          bf.rounds.pick(),
+		DryRun:        bf.rounds.dryRun,
+		CPUProfile:    bf.cpuProfile,
+		Format:        benchreport.FormatMarkdown,
+		Output:        bf.output,
+		OutputFormat:  bf.format,
+		Logger:        logger,
+		Stdout:        stdout,
+		Stderr:        stderr,
+	}
+	if bf.setFormat && bf.output == "" {
+		o.Format = bf.format
+	}
+	if bf.setListen {
+		o.Serve = func(ctx context.Context, stop context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error) {
+			return serveMetrics(ctx, stop, f, logger)
 		}
-		defer stopProfile()
 	}
-
-	if bf.embedded {
-		if len(b.Kafka.Kafka.Brokers) > 0 {
-			say(stderr, "%s %s: --bench.embedded and brokers (%v) both given: choose one\n", program, benchCommand, b.Kafka.Kafka.Brokers)
-			return exitBadInput
-		}
-		emb, err := embedded.Start(logger)
-		if err != nil {
-			say(stderr, "%s %s: %v\n", program, benchCommand, err)
-			return exitFailed
-		}
-		defer emb.Close()
-		b.Kafka.Kafka.Brokers = emb.Brokers()
-	}
-	if len(b.Kafka.Kafka.Brokers) == 0 {
-		say(stderr, "%s %s: no Kafka brokers: set --kafka.brokers or kafka.brokers in the bench file "+
-			"(benchmarking the in-process fake cluster measures nothing; --bench.embedded does it anyway, for tests)\n", program, benchCommand)
-		return exitBadInput
-	}
-	// The bench file's kafka block is warned about as the daemon's is.
-	for _, w := range (config.Section{Key: "kafka", Kafka: b.Kafka.Kafka}).Warnings() {
-		logger.Warn(w)
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	seed := bf.rounds.pickSeed(b, stderr)
-	if bf.rounds.dryRun {
-		return plan(ctx, &benchrun.Runner{Logger: logger, Seed: seed}, b, stdout, stderr)
-	}
-
-	// Unwatched, the probes' metrics go to a registry nobody reads; with
-	// --web.listen-address, to the exporter that serves them.
-	metrics := probes.NewMetrics(prometheus.NewRegistry())
-	var clientMetrics prometheus.Registerer
-	if bf.setListen {
-		exp, reg, shutdown, err := serveMetrics(ctx, cancel, f, logger)
-		if err != nil {
-			say(stderr, "%s %s: %v\n", program, benchCommand, err)
-			return exitBadInput
-		}
-		defer shutdown()
-		metrics, clientMetrics = exp.ProbeMetrics(), reg
-	}
-
-	runner := &benchrun.Runner{
-		Metrics:    metrics,
-		Registerer: clientMetrics,
-		Logger:     logger,
-		Progress:   stderr,
-		OnResult:   func(r result.Result) { printResult(stdout, r, b.Rounds) },
-		Seed:       seed,
-	}
-	if worker != nil { // a nil *workers.Worker is no run.Share
-		runner.Share = worker
-	}
-	runner.HostsRequired = bf.hostsRequired
-	results, runErr := runner.Run(ctx, b)
-
-	format := benchreport.FormatMarkdown
-	if bf.setFormat && bf.output == "" {
-		format = bf.format
-	}
-	say(stdout, "\n")
-	if err := writeResults(stdout, format, bf, b, seed, results); err != nil {
-		say(stderr, "%s %s: %v\n", program, benchCommand, err)
-		return exitFailed
-	}
-	if bf.output != "" {
-		if err := writeOutput(bf, b, seed, results); err != nil {
-			say(stderr, "%s %s: %v\n", program, benchCommand, err)
-			return exitFailed
-		}
-	}
-	code := exitOK
-	for _, r := range results {
-		if r.Failed() {
-			say(stderr, "%s %s: scenario %q failed: %s\n", program, benchCommand, r.Name(), r.Err)
-			code = exitFailed
-		}
-	}
-	if runErr != nil {
-		say(stderr, "%s %s: stopped after %d of %d runs: %v\n", program, benchCommand, len(results), len(b.Scenarios)*b.Rounds, runErr)
-		code = max(code, runErrCode(runErr))
-	}
-	return code
+	return bench.Run(ctx, o)
 }
 
 // loadBench reads --bench.file or builds a one-scenario bench from the quick
@@ -231,42 +184,23 @@ func quickBench(bf *benchFlags) spec.Quick {
 	return spec.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
 }
 
-func printResult(w io.Writer, r result.Result, rounds int) {
-	round := ""
-	if rounds > 1 {
-		round = fmt.Sprintf(", round %d of %d", r.Round, rounds)
-	}
-	say(w, "scenario %s%s (topic %s)\n", r.Name(), round, r.Topic)
-	if r.Produce != nil && r.Produce.Records > 0 {
-		say(w, "%s\n", benchreport.ProducerLine(r.Produce))
-	}
-	if c := r.Capacity; c != nil && !r.Failed() {
-		say(w, "%s\n", benchreport.CapacityLine(c))
-	}
-	if r.Consume != nil && r.Consume.Records > 0 {
-		say(w, "%s\n", benchreport.ConsumerHeader)
-		say(w, "%s\n", benchreport.ConsumerLine(r.Consume))
-	}
-	if r.Failed() {
-		say(w, "FAILED: %s\n", r.Err)
-	}
-}
-
-func writeOutput(bf *benchFlags, b *spec.Bench, seed uint64, results []result.Result) error {
-	return writeFile(bf.output, func(w io.Writer) error { return writeResults(w, bf.format, bf, b, seed, results) })
+// source is where the bench comes from: --bench.file or the quick flags.
+func (bf *benchFlags) source() bench.Source {
+	return bench.Source{File: bf.file, Quick: quickBench(bf)}
 }
 
 // serveMetrics starts the exporter as a host agent (no probes of its own)
-// and serves its endpoints while the bench runs: the runner's probes publish
-// on its probe metrics and its registry. A listener that fails stops the
-// bench: a sweep meant to be watched should not run unwatched.
-func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (exp *exporter.Exporter, reg *prometheus.Registry, shutdown func(), err error) {
+// and serves its endpoints while the bench runs (bench.Options.Serve): the
+// runner's probes publish on its probe metrics and its registry. A
+// listener that fails stops the bench: a sweep meant to be watched should
+// not run unwatched.
+func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (metrics *probes.Metrics, reg prometheus.Registerer, shutdown func(), err error) {
 	cfg, err := config.Parse(nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reg = prometheus.NewRegistry()
-	exp = exporter.New(reg, logger)
+	registry := prometheus.NewRegistry()
+	exp := exporter.New(registry, logger)
 	if f.setHostFlag {
 		cfg.Host.Enabled = f.hostEnabled
 	}
@@ -285,21 +219,5 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 			cancel()
 		}
 	}()
-	return exp, reg, func() { _ = stop() }, nil
-}
-
-// startCPUProfile profiles the process into file until the returned stop.
-func startCPUProfile(file string) (stop func(), err error) {
-	f, err := os.Create(file)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		_ = f.Close()
-	}, nil
+	return exp.ProbeMetrics(), registry, func() { _ = stop() }, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,15 +11,13 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
-
-// mergeAction is the first argument of "bench merge".
-const mergeAction = "merge"
 
 // workerFlags make a bench one worker of a sweep, and "bench merge" merge
 // the sweep's results.
@@ -29,7 +26,7 @@ type workerFlags struct {
 	startAt, run   string
 	resultsTopic   string
 	timeout        time.Duration
-	files          []string // bench merge FILE... after the first
+	files          []string // bench merge FILE...
 	setWorkers     bool
 }
 
@@ -46,7 +43,6 @@ func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
 		Envar("BENCH_RUN").StringVar(&wf.run)
 	cmd.Flag("timeout", "merge: how long to wait for every worker's results; the workers still missing then are named and the merge fails.").
 		Default("10m").DurationVar(&wf.timeout)
-	cmd.Arg("FILE", "merge: further workers' JSON results.").StringsVar(&wf.files)
 }
 
 // worker is the bench's place in a sweep, or nil with one worker.
@@ -83,7 +79,7 @@ func (wf *workerFlags) sweepName() string {
 func runMerge(f *flags, stdout, stderr io.Writer) int {
 	bf, wf := f.bench, &f.bench.sweep
 	fail := func(code int, err error) int {
-		say(stderr, "%s %s %s: %v\n", program, benchCommand, mergeAction, err)
+		say(stderr, "%s %s %s: %v\n", program, benchCommand, mergeCommand, err)
 		return code
 	}
 	if wf.workers < 1 {
@@ -91,7 +87,7 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 	}
 	var sweep *workers.Sweep
 	var err error
-	if files := wf.mergeFiles(bf); len(files) > 0 {
+	if files := wf.files; len(files) > 0 {
 		if sweep, err = workers.ReadSweepFiles(files); err != nil {
 			return fail(exitBadInput, err)
 		}
@@ -121,14 +117,14 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, err := range sweep.Problems() {
-		say(stderr, "%s %s %s: skipped: %v\n", program, benchCommand, mergeAction, err)
+		say(stderr, "%s %s %s: skipped: %v\n", program, benchCommand, mergeCommand, err)
 	}
 	m, err := sweep.Merge(wf.workers)
 	if err != nil {
 		return fail(exitFailed, err)
 	}
 	for _, r := range m.Results {
-		printResult(stdout, r, 1)
+		bench.PrintResult(stdout, r, 1)
 	}
 	say(stdout, "\n")
 	format := benchreport.FormatMarkdown
@@ -139,17 +135,17 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		return fail(exitFailed, err)
 	}
 	if bf.output != "" {
-		err := writeFile(bf.output, func(w io.Writer) error { return writeMerged(w, bf.format, bf, m) })
+		err := bench.WriteFile(bf.output, func(w io.Writer) error { return writeMerged(w, bf.format, bf, m) })
 		if err != nil {
 			return fail(exitFailed, err)
 		}
 	}
 	for _, l := range m.Notes {
-		say(stderr, "%s %s %s: %s\n", program, benchCommand, mergeAction, l)
+		say(stderr, "%s %s %s: %s\n", program, benchCommand, mergeCommand, l)
 	}
 	code := exitOK
 	for _, l := range m.Missing {
-		say(stderr, "%s %s %s: missing: %s\n", program, benchCommand, mergeAction, l)
+		say(stderr, "%s %s %s: missing: %s\n", program, benchCommand, mergeCommand, l)
 		code = exitFailed
 	}
 	for _, r := range m.Results {
@@ -158,15 +154,6 @@ func runMerge(f *flags, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
-}
-
-// mergeFiles are the JSON files to merge: the FILE.json argument and the
-// FILE arguments after it.
-func (wf *workerFlags) mergeFiles(bf *benchFlags) []string {
-	if bf.resultFile == "" {
-		return wf.files
-	}
-	return append([]string{bf.resultFile}, wf.files...)
 }
 
 // mergeKafka is the cluster holding the results topic: --bench.file's kafka
@@ -196,20 +183,9 @@ func writeMerged(w io.Writer, format string, bf *benchFlags, m *workers.Merged) 
 	if format == benchreport.FormatHTML {
 		var file *result.FileText
 		if bf.file != "" {
-			file = benchFileOf(bf)
+			file = bf.source().Text()
 		}
 		return benchreport.WriteHTML(w, m.ParamKeys, m.Results, file)
 	}
 	return benchreport.Write(w, format, m.ParamKeys, m.Results)
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(fh); err != nil {
-		return errors.Join(err, fh.Close())
-	}
-	return fh.Close()
 }

@@ -61,16 +61,19 @@ type flags struct {
 	setBrokers, setRate, setSize, setAcks    bool
 	setTopic, setParts, setRepl, setHostFlag bool
 
-	command string // "run" (the default) or "bench"
+	command string // "run" (the default), "bench run" (bench's default), "bench report" or "bench merge"
 	bench   *benchFlags
 }
 
-// usageTemplate is kingpin's default with each command's flags listed under
-// it, so that the top-level --help shows the daemon's flags too; `bench
-// --help` shows only the flags bench accepts.
+// usageTemplate is kingpin's default with every command listed, each with
+// its own flags under it, and then its subcommands (kingpin lists only the
+// innermost commands, each without flags): the top-level --help shows the
+// daemon's flags and bench's too; `bench --help` shows only the flags bench
+// accepts.
 var usageTemplate = strings.Replace(kingpin.DefaultUsageTemplate,
-	"{{.Help|Wrap 4}}\n{{end -}}",
-	"{{.Help|Wrap 4}}\n{{with .Flags|FlagsToTwoColumns}}{{FormatTwoColumnsWithIndent . 4 2}}{{end}}\n{{end -}}", 1)
+	"{{range .FlattenedCommands -}}\n{{if not .Hidden -}}\n  {{.FullCommand}}{{if .Default}}*{{end}}{{template \"FormatCommand\" .}}\n{{.Help|Wrap 4}}\n{{end -}}\n{{end -}}",
+	"{{range .Commands -}}\n{{if not .Hidden -}}\n  {{.FullCommand}}{{if .Default}}*{{end}}{{template \"FormatCommand\" .}}\n{{.Help|Wrap 4}}\n"+
+		"{{with .Flags|FlagsToTwoColumns}}{{FormatTwoColumnsWithIndent . 4 2}}\n{{end}}{{template \"FormatCommands\" .}}{{end -}}\n{{end -}}", 1)
 
 // unknownFlagRE finds the flag of kingpin's "unknown long flag" error.
 var unknownFlagRE = regexp.MustCompile(`unknown long flag '--(?:no-)?([^'=]+)'`)
@@ -166,8 +169,13 @@ func run(args []string, stdout, stderr *os.File) int {
 		say(stderr, "%s: %v\n", program, err)
 		return 2
 	}
-	if f.command == benchCommand {
+	switch f.command {
+	case benchCommand + " " + runCommand:
 		return runBench(f, stdout, stderr)
+	case benchCommand + " " + reportCommand:
+		return runReport(f.bench, stdout, stderr)
+	case benchCommand + " " + mergeCommand:
+		return runMerge(f, stdout, stderr)
 	}
 	cfg, err := kclient.LoadConfig(f.configFile, f.overrides())
 	if f.configCheck {

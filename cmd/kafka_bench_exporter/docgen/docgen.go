@@ -75,14 +75,16 @@ func Flags(m *kingpin.ApplicationModel) []byte {
 				b.WriteString("\n")
 				flagTable(&b, c.FlagGroupModel)
 			}
-			if c.ArgGroupModel != nil && len(c.Args) > 0 {
-				b.WriteString("\nArguments:\n\n")
-				var rows [][]string
+			var rows [][]string
+			if c.ArgGroupModel != nil {
 				for _, a := range c.Args {
 					if !a.Hidden {
 						rows = append(rows, []string{code(a.Name), code(a.Envar), code(strings.Join(a.Default, ",")), a.Help})
 					}
 				}
+			}
+			if len(rows) > 0 {
+				b.WriteString("\nArguments:\n\n")
 				table(&b, []string{"argument", "env", "default", "meaning"}, rows)
 			}
 			if c.CmdGroupModel != nil {

@@ -23,6 +23,8 @@ func TestFlags(t *testing.T) {
 	sub := cmd.Command("more", "Nested.")
 	sub.Flag("depth", "How deep; a | b.").Default("2").Int()
 	sub.Arg("FILE", "A file.").String()
+	quiet := cmd.Command("quiet", "Only a hidden argument.")
+	quiet.Arg("QUIETARG", "Hidden.").Hidden().String()
 	got := string(Flags(app.Model()))
 	for _, want := range []string{
 		"| `--top.level` |  | `x` | A flag of every command. |",
@@ -37,10 +39,15 @@ func TestFlags(t *testing.T) {
 			t.Errorf("flags page lacks %q:\n%s", want, got)
 		}
 	}
-	for _, not := range []string{"internal", "hunter2", "--help"} {
+	for _, not := range []string{"internal", "hunter2", "--help", "QUIETARG"} {
 		if strings.Contains(got, not) {
 			t.Errorf("flags page shows %q:\n%s", not, got)
 		}
+	}
+	// Arguments are listed once per command that shows one: not for the
+	// command whose one argument is hidden.
+	if n := strings.Count(got, "Arguments:"); n != 1 {
+		t.Errorf("flags page lists arguments %d times, want once (prog work more):\n%s", n, got)
 	}
 }
 
