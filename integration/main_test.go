@@ -137,7 +137,12 @@ func (s *scheduler) run(t *testing.T, long bool) {
 	s.queue = append(s.queue, w)
 	s.dispatch()
 	s.mu.Unlock()
+	queued := time.Now()
 	<-w.start
+	// Go times a test from its t.Parallel: its time in the queue counts.
+	if d := time.Since(queued); d > time.Second {
+		t.Logf("waiting: started after %s in the queue", d.Round(time.Second))
+	}
 	t.Cleanup(func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
