@@ -137,17 +137,15 @@ func (t *TLS) validate() error {
 				return FieldError("", p+key, val, "needs kafka.tls."+s.store+"_file, the store it opens")
 			}
 		}
-		if s.store == "keystore" && t.KeystoreAlias != "" {
-			switch {
-			case s.file == "":
-				return FieldError("", p+"keystore_alias", t.KeystoreAlias, "needs kafka.tls.keystore_file, the store it picks from")
-			case storeType(s.typ) != storeJKS:
-				return FieldError("", p+"keystore_alias", t.KeystoreAlias, "only for a JKS keystore (kafka.tls.keystore_type JKS): a PKCS12 keystore is read with one private key")
-			}
-		}
 		if !s.secrets[0].Set() && s.store == "keystore" && s.file != "" && storeType(s.typ) == storeJKS {
 			return FieldError("", p+"keystore_file", s.file, "a JKS keystore needs kafka.tls.keystore_password (or keystore_password_file, keystore_password_env), as in Kafka")
 		}
+	}
+	switch {
+	case t.KeystoreAlias != "" && t.KeystoreFile == "":
+		return FieldError("", p+"keystore_alias", t.KeystoreAlias, "needs kafka.tls.keystore_file, the store it picks from")
+	case t.KeystoreAlias != "" && storeType(t.KeystoreType) != storeJKS:
+		return FieldError("", p+"keystore_alias", t.KeystoreAlias, "only for a JKS keystore (kafka.tls.keystore_type JKS): a PKCS12 keystore is read with one private key")
 	}
 	return nil
 }

@@ -118,7 +118,12 @@ func testAvailabilitySLOEndToEnd(t *testing.T) {
 	for _, s := range servers {
 		s.prom.WaitTargetsUp(t, 30*time.Second)
 	}
-	customOnly := servers[2:3]
+	var customOnly []*server // the server with availabilityConfig
+	for _, s := range servers {
+		if s.clusterLabel != "" {
+			customOnly = append(customOnly, s)
+		}
+	}
 
 	const delivery = "KafkaBenchDeliverySLOBurn"
 	mode.Store(brokerSlow)

@@ -12,7 +12,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -140,7 +139,7 @@ func (p *Probe) followBrokers(ctx context.Context) {
 		return
 	}
 	mdCtx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
-	bs, err := describeBrokers(mdCtx, p.adminClient, p.admin)
+	bs, err := p.describeBrokers(mdCtx)
 	cancel()
 	if err != nil {
 		p.logger.Debug("listing the brokers failed", "err", err)
@@ -170,6 +169,10 @@ func (p *Probe) followBrokers(ctx context.Context) {
 	p.spreadLeaders(ctx)
 }
 
+// errDescribeClusterDenied stands for a DescribeCluster the cluster denied
+// before.
+var errDescribeClusterDenied = errors.New("DescribeCluster denied")
+
 // brokerSet is what a leader spread knows of the cluster's brokers.
 type brokerSet struct {
 	ids   []int32          // the brokers that serve (unfenced), sorted
@@ -187,20 +190,25 @@ func (bs brokerSet) gone(id int32) bool {
 
 // describeBrokers lists the brokers with DescribeCluster, fenced ones
 // included (v2, Kafka 4.0+), or, where that is denied or unsupported, with
-// the metadata (no fenced brokers, so none is gone).
-func describeBrokers(ctx context.Context, cl *kgo.Client, adm *kadm.Client) (brokerSet, error) {
+// the metadata (no fenced brokers, so none is gone). A denial is
+// remembered: the lag ticks ask the metadata only.
+func (p *Probe) describeBrokers(ctx context.Context) (brokerSet, error) {
 	bs := brokerSet{racks: map[int32]string{}}
-	req := kmsg.NewPtrDescribeClusterRequest()
-	req.IncludeFencedBrokers = true
-	resp, err := req.RequestWith(ctx, cl)
-	if err == nil {
-		err = kerr.ErrorForCode(resp.ErrorCode)
+	var resp *kmsg.DescribeClusterResponse
+	err := errDescribeClusterDenied
+	if !p.describeClusterDenied {
+		req := kmsg.NewPtrDescribeClusterRequest()
+		req.IncludeFencedBrokers = true
+		if resp, err = req.RequestWith(ctx, p.adminClient); err == nil {
+			err = kerr.ErrorForCode(resp.ErrorCode)
+		}
+		p.describeClusterDenied = errors.Is(err, kerr.ClusterAuthorizationFailed)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return bs, err
 		}
-		md, mdErr := adm.BrokerMetadata(ctx)
+		md, mdErr := p.admin.BrokerMetadata(ctx)
 		if mdErr != nil {
 			return bs, mdErr
 		}
@@ -234,7 +242,7 @@ func describeBrokers(ctx context.Context, cl *kgo.Client, adm *kadm.Client) (bro
 
 func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err error) {
 	topic := p.cfg.Topic
-	bs, err := describeBrokers(ctx, p.adminClient, p.admin)
+	bs, err := p.describeBrokers(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -6,12 +6,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
@@ -96,5 +99,38 @@ func TestLeaderOnEveryBrokerDenied(t *testing.T) {
 	})
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "could not put a leader on every broker") {
 		t.Errorf("no WARN about the refused spreading:\n%s", logs.String())
+	}
+}
+
+// A cluster that denies DescribeCluster (CLUSTER_AUTHORIZATION_FAILED) is
+// asked once: the lag ticks list the brokers from the metadata after that,
+// and the probe runs.
+func TestDescribeClusterDeniedAskedOnce(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	var mu sync.Mutex
+	asked := 0
+	c.ControlKey(int16(kmsg.DescribeCluster), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		resp := kreq.ResponseKind().(*kmsg.DescribeClusterResponse)
+		resp.ErrorCode = kerr.ClusterAuthorizationFailed.Code
+		return resp, nil, true
+	})
+	x := probetest.Start(t, spreadConfig, c.ListenAddrs())
+	probetest.Eventually(t, 90*time.Second, "records flowing and lag ticks past", func() (bool, string) {
+		f := x.Gather(t)
+		p := probetest.Value(t, f, "kafka_bench_produced_records_total", "probe", "spread")
+		return p > 600, fmt.Sprintf("produced=%v", p) // 2 s at 300 records/s: four lag ticks
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 1 {
+		t.Errorf("DescribeCluster asked %d times, want once", asked)
 	}
 }

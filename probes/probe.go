@@ -105,12 +105,15 @@ type Probe struct {
 	partitions   atomic.Int32
 	topicID      [16]byte       // of the topic the clients were started on
 	seenBrokers  map[int32]bool // leaders.go: the brokers the last leader spread saw
-	latency      *leaderLatency
-	live         *liveness
-	fails        failCounter
-	errs         *errLog
-	replica      *replica // replica.go; nil without a replica block
-	reb          *rebalances
+	// describeClusterDenied: the cluster denied DescribeCluster
+	// (leaders.go), so brokers are listed from the metadata.
+	describeClusterDenied bool
+	latency               *leaderLatency
+	live                  *liveness
+	fails                 failCounter
+	errs                  *errLog
+	replica               *replica // replica.go; nil without a replica block
+	reb                   *rebalances
 
 	held        atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce chan struct{}
