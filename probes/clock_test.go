@@ -57,8 +57,8 @@ func TestLatencyIgnoresWallClockSteps(t *testing.T) {
 	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec, WorkerRuns: []uint64{42}}})
 	p.clk = ft.clock()
 	p.partitions.Store(1)
-	pr := newProducer(p.runDeps(), nil, 0)
-	c := &consumer{runDeps: p.runDeps()}
+	pr := newProducer(p.runDeps, nil, 0)
+	c := &consumer{runDeps: p.runDeps}
 
 	ft.advance(time.Minute) // the probe has run for a while
 	intended := p.clk.now()

@@ -59,7 +59,7 @@ func FuzzConsumerRecord(f *testing.F) {
 	f.Add(valid, int32(-1), ^uint64(0), true)
 	f.Fuzz(func(t *testing.T, value []byte, partition int32, seq uint64, own bool) {
 		p := newIdleProbe(t)
-		c := &consumer{runDeps: p.runDeps()}
+		c := &consumer{runDeps: p.runDeps}
 		now := time.Now()
 		run := p.runID + 1
 		if own {

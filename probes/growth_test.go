@@ -76,7 +76,7 @@ func TestProducerFollowsAddedPartitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	pr := newProducer(p.runDeps(), cl, 0)
+	pr := newProducer(p.runDeps, cl, 0)
 	send := func() {
 		now := p.clk.now()
 		pr.send(now, now)
@@ -112,7 +112,7 @@ func TestConsumerReadsAddedPartitionsFromTheirStart(t *testing.T) {
 	p, _, adm, brokers := growthProbe(t, "grow-consumer", func(cfg *config.Probe) {
 		cfg.Consumer.AutoOffsetReset = "latest"
 	})
-	c := &consumer{runDeps: p.runDeps(), interval: 100 * time.Millisecond}
+	c := &consumer{runDeps: p.runDeps, interval: 100 * time.Millisecond}
 	cl, err := kclient.New(config.Cluster{Kafka: config.Kafka{Brokers: brokers}}, kclient.Options{Probing: true}, kclient.ConsumerOpts(p.cfg, 0, kclient.GroupCallbacks{Revoked: c.onRevoked})...)
 	if err != nil {
 		t.Fatal(err)

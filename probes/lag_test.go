@@ -69,7 +69,7 @@ func TestPositions(t *testing.T) {
 // position past its last record, probe record or not.
 func TestConsumerSetsPosition(t *testing.T) {
 	p := newIdleProbe(t)
-	c := &consumer{runDeps: p.runDeps()}
+	c := &consumer{runDeps: p.runDeps}
 	rec := func(part int32, off int64) *kgo.Record {
 		return &kgo.Record{Partition: part, Offset: off, Value: header(payload.Header{RunID: p.runID, Partition: part, Seq: uint64(off)}, 64)}
 	}
@@ -181,7 +181,7 @@ func TestAcks0LagSecondsAbsent(t *testing.T) {
 
 	// 3,000 records over 5 minutes, acknowledged in batches of 10 whose
 	// offsets franz-go reports as 0-9.
-	pr := newProducer(p.runDeps(), nil, 0)
+	pr := newProducer(p.runDeps, nil, 0)
 	start := p.clk.now().Add(-5 * time.Minute)
 	for i := range 3000 {
 		intended := start.Add(time.Duration(i) * 100 * time.Millisecond)

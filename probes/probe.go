@@ -21,7 +21,6 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
-	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
 // FlushTimeout bounds the flush of a stopping producer: SIGTERM must end
@@ -85,37 +84,20 @@ type Recorder interface {
 
 // Probe is one running producer/consumer pair.
 type Probe struct {
-	cfg     config.Probe
+	// runDeps is the state the producer and the consumers share with the
+	// probe, and the current run's (rundeps.go).
+	runDeps
 	opts    Options
 	metrics *Metrics
-	m       *probeMetrics
-	logger  *slog.Logger
-	runID   uint64
-	clk     clock
-	rec     Recorder // Bench.Recorder; nil: none
 
-	admin        *kadm.Client
-	adminClient  *kgo.Client // under admin
-	tracker      *tracker.Tracker
-	share        *tracker.Share     // share.go: consumer.kind share; nil until its group is set up
-	sm           *shareProbeMetrics // consumer.kind share only
-	txm          *txnProbeMetrics   // producer.transactional.id only
-	produceTimes *produceTimes
-	positions    *positions
-	partitions   atomic.Int32
-	topicID      [16]byte       // of the topic the clients were started on
-	seenBrokers  map[int32]bool // leaders.go: the brokers the last leader spread saw
+	admin       *kadm.Client
+	adminClient *kgo.Client    // under admin
+	topicID     [16]byte       // of the topic the clients were started on
+	seenBrokers map[int32]bool // leaders.go: the brokers the last leader spread saw
 	// describeClusterDenied: the cluster denied DescribeCluster
 	// (leaders.go), so brokers are listed from the metadata.
 	describeClusterDenied bool
-	latency               *leaderLatency
-	live                  *liveness
-	fails                 failCounter
-	errs                  *errLog
-	replica               *replica // replica.go; nil without a replica block
-	reb                   *rebalances
 
-	held        atomic.Bool // consumers hold off polling (HoldConsumers)
 	stopProduce chan struct{}
 	stopOnce    sync.Once
 	producer    atomic.Pointer[producer]
@@ -135,31 +117,35 @@ func New(cfg config.Probe, opts Options) *Probe {
 	rep := newReplica(cfg, opts, logger)
 	rec := opts.Bench.Recorder
 	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
-	p := &Probe{
+	sh := &shared{
 		cfg:          cfg,
-		opts:         opts,
-		metrics:      opts.Metrics,
-		m:            m,
-		logger:       logger,
-		runID:        runID,
 		clk:          newClock(),
-		tracker:      tracker.New(runID, tracker.Config{GracePeriod: time.Duration(cfg.LossGracePeriod)}),
-		produceTimes: newProduceTimes(),
-		positions:    newPositions(),
+		workerRuns:   opts.Bench.WorkerRuns,
+		m:            m,
+		fails:        failCounter{counters: m.failed, rec: rec},
 		latency:      &leaderLatency{probe: cfg.Name, metrics: opts.Metrics},
 		rec:          rec,
-		fails:        failCounter{counters: m.failed, rec: rec},
 		errs:         newErrLog(logger),
-		stopProduce:  make(chan struct{}),
+		logger:       logger,
+		produceTimes: newProduceTimes(),
+		positions:    newPositions(),
 		replica:      rep,
 		reb:          newRebalances(cfg, opts.Metrics.rebalance, rec),
+		payload:      opts.Payload,
 	}
-	p.live = &liveness{cfg: cfg, partitions: &p.partitions, gauge: m.up, logger: logger}
+	sh.live = &liveness{cfg: cfg, partitions: &sh.partitions, gauge: m.up, logger: logger}
 	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {
-		p.sm = opts.Metrics.share.forProbe(cfg.Name)
+		sh.sm = opts.Metrics.share.forProbe(cfg.Name)
 	}
 	if cfg.Producer.Transactional() {
-		p.txm = opts.Metrics.txn.forProbe(cfg.Name)
+		sh.txm = opts.Metrics.txn.forProbe(cfg.Name)
+	}
+	p := &Probe{
+		shared:      sh,
+		runState:    newRunState(cfg, runID),
+		opts:        opts,
+		metrics:     opts.Metrics,
+		stopProduce: make(chan struct{}),
 	}
 	if rep != nil {
 		rep.retried = p.countClientFailure
@@ -253,9 +239,7 @@ func (p *Probe) Run(ctx context.Context) error {
 
 // newRun gives the probe a new run id and forgets every per-partition state.
 func (p *Probe) newRun() {
-	p.runID = payload.NewRunID()
-	p.tracker = tracker.New(p.runID, tracker.Config{GracePeriod: time.Duration(p.cfg.LossGracePeriod)})
-	p.share = nil // set up again with the new run
+	p.runState = newRunState(p.cfg, payload.NewRunID()) // the share tracker is set up again with the new run
 	p.produceTimes.reset()
 	p.positions.reset()
 }
@@ -371,7 +355,7 @@ func (p *Probe) runClients(ctx context.Context) (recreated bool, err error) {
 // labelled churn and joins as a dynamic member, so that it leaves the group
 // when it closes even when the others are static.
 func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
-	c := &consumer{runDeps: p.runDeps(), interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond,
+	c := &consumer{runDeps: p.runDeps, interval: time.Duration(p.cfg.Consumer.AutoCommitIntervalMS) * time.Millisecond,
 		member: newMember(p.reb, p.clk, churn)}
 	cfg, label := p.cfg, strconv.Itoa(member)
 	if churn {
@@ -402,7 +386,7 @@ func (p *Probe) startProducer(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	pr := newProducer(p.runDeps(), cl, p.opts.Bench.NumRecords)
+	pr := newProducer(p.runDeps, cl, p.opts.Bench.NumRecords)
 	p.producer.Store(pr)
 	produceCtx, stopPacing := context.WithCancel(ctx)
 	done := make(chan struct{})

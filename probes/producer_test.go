@@ -154,7 +154,7 @@ func TestPromiseReadsHeaderBesideValue(t *testing.T) {
 	rec := &ids{}
 	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
 	p.partitions.Store(2)
-	pr := newProducer(p.runDeps(), nil, 0)
+	pr := newProducer(p.runDeps, nil, 0)
 	now := p.clk.now()
 	for range 3 {
 		r := pr.record(now, now)

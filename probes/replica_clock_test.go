@@ -86,8 +86,8 @@ func TestFailedRecordsLeaveNoGaps(t *testing.T) {
 	p, _ := replicaProbe(t, ft, "10s")
 	run := p.replica.newRun(p.runID, p.clk)
 	p.replica.cur.Store(run)
-	pr := newProducer(p.runDeps(), nil, 0)
-	c := &consumer{runDeps: p.runDeps()}
+	pr := newProducer(p.runDeps, nil, 0)
+	c := &consumer{runDeps: p.runDeps}
 	const n = 4000
 	for i := range n {
 		r := pr.record(p.clk.now(), p.clk.now())

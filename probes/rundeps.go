@@ -11,40 +11,51 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
-// runDeps is what the producer and the consumers share with their probe,
-// handed over when the probe starts its clients: the run id and the tracker
-// are that run's (a recreated topic starts new clients with a new run).
+// runDeps is what the producer and the consumers share with their probe.
+// The probe holds one; each client takes a copy when it starts: the shared
+// state is one for the probe's life, and the run is the one the client was
+// started in (a recreated topic starts new clients with a new run).
 type runDeps struct {
+	*shared
+	runState
+}
+
+// shared is the state of a probe that its producer and consumers use for
+// the probe's whole life, built once by New.
+type shared struct {
 	cfg        config.Probe
-	runID      uint64
-	clk        clock    // the probe's steady time: every in-process latency
-	workerRuns []uint64 // BenchOptions.WorkerRuns
-	tracker    *tracker.Tracker
-	share      *tracker.Share     // consumer.kind share
-	sm         *shareProbeMetrics // consumer.kind share
-	txm        *txnProbeMetrics   // producer.transactional.id
-	partitions *atomic.Int32      // grows when partitions are added
+	clk        clock              // the probe's steady time: every in-process latency
+	workerRuns []uint64           // BenchOptions.WorkerRuns
+	sm         *shareProbeMetrics // consumer.kind share only
+	txm        *txnProbeMetrics   // producer.transactional.id only
+	partitions atomic.Int32       // grows when partitions are added
 	m          *probeMetrics
 	fails      failCounter
 	latency    *leaderLatency
 	live       *liveness
-	rec        Recorder // nil: no recorder
+	rec        Recorder // BenchOptions.Recorder; nil: none
 	errs       *errLog
 	logger     *slog.Logger
 	// produceTimes (producer) and positions (consumers) feed the lag.
 	produceTimes *produceTimes
 	positions    *positions
-	held         *atomic.Bool // consumers hold off polling (HoldConsumers)
-	replica      *replica     // nil without a replica block
-	reb          *rebalances  // the group's rebalances (rebalance.go)
-	payload      [][]byte     // the payload file's entries (Options.Payload)
+	held         atomic.Bool // consumers hold off polling (HoldConsumers)
+	replica      *replica    // replica.go; nil without a replica block
+	reb          *rebalances // the group's rebalances (rebalance.go)
+	payload      [][]byte    // the payload file's entries (Options.Payload)
 }
 
-func (p *Probe) runDeps() runDeps {
-	return runDeps{cfg: p.cfg, runID: p.runID, clk: p.clk, workerRuns: p.opts.Bench.WorkerRuns, tracker: p.tracker, share: p.share, sm: p.sm, txm: p.txm, partitions: &p.partitions, m: p.m,
-		fails: p.fails, latency: p.latency, live: p.live, rec: p.rec, errs: p.errs, logger: p.logger,
-		produceTimes: p.produceTimes, positions: p.positions, held: &p.held, replica: p.replica, reb: p.reb,
-		payload: p.opts.Payload}
+// runState is one run's: its run id and trackers. A recreated topic starts
+// a new run (Probe.newRun).
+type runState struct {
+	runID   uint64
+	tracker *tracker.Tracker
+	share   *tracker.Share // share.go: consumer.kind share; nil until its group is set up
+}
+
+// newRunState is the state of run runID, before its share group is set up.
+func newRunState(cfg config.Probe, runID uint64) runState {
+	return runState{runID: runID, tracker: tracker.New(runID, tracker.Config{GracePeriod: time.Duration(cfg.LossGracePeriod)})}
 }
 
 // seqTrackers are the trackers that hear of each record the producer is

@@ -148,7 +148,7 @@ func (p *Probe) shareStartAtEnd(ctx context.Context) error {
 // startShareMembers starts consumer.consumers members of the share group.
 func (p *Probe) startShareMembers(ctx context.Context, wg *sync.WaitGroup) error {
 	for i := 0; i < p.cfg.Consumer.Consumers; i++ {
-		c := &shareMember{runDeps: p.runDeps(), index: i}
+		c := &shareMember{runDeps: p.runDeps, index: i}
 		cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ShareConsumerOpts(p.cfg, c.onAck)...)
 		if err != nil {
 			return &buildError{ClientConsumer, err}
