@@ -72,30 +72,6 @@ type Options struct {
 	Stdout, Stderr io.Writer
 }
 
-// Source is where a bench came from: File, or the quick flags' bench
-// (Quick) without one.
-type Source struct {
-	File  string
-	Quick spec.Quick
-}
-
-// Text is the bench file's text, or that of the bench the quick flags
-// stand for; nil when neither can be had.
-func (s Source) Text() *result.FileText {
-	if s.File != "" {
-		data, err := os.ReadFile(s.File)
-		if err != nil {
-			return nil
-		}
-		return &result.FileText{Name: s.File, Text: string(data)}
-	}
-	data, err := s.Quick.YAML()
-	if err != nil {
-		return nil
-	}
-	return &result.FileText{Name: "(quick flags)", Text: string(data)}
-}
-
 // Run runs the bench and returns its exit code: ExitOK when every scenario
 // passed, ExitFailed when one failed or the bench was stopped (ctx
 // cancelled), ExitBadInput for settings the bench refuses. The bench may

@@ -25,7 +25,7 @@ func quickOptions(t *testing.T, n int64) (Options, *bytes.Buffer, *bytes.Buffer)
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	return Options{Name: "prog bench", Bench: b, Source: Source{Quick: q}, Embedded: true, Format: benchreport.FormatMarkdown,
+	return Options{Name: "prog bench", Bench: b, Source: QuickSource(q), Embedded: true, Format: benchreport.FormatMarkdown,
 		Logger: slog.New(slog.DiscardHandler), Stdout: &stdout, Stderr: &stderr}, &stdout, &stderr
 }
 

@@ -176,17 +176,22 @@ func DisplayName(name string) string {
 	return name
 }
 
-// Load reads and expands a bench file to run it: unlike Parse, it also
-// validates the kafka block (tls and sasl, reading the files they name,
-// relative to the working directory as the bench file's other paths are),
-// so that a bad one is a one-line error now and not at the first
-// connection. Parse alone (a report made from the file) needs none of the
-// cluster's files.
+// Load reads the bench file path and expands it to run it (LoadData).
 func Load(path string) (*Bench, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return LoadData(path, data)
+}
+
+// LoadData expands the text data of the bench file path to run it: unlike
+// Parse, it also validates the kafka block (tls and sasl, reading the files
+// they name, relative to the working directory as the bench file's other
+// paths are), so that a bad one is a one-line error now and not at the
+// first connection. Parse alone (a report made from the file) needs none of
+// the cluster's files. Its errors name path.
+func LoadData(path string, data []byte) (*Bench, error) {
 	b, err := Parse(data)
 	if err == nil {
 		err = b.Resolve()

@@ -110,7 +110,7 @@ func (subcommandName) Set(word string) error {
 func runBench(f *flags, stdout, stderr io.Writer) int {
 	bf := f.bench
 	name := program + " " + benchCommand
-	b, err := loadBench(f)
+	b, src, err := loadBench(f)
 	var worker *workers.Worker
 	if err == nil {
 		worker, err = bf.sweep.worker()
@@ -123,7 +123,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 	o := bench.Options{
 		Name:          name,
 		Bench:         b,
-		Source:        bf.source(),
+		Source:        src,
 		Worker:        worker,
 		Embedded:      bf.embedded,
 		HostsRequired: bf.hostsRequired,
@@ -151,42 +151,51 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 }
 
 // loadBench reads --bench.file or builds a one-scenario bench from the quick
-// flags, then applies --kafka.brokers.
-func loadBench(f *flags) (*spec.Bench, error) {
+// flags, then applies --kafka.brokers; the Source is the bench's text.
+func loadBench(f *flags) (*spec.Bench, bench.Source, error) {
 	bf := f.bench
 	quick := bf.setNum || bf.setSize || bf.setAcks || bf.setParts
 	var b *spec.Bench
+	var src bench.Source
 	var err error
 	switch {
 	case bf.file != "" && quick:
-		return nil, errors.New("--bench.file and the quick flags (--bench.num-records, --bench.record-size, --bench.acks, --bench.partitions) are exclusive: put the settings in the file")
+		return nil, src, errors.New("--bench.file and the quick flags (--bench.num-records, --bench.record-size, --bench.acks, --bench.partitions) are exclusive: put the settings in the file")
 	case bf.file != "":
-		b, err = spec.Load(bf.file)
+		b, src, err = bench.Load(bf.file)
 	case quick:
-		b, err = quickBench(bf).Bench()
+		q := spec.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
+		b, err = q.Bench()
 		if err != nil {
 			err = fmt.Errorf("command line: %w", err)
 		}
+		src = bench.QuickSource(q)
 	default:
-		return nil, errors.New("give --bench.file FILE, or quick flags such as --bench.num-records and --bench.record-size")
+		return nil, src, errors.New("give --bench.file FILE, or quick flags such as --bench.num-records and --bench.record-size")
 	}
 	if err != nil {
-		return nil, err
+		return nil, src, err
 	}
 	if f.setBrokers {
 		b.Kafka.Kafka.Brokers = f.overrides().Brokers
 	}
-	return b, nil
+	return b, src, nil
 }
 
-// quickBench is the bench the quick flags stand for.
-func quickBench(bf *benchFlags) spec.Quick {
-	return spec.NewQuick(bf.numRecords, bf.recordSize, bf.partitions, bf.acks)
-}
-
-// source is where the bench comes from: --bench.file or the quick flags.
-func (bf *benchFlags) source() bench.Source {
-	return bench.Source{File: bf.file, Quick: quickBench(bf)}
+// runReport is "bench report FILE.json": bench.Report of the flags.
+func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
+	o := bench.ReportOptions{
+		Name:      program + " " + benchCommand + " " + reportCommand,
+		Result:    bf.resultFile,
+		BenchFile: bf.file,
+		Output:    bf.output,
+		Stdout:    stdout,
+		Stderr:    stderr,
+	}
+	if bf.setFormat {
+		o.Format = bf.format
+	}
+	return bench.Report(o)
 }
 
 // serveMetrics starts the exporter as a host agent (no probes of its own)

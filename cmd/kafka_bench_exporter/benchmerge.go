@@ -13,10 +13,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench"
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
-	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
-	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
-	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
 // workerFlags make a bench one worker of a sweep, and "bench merge" merge
@@ -73,119 +70,34 @@ func (wf *workerFlags) sweepName() string {
 	return wf.startAt
 }
 
-// runMerge is "bench merge": merge a sweep's results, from the results
-// topic or from the workers' JSON files, into the output of one process's
-// sweep.
+// runMerge is "bench merge": bench.Merge of the flags.
 func runMerge(f *flags, stdout, stderr io.Writer) int {
 	bf, wf := f.bench, &f.bench.sweep
-	fail := func(code int, err error) int {
-		say(stderr, "%s %s %s: %v\n", program, benchCommand, mergeCommand, err)
-		return code
+	o := bench.MergeOptions{
+		Name:         program + " " + benchCommand + " " + mergeCommand,
+		Files:        wf.files,
+		Workers:      wf.workers,
+		WorkersSet:   wf.setWorkers,
+		ResultsTopic: wf.resultsTopic,
+		SweepName:    wf.sweepName(),
+		StartAt:      wf.startAt,
+		Timeout:      wf.timeout,
+		BenchFile:    bf.file,
+		Brokers:      f.overrides().Brokers,
+		Format:       benchreport.FormatMarkdown,
+		Output:       bf.output,
+		OutputFormat: bf.format,
+		Stdout:       stdout,
+		Stderr:       stderr,
 	}
-	if wf.workers < 1 {
-		return fail(exitBadInput, fmt.Errorf("--workers=%d: must be at least 1", wf.workers))
-	}
-	var sweep *workers.Sweep
-	var err error
-	if files := wf.files; len(files) > 0 {
-		if sweep, err = workers.ReadSweepFiles(files); err != nil {
-			return fail(exitBadInput, err)
-		}
-		if !wf.setWorkers {
-			wf.workers = max(sweep.Workers(), 1)
-		}
-	} else {
-		k, err := mergeKafka(f)
-		if err != nil {
-			return fail(exitBadInput, err)
-		}
-		if wf.sweepName() == "" {
-			return fail(exitBadInput, fmt.Errorf("give --run (or --start-at) to read from --results.topic=%s, or the workers' JSON files", wf.resultsTopic))
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		ctx, cancel := context.WithTimeout(ctx, wf.timeout)
-		defer cancel()
-		var start time.Time // zero: the newest sweep of --run
-		if wf.startAt != "" {
-			if start, err = time.Parse(time.RFC3339, wf.startAt); err != nil {
-				return fail(exitBadInput, fmt.Errorf("--start-at=%s: not an RFC 3339 time such as 2026-01-02T15:04:05Z", wf.startAt))
-			}
-		}
-		if sweep, err = workers.CollectSweep(ctx, k, wf.resultsTopic, wf.sweepName(), start, wf.workers); err != nil {
-			return fail(exitFailed, err)
-		}
-	}
-	for _, err := range sweep.Problems() {
-		say(stderr, "%s %s %s: skipped: %v\n", program, benchCommand, mergeCommand, err)
-	}
-	m, err := sweep.Merge(wf.workers)
-	if err != nil {
-		return fail(exitFailed, err)
-	}
-	for _, r := range m.Results {
-		bench.PrintResult(stdout, r, 1)
-	}
-	say(stdout, "\n")
-	format := benchreport.FormatMarkdown
 	if bf.setFormat && bf.output == "" {
-		format = bf.format
+		o.Format = bf.format
 	}
-	if err := writeMerged(stdout, format, bf, m); err != nil {
-		return fail(exitFailed, err)
+	ctx := context.Background()
+	if len(wf.files) == 0 { // the results topic is read: an interrupt ends the wait
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
 	}
-	if bf.output != "" {
-		err := bench.WriteFile(bf.output, func(w io.Writer) error { return writeMerged(w, bf.format, bf, m) })
-		if err != nil {
-			return fail(exitFailed, err)
-		}
-	}
-	for _, l := range m.Notes {
-		say(stderr, "%s %s %s: %s\n", program, benchCommand, mergeCommand, l)
-	}
-	code := exitOK
-	for _, l := range m.Missing {
-		say(stderr, "%s %s %s: missing: %s\n", program, benchCommand, mergeCommand, l)
-		code = exitFailed
-	}
-	for _, r := range m.Results {
-		if r.Failed() {
-			code = exitFailed
-		}
-	}
-	return code
-}
-
-// mergeKafka is the cluster holding the results topic: --bench.file's kafka
-// section, with --kafka.brokers replacing its brokers.
-func mergeKafka(f *flags) (config.Cluster, error) {
-	var k config.Cluster
-	k.Kafka.SetDefaults()
-	if f.bench.file != "" {
-		b, err := spec.Load(f.bench.file)
-		if err != nil {
-			return k, err
-		}
-		k = b.Kafka
-	}
-	if f.setBrokers {
-		k.Kafka.Brokers = f.overrides().Brokers
-	}
-	if len(k.Kafka.Brokers) == 0 {
-		return k, fmt.Errorf("no Kafka brokers to read --results.topic=%s from: set --kafka.brokers or --bench.file", f.bench.sweep.resultsTopic)
-	}
-	return k, nil
-}
-
-// writeMerged writes the merged results like one process's; an HTML page
-// shows --bench.file when given.
-func writeMerged(w io.Writer, format string, bf *benchFlags, m *workers.Merged) error {
-	if format == benchreport.FormatHTML {
-		var file *result.FileText
-		if bf.file != "" {
-			file = bf.source().Text()
-		}
-		return benchreport.WriteHTML(w, m.ParamKeys, m.Results, file)
-	}
-	return benchreport.Write(w, format, m.ParamKeys, m.Results)
+	return bench.Merge(ctx, o)
 }
