@@ -8,6 +8,11 @@
 #            (partitions, replication factor) and producer settings; realistic
 #            payload on both sides: ours random_letters (fresh padding per
 #            record), Kafka's fresh random A-Z per record
+#   produce-txn  the same with a transactional producer: ours with
+#            producer.transactional.id and transaction.duration.ms vs
+#            ProducerPerformance --transactional-id --transaction-duration-ms
+#            (TXN_DURATION_MS, default 3000), a fresh id each run, acks=all,
+#            TXN_SIZES records (default 1 KiB)
 #   consume  ours (consume_only) vs org.apache.kafka.tools.ConsumerPerformance
 #            on the same pre-filled topic, a fresh group each run
 #   share    ours (consume_only, consumer.kind share) vs
@@ -23,10 +28,10 @@
 # The measuring, the bench files and the statistics are Go's:
 # internal/kafkatest/cmd/bench-compare vs-kafka, which this runs.
 #
-# Usage: scripts/bench-vs-kafka.sh [produce] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)
+# Usage: scripts/bench-vs-kafka.sh [produce] [produce-txn] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)
 # Settings (environment, or the command's flags: -rounds, -records, ...): ROUNDS=3 RECORDS=1000000
 #   RECORDS_10K=200000 PARTITIONS=9 SIZES="100 1024 10240" ACKS_LIST="1 all" STEADY_RATES="1000 10000 50000"
-#   STEADY_SECS=60 COST_SECS=300 COMPRESSED_RECORDS=100000 CODECS="lz4 zstd"
+#   TXN_SIZES=1024 TXN_DURATION_MS=3000 STEADY_SECS=60 COST_SECS=300 COMPRESSED_RECORDS=100000 CODECS="lz4 zstd"
 #   PAYLOAD=random_letters SEEDS_FILE=bench/spec/testdata/valid-seeds-record-size.yml OUT=<dir for logs and report.md>
 # Needs go, java 17+ and mvn (scripts/kafka.sh fetches the Kafka jars once).
 set -euo pipefail

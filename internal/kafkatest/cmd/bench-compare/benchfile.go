@@ -49,11 +49,14 @@ type (
 		ReplicationFactor int16 `yaml:"replication_factor,omitempty"`
 	}
 	producerKeys struct {
-		Acks            string `yaml:"acks,omitempty"`
-		LingerMS        int    `yaml:"linger.ms,omitempty"`
-		BatchSize       int    `yaml:"batch.size,omitempty"`
-		BufferMemory    int64  `yaml:"buffer.memory,omitempty"`
-		CompressionType string `yaml:"compression.type,omitempty"`
+		Acks                  string `yaml:"acks,omitempty"`
+		LingerMS              int    `yaml:"linger.ms,omitempty"`
+		BatchSize             int    `yaml:"batch.size,omitempty"`
+		BufferMemory          int64  `yaml:"buffer.memory,omitempty"`
+		CompressionType       string `yaml:"compression.type,omitempty"`
+		EnableIdempotence     *bool  `yaml:"enable.idempotence,omitempty"`
+		TransactionalID       string `yaml:"transactional.id,omitempty"`
+		TransactionDurationMS int    `yaml:"transaction.duration.ms,omitempty"`
 	}
 	consumerKeys struct {
 		Enabled   *bool      `yaml:"enabled,omitempty"`

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
@@ -57,6 +58,14 @@ func TestBenchFiles(t *testing.T) {
 		p.Producer.BatchSize != batchSize || p.Producer.BufferMemory != bufferMemory || p.Producer.CompressionType != "none" ||
 		p.Consumer.Enabled || p.CreateTopic.Partitions != 9 || p.CreateTopic.ReplicationFactor != 1 || b.Kafka.Kafka.Brokers[0] != "127.0.0.1:9092" {
 		t.Errorf("produce: %d records, probe %+v", b.NumRecords, p)
+	}
+	v.payload = new("random_letters")
+	b = read("produce-txn", v.txnFile(1024, 20000, txnSettings{id: "txn-ours-1024-1", durationMS: 3000}))
+	p = b.Scenarios[0].Probe
+	if p.Producer.Acks != "all" || !p.Producer.Idempotent() || !strings.HasPrefix(p.Producer.TransactionalID, "txn-ours-1024-1") ||
+		p.Producer.TransactionDurationMS != 3000 || p.Producer.TransactionAbortRatio != 0 || p.Consumer.Enabled ||
+		p.RecordSize != 1024 || p.Payload.Kind != "random_letters" || b.NumRecords != 20000 {
+		t.Errorf("produce-txn: %d records, probe %+v", b.NumRecords, p)
 	}
 	b = read("consume", consume)
 	if !b.ConsumeOnly || b.Scenarios[0].Probe.Topic != "fill-100" || b.Scenarios[0].Probe.Producer.Acks != "1" {

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +25,58 @@ const cpOutput = `WARNING: option [timeout] is deprecated
 start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
 2026-12-02 05:01:02:345, 2026-12-02 05:01:05:519, 976.5625, 307.6694, 1000000, 315059.8614, 415, 2759, 353.9552, 362450.1631
 `
+
+// TestProducerPerfArgs: produce-txn's ProducerPerformance is produce's with
+// a transactional id, the transaction duration and idempotence on.
+func TestProducerPerfArgs(t *testing.T) {
+	brokers := []string{"127.0.0.1:9092"}
+	plain := producerPerfArgs(brokers, "pp-1024-all-1", 1000, 1024, "all", nil)
+	txn := producerPerfArgs(brokers, "pp-txn-1024-1", 1000, 1024, "all", &txnSettings{id: "txn-kafka-1024-1", durationMS: 3000})
+	flag := func(args []string, name string) (string, bool) {
+		i := slices.Index(args, name)
+		if i < 0 || i+1 >= len(args) {
+			return "", false
+		}
+		return args[i+1], true
+	}
+	for _, name := range []string{"--transactional-id", "--transaction-duration-ms"} {
+		if v, ok := flag(plain, name); ok {
+			t.Errorf("produce: %s %s, want none", name, v)
+		}
+	}
+	if slices.Contains(plain, "enable.idempotence=true") {
+		t.Errorf("produce: %q sets enable.idempotence, want it to follow acks", plain)
+	}
+	for name, want := range map[string]string{"--topic": "pp-txn-1024-1", "--num-records": "1000", "--record-size": "1024",
+		"--throughput": "-1", "--transactional-id": "txn-kafka-1024-1", "--transaction-duration-ms": "3000"} {
+		if got, _ := flag(txn, name); got != want {
+			t.Errorf("produce-txn: %s %q, want %q (%q)", name, got, want, txn)
+		}
+	}
+	// The flags come before --producer-props, whose values run to the end.
+	props := slices.Index(txn, "--producer-props")
+	if props < 0 || props < slices.Index(txn, "--transaction-duration-ms") {
+		t.Fatalf("produce-txn: %q, want the transaction flags before --producer-props", txn)
+	}
+	for _, want := range []string{"bootstrap.servers=127.0.0.1:9092", "acks=all", "enable.idempotence=true", "linger.ms=5", "batch.size=16384",
+		"buffer.memory=33554432", "compression.type=none"} {
+		if !slices.Contains(txn[props+1:], want) {
+			t.Errorf("produce-txn: producer props %q lack %s", txn[props+1:], want)
+		}
+	}
+}
+
+// TestTxnEndFailedLogged: produce-txn looks for the probe's own words for
+// a transaction whose end failed.
+func TestTxnEndFailedLogged(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "probes", "txn.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), `"`+txnEndFailed) {
+		t.Errorf("probes/txn.go no longer logs %q", txnEndFailed)
+	}
+}
 
 func TestProducerRate(t *testing.T) {
 	got, err := producerRate(ppOutput)

@@ -35,16 +35,17 @@ const (
 var toolJVM = []string{"-Xmx512M", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
 	"-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true"}
 
-var vsKafkaParts = []string{"produce", "consume", "share", "steady", "compression", "seeds", "cost"}
+var vsKafkaParts = []string{"produce", "produce-txn", "consume", "share", "steady", "compression", "seeds", "cost"}
 
 // vsKafka is ours against Kafka's perf tools on one single-broker Kafka.
-// Rows "produce" compare ProducerPerformance's records/sec, "consume" its
-// nMsg.sec (whole run, group join included), "consume-fetch"
-// fetch.nMsg.sec. Every point starts with a round 0 of both tools that is
+// Rows "produce" compare ProducerPerformance's records/sec, "produce-txn"
+// the same of a transactional producer (acks=all, transactions of
+// -txn-duration-ms), "consume" ConsumerPerformance's nMsg.sec (whole run,
+// group join included), "consume-fetch" its fetch.nMsg.sec. Every point starts with a round 0 of both tools that is
 // run and discarded (the broker's JIT, page cache and topic metadata are
 // then warm for both); the measured rounds alternate which tool goes first.
 func vsKafka(ctx context.Context, args []string) (err error) {
-	s := newSettings("vs-kafka", "vs-kafka [flags] [produce] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)")
+	s := newSettings("vs-kafka", "vs-kafka [flags] [produce] [produce-txn] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)")
 	v := &vsRun{
 		rounds:     s.Int("rounds", 3, "measured rounds per point, after a discarded warm-up round"),
 		records:    s.Int("records", 1000000, "records per run"),
@@ -57,8 +58,10 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 		members:    s.Int("share-members", 3, "share: members of the share group (ShareConsumerPerformance --threads)"),
 		out:        s.String("out", "", "directory for logs, bench files and report.md (default: a temporary one, removed)"),
 		seedsFile:  s.String("seeds-file", "bench/spec/testdata/valid-seeds-record-size.yml", "seeds: the bench file of the sweep"),
+		txnMS:      s.Int("txn-duration-ms", 3000, "produce-txn: how long each transaction stays open (transaction.duration.ms; ProducerPerformance's --transaction-duration-ms, whose default this is)"),
 	}
 	sizes := s.List("sizes", "100 1024 10240", "record sizes")
+	txnSizes := s.List("txn-sizes", "1024", "produce-txn: record sizes")
 	acks := s.List("acks-list", "1 all", "acks values")
 	rates := s.List("steady-rates", "1000 10000 50000", "steady: rates")
 	codecs := s.List("codecs", "lz4 zstd", "compression: compression.type values")
@@ -77,8 +80,14 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	if v.sizes, err = ints("sizes", *sizes); err != nil {
 		return err
 	}
+	if v.txnSizes, err = ints("txn-sizes", *txnSizes); err != nil {
+		return err
+	}
 	if v.steadyRates, err = ints("steady-rates", *rates); err != nil {
 		return err
+	}
+	if *v.txnMS < 1 || *v.txnMS >= txnTimeoutMS {
+		return fmt.Errorf("-txn-duration-ms (TXN_DURATION_MS) %d: must be at least 1 and below transaction.timeout.ms (%d, both tools' default)", *v.txnMS, txnTimeoutMS)
 	}
 	v.acks, v.codecs = strings.Fields(*acks), strings.Fields(*codecs)
 	if len(v.acks) == 0 || len(v.codecs) == 0 {
@@ -115,7 +124,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	v.cl, v.adm = cl, kadm.NewClient(cl)
 
 	want := func(p string) bool { return slices.Contains(parts, p) }
-	if want("produce") || want("consume") || want("share") {
+	if want("produce") || want("produce-txn") || want("consume") || want("share") {
 		v.report.say("")
 		v.report.say("### Ours vs Kafka's perf tools (records/s, median of %d rounds after a discarded warm-up round, alternating; ours: payload %s)", *v.rounds, *v.payload)
 		v.report.say("")
@@ -125,7 +134,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	steps := []struct {
 		part string
 		run  func(context.Context) error
-	}{{"produce", v.produce}, {"consume", v.consume}, {"share", v.share}, {"steady", v.steady}, {"compression", v.compression}, {"seeds", v.seeds}, {"cost", v.cost}}
+	}{{"produce", v.produce}, {"produce-txn", v.produceTxn}, {"consume", v.consume}, {"share", v.share}, {"steady", v.steady}, {"compression", v.compression}, {"seeds", v.seeds}, {"cost", v.cost}}
 	for _, st := range steps {
 		if want(st.part) {
 			if err := st.run(ctx); err != nil {
@@ -141,10 +150,10 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 }
 
 type vsRun struct {
-	rounds, records, records10K, partitions, steadySecs, costSecs, compressed *int
-	payload, out, seedsFile                                                   *string
-	sizes, steadyRates                                                        []int
-	acks, codecs                                                              []string
+	rounds, records, records10K, partitions, steadySecs, costSecs, compressed, txnMS *int
+	payload, out, seedsFile                                                          *string
+	sizes, txnSizes, steadyRates                                                     []int
+	acks, codecs                                                                     []string
 
 	work, bin string
 	cluster   *kafkatest.Cluster
@@ -325,21 +334,7 @@ func (v *vsRun) produce(ctx context.Context) error {
 			}
 			theirs := func(r int) ([]float64, error) {
 				topic := fmt.Sprintf("pp-%d-%s-%d", size, acks, r)
-				if err := v.createTopic(ctx, topic); err != nil {
-					return nil, err
-				}
-				out, err := v.runTool(ctx, fmt.Sprintf("produce-kafka-%d-%s-%d", size, acks, r), "org.apache.kafka.tools.ProducerPerformance",
-					"--topic", topic, "--num-records", strconv.Itoa(n), "--throughput", "-1", "--record-size", strconv.Itoa(size),
-					"--producer-props", "bootstrap.servers="+strings.Join(v.brokers, ","), "acks="+acks,
-					fmt.Sprint("linger.ms=", lingerMS), fmt.Sprint("batch.size=", batchSize), fmt.Sprint("buffer.memory=", bufferMemory), "compression.type=none")
-				if err != nil {
-					return nil, err
-				}
-				if err := v.deleteTopic(ctx, topic); err != nil {
-					return nil, err
-				}
-				rate, err := producerRate(out)
-				return []float64{rate}, err
+				return v.producerPerf(ctx, fmt.Sprintf("produce-kafka-%d-%s-%d", size, acks, r), topic, producerPerfArgs(v.brokers, topic, n, size, acks, nil))
 			}
 			o, k, err := v.alternate(fmt.Sprintf("produce %d B acks=%s (%d records)", size, acks, n), ours, theirs)
 			if err != nil {
@@ -347,6 +342,118 @@ func (v *vsRun) produce(ctx context.Context) error {
 			}
 			v.report.say("%s", compareRow("produce", size, acks, column(o, 0), column(k, 0)))
 		}
+	}
+	return nil
+}
+
+// txnTimeoutMS is transaction.timeout.ms, the Java producer's default and
+// ours, which neither tool is given: a transaction must end before it.
+const txnTimeoutMS = 60000
+
+// txnSettings make a producer transactional: its transactional.id and how
+// long each transaction stays open before it commits.
+type txnSettings struct {
+	id         string
+	durationMS int
+}
+
+// producerPerfArgs are ProducerPerformance's arguments for n records of
+// size bytes to topic as fast as possible, with the producer properties
+// ours gets (file); txn, when set, makes it transactional:
+// --transactional-id, --transaction-duration-ms and idempotence on (acks
+// must then be all).
+func producerPerfArgs(brokers []string, topic string, n, size int, acks string, txn *txnSettings) []string {
+	args := []string{"--topic", topic, "--num-records", strconv.Itoa(n), "--throughput", "-1", "--record-size", strconv.Itoa(size)}
+	if txn != nil {
+		args = append(args, "--transactional-id", txn.id, "--transaction-duration-ms", strconv.Itoa(txn.durationMS))
+	}
+	args = append(args, "--producer-props", "bootstrap.servers="+strings.Join(brokers, ","), "acks="+acks,
+		fmt.Sprint("linger.ms=", lingerMS), fmt.Sprint("batch.size=", batchSize), fmt.Sprint("buffer.memory=", bufferMemory), "compression.type=none")
+	if txn != nil {
+		args = append(args, "enable.idempotence=true")
+	}
+	return args
+}
+
+// producerPerf runs ProducerPerformance with args to topic, created before
+// and deleted after, and reads its records/sec.
+func (v *vsRun) producerPerf(ctx context.Context, name, topic string, args []string) ([]float64, error) {
+	if err := v.createTopic(ctx, topic); err != nil {
+		return nil, err
+	}
+	out, err := v.runTool(ctx, name, "org.apache.kafka.tools.ProducerPerformance", args...)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.deleteTopic(ctx, topic); err != nil {
+		return nil, err
+	}
+	rate, err := producerRate(out)
+	return []float64{rate}, err
+}
+
+// txnFile is the produce part's bench file (consumer off) with a
+// transactional producer: acks=all, idempotence on, transactions of
+// txn.durationMS (none aborted on purpose: transaction.abort.ratio stays 0).
+func (v *vsRun) txnFile(size, n int, txn txnSettings) benchFile {
+	f := v.file(size, "all", n, payloadKeys{Kind: *v.payload}, "none")
+	f.Defaults.Consumer = &consumerKeys{Enabled: new(false)}
+	f.Defaults.Producer.EnableIdempotence = new(true)
+	f.Defaults.Producer.TransactionalID = txn.id
+	f.Defaults.Producer.TransactionDurationMS = txn.durationMS
+	return f
+}
+
+// txnEndFailed is how our probe logs a transaction whose end failed
+// (probes/txn.go, endTxn): its records were acknowledged, yet may not be
+// committed.
+const txnEndFailed = "ending a transaction failed"
+
+// produceTxn compares a transactional producer, ours against
+// ProducerPerformance --transactional-id --transaction-duration-ms, each
+// run with a fresh transactional id; otherwise as produce.
+//
+// Our records/sec counts every acknowledged record after the warm-up: the
+// bench's recorder takes the records of a transaction not committed
+// (aborted, or its end failed) out of those a consumer is to read, not out
+// of the producer's count. No transaction is aborted on purpose here, so
+// only a failed end could leave such records: a run whose log reports one
+// (txnEndFailed) is an error, as ProducerPerformance's would be. Our
+// elapsed time ends at the last acknowledgement, before the last commit;
+// ProducerPerformance's after it and the producer's close.
+func (v *vsRun) produceTxn(ctx context.Context) error {
+	const acks = "all" // transactions need idempotence, and so acks=all
+	for _, size := range v.txnSizes {
+		n := v.recordsFor(size)
+		ours := func(r int) ([]float64, error) {
+			name := fmt.Sprintf("produce-txn-ours-%d-%d", size, r)
+			f := v.txnFile(size, n, txnSettings{id: fmt.Sprintf("txn-ours-%d-%d", size, r), durationMS: *v.txnMS})
+			res, err := v.runOurs(ctx, name, f)
+			if err != nil {
+				return nil, err
+			}
+			logged, err := os.ReadFile(filepath.Join(v.work, name+".err"))
+			if err != nil {
+				return nil, err
+			}
+			if strings.Contains(string(logged), txnEndFailed) {
+				return nil, fmt.Errorf("a transaction's end failed: its records may not be committed (see %s.err)", filepath.Join(v.work, name))
+			}
+			if res.Produce == nil {
+				return nil, errors.New("bench's result has no produce part")
+			}
+			return []float64{res.Produce.RecordsPerSec}, nil
+		}
+		theirs := func(r int) ([]float64, error) {
+			topic := fmt.Sprintf("pp-txn-%d-%d", size, r)
+			txn := &txnSettings{id: fmt.Sprintf("txn-kafka-%d-%d", size, r), durationMS: *v.txnMS}
+			return v.producerPerf(ctx, fmt.Sprintf("produce-txn-kafka-%d-%d", size, r), topic, producerPerfArgs(v.brokers, topic, n, size, acks, txn))
+		}
+		o, k, err := v.alternate(fmt.Sprintf("produce-txn %d B acks=%s, transactions of %d ms (%d records)", size, acks, *v.txnMS, n), ours, theirs)
+		if err != nil {
+			return err
+		}
+		v.report.say("%s", compareRow("produce-txn", size, acks, column(o, 0), column(k, 0)))
 	}
 	return nil
 }
