@@ -56,8 +56,10 @@ func consumerRate(out string) (consumerRates, error) {
 
 // shareConsumerRate reads ShareConsumerPerformance's nMsg.sec, under its
 // header "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec,
-// data.consumed.in.nMsg, fetch.time.ms" (no group join of its own: a share
-// group has none).
+// data.consumed.in.nMsg, fetch.time.ms". It has no rebalance time: its
+// rate includes the share group's start (the members' first heartbeat to
+// their assignment, about group.share.heartbeat.interval.ms, 5 s by
+// default), as ours (records_per_sec) does.
 func shareConsumerRate(out string) (float64, error) {
 	v, err := perfFields(out, "ShareConsumerPerformance", "nMsg.sec")
 	if err != nil {
