@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -138,4 +139,16 @@ func ourConsumerRates(r result.JSONResult) (consumerRates, error) {
 		return consumerRates{}, fmt.Errorf("bench's scenario %q: no time left after the group join (%d ms of %.3f s)", r.Scenario, c.RebalanceMS, c.Seconds)
 	}
 	return consumerRates{total: c.RecordsPerSec, fetch: float64(c.Records) / fetch}, nil
+}
+
+// floorShareRateRE is kgo-floor share's line, "consumed N in D, R records/s".
+var floorShareRateRE = regexp.MustCompile(`(?m)^consumed \d+ in \S+, ([0-9.]+) records/s$`)
+
+// floorShareRate reads kgo-floor share's records/s.
+func floorShareRate(out string) (float64, error) {
+	m := floorShareRateRE.FindStringSubmatch(out)
+	if m == nil {
+		return 0, errors.New("no kgo-floor share result line (\"consumed N in D, R records/s\") in the output")
+	}
+	return strconv.ParseFloat(m[1], 64)
 }
