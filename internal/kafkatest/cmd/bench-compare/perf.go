@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -56,8 +57,10 @@ func consumerRate(out string) (consumerRates, error) {
 
 // shareConsumerRate reads ShareConsumerPerformance's nMsg.sec, under its
 // header "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec,
-// data.consumed.in.nMsg, fetch.time.ms" (no group join of its own: a share
-// group has none).
+// data.consumed.in.nMsg, fetch.time.ms". It has no rebalance time: its
+// rate includes the share group's start (the members' first heartbeat to
+// their assignment, about group.share.heartbeat.interval.ms, 5 s by
+// default), as ours (records_per_sec) does.
 func shareConsumerRate(out string) (float64, error) {
 	v, err := perfFields(out, "ShareConsumerPerformance", "nMsg.sec")
 	if err != nil {
@@ -136,4 +139,16 @@ func ourConsumerRates(r result.JSONResult) (consumerRates, error) {
 		return consumerRates{}, fmt.Errorf("bench's scenario %q: no time left after the group join (%d ms of %.3f s)", r.Scenario, c.RebalanceMS, c.Seconds)
 	}
 	return consumerRates{total: c.RecordsPerSec, fetch: float64(c.Records) / fetch}, nil
+}
+
+// floorShareRateRE is kgo-floor share's line, "consumed N in D, R records/s".
+var floorShareRateRE = regexp.MustCompile(`(?m)^consumed \d+ in \S+, ([0-9.]+) records/s$`)
+
+// floorShareRate reads kgo-floor share's records/s.
+func floorShareRate(out string) (float64, error) {
+	m := floorShareRateRE.FindStringSubmatch(out)
+	if m == nil {
+		return 0, errors.New("no kgo-floor share result line (\"consumed N in D, R records/s\") in the output")
+	}
+	return strconv.ParseFloat(m[1], 64)
 }

@@ -175,3 +175,14 @@ func TestShareConsumerRate(t *testing.T) {
 		t.Errorf("shareConsumerRate of ProducerPerformance's output = %v, want an error", got)
 	}
 }
+
+func TestFloorShareRate(t *testing.T) {
+	if got, err := floorShareRate("consumed 1000000 in 9.894137997s, 101069.9 records/s\n"); err != nil || got != 101069.9 {
+		t.Errorf("floorShareRate = %v, %v; want 101069.9", got, err)
+	}
+	for _, bad := range []string{"", "consumed 1000000\n", scpOutput} {
+		if got, err := floorShareRate(bad); err == nil {
+			t.Errorf("floorShareRate(%q) = %v, want an error", bad, got)
+		}
+	}
+}

@@ -111,6 +111,12 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	if v.bin, err = build(ctx, work, "./cmd/kafka_bench_exporter"); err != nil {
 		return err
 	}
+	want := func(p string) bool { return slices.Contains(parts, p) }
+	if want("share") {
+		if v.floor, err = build(ctx, work, "./internal/kafkatest/cmd/kgo-floor"); err != nil {
+			return err
+		}
+	}
 	if v.cluster, err = startBroker(ctx); err != nil {
 		return err
 	}
@@ -123,7 +129,6 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	defer cl.Close()
 	v.cl, v.adm = cl, kadm.NewClient(cl)
 
-	want := func(p string) bool { return slices.Contains(parts, p) }
 	if want("produce") || want("produce-txn") || want("consume") || want("share") {
 		v.report.say("")
 		v.report.say("### Ours vs Kafka's perf tools (records/s, median of %d rounds after a discarded warm-up round, alternating; ours: payload %s)", *v.rounds, *v.payload)
@@ -156,6 +161,7 @@ type vsRun struct {
 	acks, codecs                                                                     []string
 
 	work, bin string
+	floor     string // kgo-floor, for the share part
 	cluster   *kafkatest.Cluster
 	brokers   []string
 	cl        *kgo.Client
@@ -531,7 +537,12 @@ func (v *vsRun) share(ctx context.Context) error {
 			return nil, err
 		}
 		c, err := ourConsumerRates(res)
-		return []float64{c.total}, err
+		if err != nil {
+			return nil, err
+		}
+		settle()
+		floor, err := v.shareFloor(ctx, fmt.Sprintf("share-floor-%d", r), topic, n)
+		return []float64{c.total, floor}, err
 	}
 	theirs := func(r int) ([]float64, error) {
 		group := fmt.Sprintf("share-kafka-%d", r)
@@ -552,7 +563,28 @@ func (v *vsRun) share(ctx context.Context) error {
 		return err
 	}
 	v.report.say("%s", compareRow(fmt.Sprintf("share-consume (%d members)", *v.members), size, "-", column(o, 0), column(k, 0)))
+	v.report.say("%s", compareRow(fmt.Sprintf("share-consume, kgo-floor as ours (%d members)", *v.members), size, "-", column(o, 1), column(k, 0)))
 	return v.deleteTopic(ctx, topic)
+}
+
+// shareFloor runs kgo-floor's share consumer, the client library alone (no
+// header, tracking or metrics), on the topic with a fresh share group of
+// the same members, right after ours in the same round, and returns its
+// records/s (timed like ours, the group's start included).
+func (v *vsRun) shareFloor(ctx context.Context, group, topic string, n int) (float64, error) {
+	if err := kclient.SetShareGroupConfigs(ctx, v.cl, group, map[string]string{kclient.ShareAutoOffsetReset: "earliest"}); err != nil {
+		return 0, err
+	}
+	prefix := filepath.Join(v.work, group)
+	if err := runLogged(ctx, prefix, v.floor, "share", "-brokers", strings.Join(v.brokers, ","), "-topic", topic,
+		"-group", group, "-records", strconv.Itoa(n), "-members", strconv.Itoa(*v.members)); err != nil {
+		return 0, err
+	}
+	out, err := os.ReadFile(prefix + ".out")
+	if err != nil {
+		return 0, err
+	}
+	return floorShareRate(string(out))
 }
 
 func (v *vsRun) steady(ctx context.Context) error {

@@ -6,13 +6,19 @@
 //
 //	kgo-floor produce -brokers 127.0.0.1:9092 -topic t -records 500000 -rate 50000 -size 1024 -acks 1 -partitions 6 -round 90
 //	kgo-floor consume -brokers 127.0.0.1:9092 -topic t -group g -records 500000
+//	kgo-floor share -brokers 127.0.0.1:9092 -topic t -group g -records 500000 -members 3
 //
 // The producer sends records round-robin over the partitions, round records
 // per wake-up at the rate (0: as fast as it can), each a fresh window of a
 // buffer of random letters copied into a buffer that an acknowledged record
 // gave back (-alloc: a fresh allocation per record), and prints
 // "acked N failed M" at the end; the consumer reads the topic from its start
-// in a group until it has read records, and prints "consumed N".
+// in a group until it has read records, and prints "consumed N". The share
+// consumer is members clients of a share group (whose share.auto.offset.reset
+// the caller sets) that poll until they have read records together, each
+// poll's records accepted by the client at the next poll, as Kafka's share
+// consumer does by default; it prints "consumed N in D, R records/s", timed
+// from before the clients' creation, the share group's start included.
 package main
 
 import (
@@ -34,8 +40,8 @@ import (
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("kgo-floor: ")
-	if len(os.Args) < 2 || (os.Args[1] != "produce" && os.Args[1] != "consume") {
-		log.Fatal("usage: kgo-floor produce|consume [flags]")
+	if len(os.Args) < 2 || (os.Args[1] != "produce" && os.Args[1] != "consume" && os.Args[1] != "share") {
+		log.Fatal("usage: kgo-floor produce|consume|share [flags]")
 	}
 	mode := os.Args[1]
 	fs := flag.NewFlagSet(mode, flag.ExitOnError)
@@ -51,7 +57,8 @@ func main() {
 	buffer := fs.Int("buffer", 32<<20, "buffered bytes (produce)")
 	partitions := fs.Int("partitions", 1, "partitions to write to, round-robin (produce)")
 	inFlight := fs.Int("max-in-flight", 5, "produce requests in flight per broker without idempotence, acks 0 and 1 (produce)")
-	group := fs.String("group", "", "consumer group (consume)")
+	group := fs.String("group", "", "consumer group (consume) or share group (share)")
+	members := fs.Int("members", 1, "members of the share group (share)")
 	alloc := fs.Bool("alloc", false, "allocate every record's value instead of reusing acknowledged ones' (produce)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	_ = fs.Parse(os.Args[2:])
@@ -70,9 +77,13 @@ func main() {
 		log.Fatal("-topic is required")
 	}
 	seeds := kgo.SeedBrokers(strings.Split(*brokers, ",")...)
-	if mode == "consume" {
+	if mode == "consume" || mode == "share" {
 		if *group == "" {
 			log.Fatal("-group is required")
+		}
+		if mode == "share" {
+			share(seeds, *topic, *group, *records, max(*members, 1))
+			return
 		}
 		consume(seeds, *topic, *group, *records)
 		return
@@ -179,4 +190,37 @@ func consume(seeds kgo.Opt, topic, group string, records int64) {
 		n += int64(fetches.NumRecords())
 	}
 	fmt.Printf("consumed %d\n", n)
+}
+
+func share(seeds kgo.Opt, topic, group string, records int64, members int) {
+	start := time.Now()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n atomic.Int64
+	var wg sync.WaitGroup
+	for range members {
+		cl, err := kgo.NewClient(seeds, kgo.ConsumeTopics(topic), kgo.ShareGroup(group))
+		if err != nil {
+			log.Fatal(err)
+		}
+		wg.Go(func() {
+			defer cl.Close()
+			for ctx.Err() == nil {
+				fetches := cl.PollRecords(ctx, 500)
+				if fetches.IsClientClosed() || ctx.Err() != nil {
+					return
+				}
+				if err := fetches.Err0(); err != nil {
+					log.Fatal(err)
+				}
+				if n.Add(int64(fetches.NumRecords())) >= records {
+					cancel()
+				}
+			}
+		})
+	}
+	<-ctx.Done()
+	elapsed := time.Since(start)
+	wg.Wait()
+	fmt.Printf("consumed %d in %s, %.1f records/s\n", n.Load(), elapsed, float64(n.Load())/elapsed.Seconds())
 }
