@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +31,8 @@ type ReportOptions struct {
 
 // Report writes the HTML page of a saved result, the same page the run
 // would have written with --format=html, and returns its exit code: ExitOK,
-// ExitBadInput for a result or bench file that cannot be read, ExitFailed
-// when the output cannot be created.
+// ExitBadInput for a result or bench file that cannot be read or
+// rendered, ExitFailed when the page cannot be written.
 func Report(o ReportOptions) int {
 	fail := func(code int, err error) int {
 		say(o.Stderr, "%s: %v\n", o.Name, err)
@@ -59,20 +60,19 @@ func Report(o ReportOptions) int {
 		}
 		keys = b.ParamKeys
 	}
-	w, closeOut := o.Stdout, func() error { return nil }
-	if o.Output != "" {
-		fh, err := os.Create(o.Output)
-		if err != nil {
+	// Rendered first: a result that cannot be rendered leaves no file.
+	var page bytes.Buffer
+	if err := benchreport.RenderHTML(&page, data, keys, src.Text()); err != nil {
+		return fail(ExitBadInput, fmt.Errorf("%s: %w", o.Result, err))
+	}
+	if o.Output == "" {
+		if _, err := o.Stdout.Write(page.Bytes()); err != nil {
 			return fail(ExitFailed, err)
 		}
-		w, closeOut = fh, fh.Close
+		return ExitOK
 	}
-	err = benchreport.RenderHTML(w, data, keys, src.Text())
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(ExitBadInput, fmt.Errorf("%s: %w", o.Result, err))
+	if err := WriteFile(o.Output, func(w io.Writer) error { _, err := w.Write(page.Bytes()); return err }); err != nil {
+		return fail(ExitFailed, err)
 	}
 	return ExitOK
 }
