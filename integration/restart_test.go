@@ -278,7 +278,7 @@ func testStaticConfigExperimentRollingRestart(t *testing.T) {
 	// A generous delivery.timeout.ms: the JVMs share two cores with the
 	// bench, and a record late by seconds is no loss.
 	if err := os.WriteFile(file, []byte(fmt.Sprintf(`
-duration: 11s
+duration: 6s
 rate: 500
 rounds: 3
 defaults:
