@@ -45,13 +45,14 @@ import (
 // TestLagZeroWhenCaughtUp, TestSoak, TestPartitionsAddedWhileRunning,
 // TestReplicationTopicRecreated, TestShareProbeSteady),
 // TestCapacityRunOnRealBroker, whose ramp drives the machine to a limit,
-// TestAllBrokersDownForAMinute, whose scrapes during the outage have a 1 s
-// budget, the short restart tests (TestStaticConfigExperimentHookFails,
+// the short restart tests (TestStaticConfigExperimentHookFails,
 // TestStaticConfigExperimentDryRun), which hold the restart cluster before
 // the rolling restart takes it, the rolling restart and the rolling upgrade
 // (TestRollingRestarts: beside three other tests their restarted brokers
 // came back too late for their timeouts; the two run side by side, each on
-// a cluster of its own, beside nothing else),
+// a cluster of its own, beside nothing else but, after the upgrade, the
+// outage of a broker of its own, AllBrokersDownForAMinute, whose scrapes
+// during the outage have a 1 s budget),
 // and the Prometheus tests
 // (TestPrometheusEndToEnd in slo_test.go, its two tests side by side),
 // whose Prometheus servers would starve the others on two cores (and
@@ -67,15 +68,33 @@ type subtest struct {
 	run  func(*testing.T)
 }
 
-// sideBySide runs tests as subtests of t at the same time, beside nothing
-// else: t is one of the tests that run one at a time, so its subtests are
-// the only tests running.
-func sideBySide(t *testing.T, tests ...subtest) {
-	for _, s := range tests {
-		t.Run(s.name, func(t *testing.T) {
-			t.Parallel()
-			s.run(t)
-		})
+// sideBySide runs lanes of tests as subtests of t, beside nothing else: t
+// is one of the tests that run one at a time, so its subtests are the only
+// tests running. The lanes run at the same time; the tests of a lane one
+// after another, in order (a test that -run leaves out is not waited for).
+func sideBySide(t *testing.T, lanes ...[]subtest) {
+	for _, lane := range lanes {
+		prev := make(chan struct{})
+		close(prev)
+		for _, s := range lane {
+			done, after := make(chan struct{}), prev
+			entered := false
+			t.Run(s.name, func(t *testing.T) {
+				entered = true // before t.Parallel: t.Run returns after it
+				t.Parallel()
+				defer close(done)
+				waited := time.Now()
+				<-after
+				if d := time.Since(waited); d > time.Second {
+					t.Logf("side by side: started after %s, once the test before it in its lane ended", d.Round(time.Second))
+				}
+				s.run(t)
+			})
+			if !entered {
+				close(done)
+			}
+			prev = done
+		}
 	}
 }
 

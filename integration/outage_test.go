@@ -55,8 +55,10 @@ func startBinary(t *testing.T, configYAML string) (url string, proc *os.Process,
 // Test 4: every broker stopped for 60 s. /metrics keeps answering within
 // 1 s, probe_up is 0 meanwhile, memory stays below buffer.memory + 64 MiB,
 // and the probe recovers within 30 s of the restart, in the same process.
-// The broker is the test's own: the outage is not the other tests'.
-func TestAllBrokersDownForAMinute(t *testing.T) {
+// The broker is the test's own: the outage is not the other tests'. It runs
+// in TestRollingRestarts, after the upgrade, beside the static-setting
+// experiment's rolling restarts: a stopped broker computes nothing.
+func testAllBrokersDownForAMinute(t *testing.T) {
 	kafkatest.Integration(t)
 	c := kafkatest.Start(t, kafkatest.Options{})
 	const probe, bufferMemory = "outage", 32 << 20

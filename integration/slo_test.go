@@ -72,7 +72,7 @@ const verySlowProduce = 1500 * time.Millisecond
 // beside no other test: their Prometheus servers would starve the others
 // on two cores, and their queries have deadlines.
 func TestPrometheusEndToEnd(t *testing.T) {
-	sideBySide(t, subtest{"Monitoring", testMonitoringEndToEnd}, subtest{"AvailabilitySLO", testAvailabilitySLOEndToEnd})
+	sideBySide(t, []subtest{{"Monitoring", testMonitoringEndToEnd}}, []subtest{{"AvailabilitySLO", testAvailabilitySLOEndToEnd}})
 }
 
 func testAvailabilitySLOEndToEnd(t *testing.T) {

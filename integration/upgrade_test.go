@@ -31,9 +31,12 @@ const (
 // TestRollingRestarts runs the two rolling-restart tests side by side, on
 // clusters of their own and beside no other test: they wait on restarts
 // far more than they compute, and beside other tests' load their restarted
-// brokers came back too late for their timeouts.
+// brokers came back too late for their timeouts. After the upgrade, the
+// shorter of the two, comes the outage of a broker of its own, which
+// waits a minute on a stopped broker.
 func TestRollingRestarts(t *testing.T) {
-	sideBySide(t, subtest{"StaticConfigExperiment", testStaticConfigExperimentRollingRestart}, subtest{"Upgrade", testRollingUpgrade})
+	sideBySide(t, []subtest{{"StaticConfigExperiment", testStaticConfigExperimentRollingRestart}},
+		[]subtest{{"Upgrade", testRollingUpgrade}, {"AllBrokersDownForAMinute", testAllBrokersDownForAMinute}})
 }
 
 // testRollingUpgrade (TestRollingRestarts) upgrades three combined broker/controller nodes from
@@ -49,7 +52,10 @@ func testRollingUpgrade(t *testing.T) {
 	c := kafkatest.Start(t, kafkatest.Options{Nodes: 3, KafkaVersion: upgradeFrom})
 	const probe = "upgrade"
 	topic := "kafka-bench-" + probe
+	// Broker configurations and releases are read every 5 s, not every
+	// minute: the finalized metadata.version shows at the next read.
 	x := exportertest.Start(t, `
+config_poll_interval: 5s
 probes:
   - name: upgrade
     rate: 1000

@@ -25,7 +25,7 @@ func JSONResults(paramKeys []string, results []Result) []JSONResult {
 			}
 		}
 		if p := r.Produce; p != nil {
-			jr.Produce = &JSONProduce{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed, Start: p.First, End: p.Last, Seconds: Round(p.Elapsed.Seconds(), 6),
+			jr.Produce = &JSONProduce{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed, NotCommitted: p.NotCommitted, Start: p.First, End: p.Last, Seconds: Round(p.Elapsed.Seconds(), 6),
 				RecordsPerSec: Round(p.RecordsPerSec(), 3), MBPerSec: Round(p.MBPerSec(), 3), LatencyMS: LatencyJSON(p.Latency)}
 		}
 		if c := r.Consume; c != nil {
@@ -149,7 +149,7 @@ func FromJSON(jr JSONResult, paramKeys []string) (Result, error) {
 		if err != nil {
 			return r, fmt.Errorf("produce latency: %w", err)
 		}
-		r.Produce = &ProduceResult{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed,
+		r.Produce = &ProduceResult{Records: p.Records, Bytes: p.Bytes, Failed: p.Failed, NotCommitted: p.NotCommitted,
 			Elapsed: Seconds(p.Seconds), First: p.Start, Last: p.End, Latency: lat}
 	}
 	if c := jr.Consume; c != nil {

@@ -48,6 +48,10 @@ type ProduceResult struct {
 	Bytes   int64
 	// Failed counts records the client gave up on (warm-up included).
 	Failed int64
+	// NotCommitted counts acknowledged records of transactions that were
+	// aborted or whose end failed (warm-up included): no read_committed
+	// consumer is to read them. They are in Records.
+	NotCommitted int64
 	// Elapsed runs from the first measured send (First) to the last
 	// acknowledgement (Last).
 	Elapsed     time.Duration

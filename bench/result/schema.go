@@ -83,8 +83,9 @@ type (
 		Records       int64       `json:"records"`
 		Bytes         int64       `json:"bytes"`
 		Failed        int64       `json:"failed"`
-		Start         time.Time   `json:"start,omitzero"` // first measured send
-		End           time.Time   `json:"end,omitzero"`   // last acknowledgement
+		NotCommitted  int64       `json:"not_committed,omitempty"` // of a transactional producer
+		Start         time.Time   `json:"start,omitzero"`          // first measured send
+		End           time.Time   `json:"end,omitzero"`            // last acknowledgement
 		Seconds       float64     `json:"seconds"`
 		RecordsPerSec float64     `json:"records_per_sec"`
 		MBPerSec      float64     `json:"mb_per_sec"`

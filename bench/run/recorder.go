@@ -217,6 +217,14 @@ func (r *Recorder) Expected() int64 {
 	return r.acked - r.notCommitted
 }
 
+// NotCommittedTotal is the number of acknowledged records of transactions
+// that were aborted or whose end failed, warm-up included.
+func (r *Recorder) NotCommittedTotal() int64 {
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
+	return r.notCommitted
+}
+
 // FailedTotal is the number of records that failed to produce, warm-up
 // included: kafka_bench_produce_failed_total of the scenario's probe.
 func (r *Recorder) FailedTotal() int64 {

@@ -298,7 +298,7 @@ func (r *Runner) fill(b *spec.Bench, p config.Probe, rec *Recorder, start time.T
 	if !b.ConsumeOnly {
 		span := rec.ProduceSpan()
 		res.Produce = &result.ProduceResult{Records: span.Records, Bytes: span.Bytes, Failed: rec.FailedTotal(),
-			Elapsed: span.Last.Sub(span.First), First: span.First, Last: span.Last, Latency: span.Latency}
+			NotCommitted: rec.NotCommittedTotal(), Elapsed: span.Last.Sub(span.First), First: span.First, Last: span.Last, Latency: span.Latency}
 	}
 	res.Accounting = rec.Accounting()
 	if p.Consumer.Enabled {

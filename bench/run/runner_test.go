@@ -267,6 +267,12 @@ matrix:
 		if committed && (r.Consume.Records == 0 || r.Consume.Records >= n) || !committed && r.Consume.Records != n {
 			t.Errorf("%s: consumed %d of %d produced records, want fewer with read_committed and all without", r.Scenario, r.Consume.Records, n)
 		}
+		// Half the transactions abort: their records are the result's
+		// not committed ones, and exactly those a read_committed
+		// consumer does not read.
+		if nc := r.Produce.NotCommitted; nc == 0 || nc >= n || committed && r.Consume.Records != n-nc {
+			t.Errorf("%s: %d of %d produced records not committed, %d consumed; want some, and with read_committed the others consumed", r.Scenario, nc, n, r.Consume.Records)
+		}
 	}
 }
 

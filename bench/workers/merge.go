@@ -230,6 +230,7 @@ func mergeProduce(parts []result.Result) (*result.ProduceResult, error) {
 		out.Records += pr.Records
 		out.Bytes += pr.Bytes
 		out.Failed += pr.Failed
+		out.NotCommitted += pr.NotCommitted
 		out.First, out.Last = earliest(out.First, pr.First), latest(out.Last, pr.Last)
 		lats = append(lats, pr.Latency)
 	}

@@ -2,9 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -66,15 +65,35 @@ func TestProducerPerfArgs(t *testing.T) {
 	}
 }
 
-// TestTxnEndFailedLogged: produce-txn looks for the probe's own words for
-// a transaction whose end failed.
-func TestTxnEndFailedLogged(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "probes", "txn.go"))
-	if err != nil {
-		t.Fatal(err)
+// TestTxnRate: produce-txn's rate comes from the bench's JSON result, and
+// a run with records of transactions not committed is an error.
+func TestTxnRate(t *testing.T) {
+	start := time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		notCommitted int64
+		want         float64
+		err          string
+	}{
+		{0, 3000, ""},
+		{7, 0, "7 acknowledged records of transactions not committed (see w/txn.err)"},
+	} {
+		r := result.Result{Topic: "t", Produce: &result.ProduceResult{Records: 9000, NotCommitted: c.notCommitted,
+			Elapsed: 3 * time.Second, First: start, Last: start.Add(3 * time.Second)}}
+		var b bytes.Buffer
+		if err := benchreport.WriteJSON(&b, nil, []result.Result{r}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := parseResult(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := txnRate(res, "w/txn")
+		if msg := fmt.Sprint(err); got != c.want || (c.err == "") != (err == nil) || err != nil && msg != c.err {
+			t.Errorf("not committed %d: txnRate = %v, %v; want %v, %q", c.notCommitted, got, err, c.want, c.err)
+		}
 	}
-	if !strings.Contains(string(src), `"`+txnEndFailed) {
-		t.Errorf("probes/txn.go no longer logs %q", txnEndFailed)
+	if _, err := txnRate(result.JSONResult{}, "w/txn"); err == nil {
+		t.Error("a result without a produce part: no error")
 	}
 }
 

@@ -410,10 +410,20 @@ func (v *vsRun) txnFile(size, n int, txn txnSettings) benchFile {
 	return f
 }
 
-// txnEndFailed is how our probe logs a transaction whose end failed
-// (probes/txn.go, endTxn): its records were acknowledged, yet may not be
-// committed.
-const txnEndFailed = "ending a transaction failed"
+// txnRate is our records/sec of a transactional run, an error if any
+// acknowledged record's transaction was not committed (aborted, or its end
+// failed: the result's produce.not_committed), as ProducerPerformance's
+// failed commit would be.
+func txnRate(res result.JSONResult, prefix string) (float64, error) {
+	switch p := res.Produce; {
+	case p == nil:
+		return 0, errors.New("bench's result has no produce part")
+	case p.NotCommitted > 0:
+		return 0, fmt.Errorf("%d acknowledged records of transactions not committed (see %s.err)", p.NotCommitted, prefix)
+	default:
+		return p.RecordsPerSec, nil
+	}
+}
 
 // produceTxn compares a transactional producer, ours against
 // ProducerPerformance --transactional-id --transaction-duration-ms, each
@@ -423,8 +433,8 @@ const txnEndFailed = "ending a transaction failed"
 // bench's recorder takes the records of a transaction not committed
 // (aborted, or its end failed) out of those a consumer is to read, not out
 // of the producer's count. No transaction is aborted on purpose here, so
-// only a failed end could leave such records: a run whose log reports one
-// (txnEndFailed) is an error, as ProducerPerformance's would be. Our
+// only a failed end could leave such records: a run whose result counts
+// any (txnRate) is an error, as ProducerPerformance's would be. Our
 // elapsed time ends at the last acknowledgement, before the last commit;
 // ProducerPerformance's after it and the producer's close.
 func (v *vsRun) produceTxn(ctx context.Context) error {
@@ -438,17 +448,8 @@ func (v *vsRun) produceTxn(ctx context.Context) error {
 			if err != nil {
 				return nil, err
 			}
-			logged, err := os.ReadFile(filepath.Join(v.work, name+".err"))
-			if err != nil {
-				return nil, err
-			}
-			if strings.Contains(string(logged), txnEndFailed) {
-				return nil, fmt.Errorf("a transaction's end failed: its records may not be committed (see %s.err)", filepath.Join(v.work, name))
-			}
-			if res.Produce == nil {
-				return nil, errors.New("bench's result has no produce part")
-			}
-			return []float64{res.Produce.RecordsPerSec}, nil
+			rate, err := txnRate(res, filepath.Join(v.work, name))
+			return []float64{rate}, err
 		}
 		theirs := func(r int) ([]float64, error) {
 			topic := fmt.Sprintf("pp-txn-%d-%d", size, r)
