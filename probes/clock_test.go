@@ -38,8 +38,8 @@ type latencies struct {
 	produce, e2e time.Duration
 }
 
-func (l *latencies) Produced(d time.Duration, _ int, _ RecordID) { l.produce = d }
-func (l *latencies) Consumed(d time.Duration, _ int, own bool, _ RecordID) {
+func (l *latencies) Produced(_ time.Time, d time.Duration, _ int, _ RecordID) { l.produce = d }
+func (l *latencies) Consumed(_ time.Time, d time.Duration, _ int, own bool, _ RecordID) {
 	if own {
 		l.e2e = d
 	}

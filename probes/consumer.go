@@ -119,7 +119,7 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 		if err != nil || h.Partition != r.Partition {
 			m.foreign.Inc()
 			if rec != nil {
-				rec.Consumed(0, len(r.Value), false, RecordID{})
+				rec.Consumed(now, 0, len(r.Value), false, RecordID{})
 			}
 			return
 		}
@@ -138,7 +138,7 @@ func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
 			}
 		}
 		if rec != nil {
-			rec.Consumed(e2e, len(r.Value), own, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
+			rec.Consumed(now, e2e, len(r.Value), own, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
 		}
 		switch c.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
 		case tracker.Duplicate:

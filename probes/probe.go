@@ -65,14 +65,16 @@ type RecordID struct {
 
 // Recorder receives each acknowledged, failed and consumed record: the
 // same events the metrics count, so a caller never reads them back out of
-// a registry.
+// a registry. A record's now is when the probe saw it (its acknowledgement,
+// its poll), on the probe's steady clock (Probe.Now): the reading its
+// latency was taken from, passed on so that no call reads the clock again.
 type Recorder interface {
-	Produced(latency time.Duration, bytes int, id RecordID)
+	Produced(now time.Time, latency time.Duration, bytes int, id RecordID)
 	// Failed is n records given up on, for a reason of FailureReasons.
 	Failed(reason string, n int)
 	// Consumed is a record read; ownRun says it is one of this run's (or
 	// of BenchOptions.WorkerRuns), and only then is id set.
-	Consumed(endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
+	Consumed(now time.Time, endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
 	// NotCommitted is records [lo, hi) of partition, produced by run and
 	// acknowledged, whose transaction was aborted or did not end: no
 	// consumer is to expect them.

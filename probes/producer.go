@@ -285,7 +285,7 @@ func (pr *producer) promise(r *kgo.Record, err error) {
 	pr.latency.produce(r.Partition).Observe(latency.Seconds())
 	id := RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 	if pr.rec != nil {
-		pr.rec.Produced(latency, len(r.Value), id)
+		pr.rec.Produced(now, latency, len(r.Value), id)
 	}
 	pr.trackers.acked(id, now)
 	pr.m.produced.Inc()

@@ -140,7 +140,9 @@ type ids struct {
 	produced []RecordID
 }
 
-func (r *ids) Produced(_ time.Duration, _ int, id RecordID) { r.produced = append(r.produced, id) }
+func (r *ids) Produced(_ time.Time, _ time.Duration, _ int, id RecordID) {
+	r.produced = append(r.produced, id)
+}
 
 // The promise takes a record's header from beside the record, not from its
 // value (cold in the cache by the time Kafka answers): a value whose

@@ -407,7 +407,7 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 				id = RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 			}
 			if rec != nil && r.DeliveryCount() <= 1 {
-				rec.Consumed(0, len(r.Value), false, id)
+				rec.Consumed(now, 0, len(r.Value), false, id)
 			}
 		default:
 			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()
@@ -417,7 +417,7 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 				latency := since(h.Intended, now)
 				sm.deliveryLatency.Observe(latency.Seconds())
 				if rec != nil {
-					rec.Consumed(latency, len(r.Value), true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
+					rec.Consumed(now, latency, len(r.Value), true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
 				}
 				a.action = ShareFault(c.cfg.Consumer.Share.Faults, r.Partition, h.Seq)
 			}

@@ -21,13 +21,13 @@ type runs struct {
 	other    int            // consumed as another run's or foreign
 }
 
-func (r *runs) Produced(_ time.Duration, _ int, id probes.RecordID) {
+func (r *runs) Produced(_ time.Time, _ time.Duration, _ int, id probes.RecordID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.produced[id.Run]++
 }
 
-func (r *runs) Consumed(_ time.Duration, _ int, own bool, id probes.RecordID) {
+func (r *runs) Consumed(_ time.Time, _ time.Duration, _ int, own bool, id probes.RecordID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if own {

@@ -45,7 +45,7 @@ func TestProgressWriteError(t *testing.T) {
 	w := &fullWriter{}
 	pg := &progress{out: lineWriter{w: w}, interval: time.Second, total: 1}
 	rec := NewRecorder(0, false, 0)
-	rec.Produced(time.Millisecond, 100, probes.RecordID{})
+	rec.Produced(time.Now(), time.Millisecond, 100, probes.RecordID{})
 	b := &spec.Bench{NumRecords: 10}
 	pg.report(0, spec.Scenario{}, b, rec, time.Second, time.Second)
 	pg.report(0, spec.Scenario{}, b, rec, 2*time.Second, time.Second)

@@ -47,7 +47,7 @@ func TestProgressReport(t *testing.T) {
 	b := &spec.Bench{NumRecords: 900, WarmupRecords: 100}
 	rec := NewRecorder(100, false, 0)
 	for range 250 {
-		rec.Produced(time.Millisecond, 100, probes.RecordID{})
+		rec.Produced(time.Now(), time.Millisecond, 100, probes.RecordID{})
 	}
 	pg.report(1, spec.Scenario{Name: "acks=all"}, b, rec, 5*time.Second, 5*time.Second)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -87,8 +87,7 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 
 // Produced implements probes.Recorder. latency runs from the record's
 // intended send time, so the send time is now minus latency.
-func (r *Recorder) Produced(latency time.Duration, bytes int, id probes.RecordID) {
-	now := time.Now()
+func (r *Recorder) Produced(now time.Time, latency time.Duration, bytes int, id probes.RecordID) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	r.acct.Acked.Add(id)
@@ -146,8 +145,7 @@ func (r *Recorder) Rebalances() (n int64, p99 time.Duration) {
 // Consumed implements probes.Recorder. Records of other runs are skipped
 // unless the recorder counts every record (consume-only); their end-to-end
 // latency is never recorded, as their send time is not ours.
-func (r *Recorder) Consumed(endToEnd time.Duration, bytes int, ownRun bool, id probes.RecordID) {
-	now := time.Now()
+func (r *Recorder) Consumed(now time.Time, endToEnd time.Duration, bytes int, ownRun bool, id probes.RecordID) {
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
 	r.acct.Reads++

@@ -47,7 +47,7 @@ func TestRecorderPercentiles(t *testing.T) {
 func uniformRecorder(n int) *Recorder {
 	r := NewRecorder(0, false, 0)
 	for _, v := range rand.Perm(n) {
-		r.Produced(time.Duration(v+1)*time.Microsecond, 100, probes.RecordID{})
+		r.Produced(time.Now(), time.Duration(v+1)*time.Microsecond, 100, probes.RecordID{})
 	}
 	return r
 }
@@ -57,10 +57,10 @@ func uniformRecorder(n int) *Recorder {
 func TestRecorderTail(t *testing.T) {
 	r := NewRecorder(0, false, 0)
 	for range 998 {
-		r.Produced(1234*time.Microsecond, 10, probes.RecordID{})
+		r.Produced(time.Now(), 1234*time.Microsecond, 10, probes.RecordID{})
 	}
-	r.Produced(250123*time.Microsecond, 10, probes.RecordID{})
-	r.Produced(250124*time.Microsecond, 10, probes.RecordID{})
+	r.Produced(time.Now(), 250123*time.Microsecond, 10, probes.RecordID{})
+	r.Produced(time.Now(), 250124*time.Microsecond, 10, probes.RecordID{})
 	l := r.ProduceSpan().Latency
 	if l.P50 != 1234*time.Microsecond || l.P99 != 1234*time.Microsecond {
 		t.Errorf("p50 %v p99 %v, want 1.234ms", l.P50, l.P99)
@@ -72,27 +72,29 @@ func TestRecorderTail(t *testing.T) {
 
 func TestRecorderWarmup(t *testing.T) {
 	r := NewRecorder(3, false, 0)
+	t0 := time.Unix(1700000000, 0)
 	for i := 1; i <= 5; i++ {
 		if closed := isClosed(r.WarmedUp()); closed != (i > 3) {
 			t.Fatalf("before record %d: warmed up = %v", i, closed)
 		}
-		r.Produced(time.Duration(i)*10*time.Millisecond, 1, probes.RecordID{})
+		// acknowledged a millisecond apart, each i·10 ms after its send
+		r.Produced(t0.Add(time.Duration(i)*time.Millisecond), time.Duration(i)*10*time.Millisecond, 1, probes.RecordID{})
 	}
 	s := r.ProduceSpan()
 	if r.Acked() != 5 || s.Records != 2 || s.Latency.Max != 50*time.Millisecond || s.Latency.P50 != 40*time.Millisecond {
 		t.Errorf("acked %d measured %d max %v p50 %v; want 5, 2 (warm-up skipped), 50ms, 40ms", r.Acked(), s.Records, s.Latency.Max, s.Latency.P50)
 	}
-	// The first measured record was sent 40 ms before its ack, the last
-	// acked after it: the span covers at least those 40 ms.
-	if s.Last.Sub(s.First) < 40*time.Millisecond {
-		t.Errorf("span %v, want >= 40ms (from the earliest send time)", s.Last.Sub(s.First))
+	// The span runs from the earliest send of a measured record (the
+	// fifth: 5 ms − 50 ms) to the last acknowledgement (5 ms).
+	if want := 50 * time.Millisecond; s.Last.Sub(s.First) != want {
+		t.Errorf("span %v, want %v (from the earliest send time)", s.Last.Sub(s.First), want)
 	}
 
 	for range 3 {
-		r.Consumed(time.Millisecond, 1, true, probes.RecordID{})
+		r.Consumed(time.Now(), time.Millisecond, 1, true, probes.RecordID{})
 	}
-	r.Consumed(0, 1, false, probes.RecordID{}) // another run's record: not counted
-	r.Consumed(7*time.Millisecond, 1, true, probes.RecordID{})
+	r.Consumed(time.Now(), 0, 1, false, probes.RecordID{}) // another run's record: not counted
+	r.Consumed(time.Now(), 7*time.Millisecond, 1, true, probes.RecordID{})
 	c, warmEnd := r.ConsumeSpan()
 	if r.ConsumedTotal() != 4 || c.Records != 1 || c.Latency.P50 != 7*time.Millisecond || warmEnd.IsZero() {
 		t.Errorf("consumed %d measured %d e2e p50 %v warm-up end %v; want 4, 1, 7ms, set", r.ConsumedTotal(), c.Records, c.Latency.P50, warmEnd)
@@ -103,9 +105,9 @@ func TestRecorderWarmup(t *testing.T) {
 // its limit, and records no end-to-end latency for them.
 func TestRecorderAllRecords(t *testing.T) {
 	r := NewRecorder(0, true, 2)
-	r.Consumed(0, 10, false, probes.RecordID{})
-	r.Consumed(0, 10, false, probes.RecordID{})
-	r.Consumed(0, 10, false, probes.RecordID{}) // past the limit
+	r.Consumed(time.Now(), 0, 10, false, probes.RecordID{})
+	r.Consumed(time.Now(), 0, 10, false, probes.RecordID{})
+	r.Consumed(time.Now(), 0, 10, false, probes.RecordID{}) // past the limit
 	c, _ := r.ConsumeSpan()
 	if c.Records != 2 || c.Bytes != 20 || !reflect.DeepEqual(c.Latency, result.Latencies{}) || r.ConsumedTotal() != 2 {
 		t.Errorf("records %d (total %d) bytes %d latency %+v; want 2, 20, none", c.Records, r.ConsumedTotal(), c.Bytes, c.Latency)
@@ -114,8 +116,8 @@ func TestRecorderAllRecords(t *testing.T) {
 
 func TestRecorderWindow(t *testing.T) {
 	r := NewRecorder(0, false, 0)
-	r.Produced(2*time.Millisecond, 100, probes.RecordID{})
-	r.Produced(4*time.Millisecond, 100, probes.RecordID{})
+	r.Produced(time.Now(), 2*time.Millisecond, 100, probes.RecordID{})
+	r.Produced(time.Now(), 4*time.Millisecond, 100, probes.RecordID{})
 	w := r.ProduceWindow()
 	if w != (Window{Records: 2, Bytes: 200, AvgLatency: 3 * time.Millisecond, MaxLatency: 4 * time.Millisecond}) {
 		t.Errorf("window %+v", w)
@@ -138,13 +140,13 @@ func TestRecorderConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 1000 {
-				r.Produced(time.Millisecond, 1, probes.RecordID{})
+				r.Produced(time.Now(), time.Millisecond, 1, probes.RecordID{})
 			}
 		}()
 		go func() {
 			defer wg.Done()
 			for i := range 1000 {
-				r.Consumed(time.Millisecond, 1, true, probes.RecordID{})
+				r.Consumed(time.Now(), time.Millisecond, 1, true, probes.RecordID{})
 				if i%100 == 0 {
 					r.ProduceWindow()
 					r.ConsumeWindow()
@@ -165,7 +167,7 @@ func TestRecorderFailed(t *testing.T) {
 	r := NewRecorder(1, false, 0)
 	r.Failed("timeout", 2)
 	r.Failed("behind_schedule", 5)
-	r.Produced(time.Millisecond, 1, probes.RecordID{})
+	r.Produced(time.Now(), time.Millisecond, 1, probes.RecordID{})
 	if r.FailedTotal() != 7 || r.Acked() != 1 || r.ProduceSpan().Records != 0 {
 		t.Errorf("failed %d acked %d measured %d; want 7, 1, 0", r.FailedTotal(), r.Acked(), r.ProduceSpan().Records)
 	}
@@ -176,12 +178,12 @@ func TestRecorderFailed(t *testing.T) {
 func TestRecorderAccounting(t *testing.T) {
 	r := NewRecorder(0, false, 0)
 	for seq := range uint64(5) {
-		r.Produced(time.Millisecond, 1, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
+		r.Produced(time.Now(), time.Millisecond, 1, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
 	}
 	for _, seq := range []uint64{0, 1, 1, 3} { // 2 and 4 never read, 1 twice
-		r.Consumed(time.Millisecond, 1, true, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
+		r.Consumed(time.Now(), time.Millisecond, 1, true, probes.RecordID{Run: 7, Partition: 1, Seq: seq})
 	}
-	r.Consumed(0, 1, false, probes.RecordID{}) // another run's: not accounted
+	r.Consumed(time.Now(), 0, 1, false, probes.RecordID{}) // another run's: not accounted
 	a := r.Accounting()
 	if lost, dups := result.Tally([]*result.Accounting{a}); lost != 2 || dups != 1 || a.Duplicates != 1 || a.Reads != 5 {
 		t.Errorf("lost %d, duplicates %d (recorded %d), reads %d; want 2, 1 and 5 reads", lost, dups, a.Duplicates, a.Reads)
@@ -196,19 +198,19 @@ func TestDrainCountsDistinctRecords(t *testing.T) {
 	rec := NewRecorder(0, false, 0)
 	id := func(seq uint64) probes.RecordID { return probes.RecordID{Run: 7, Partition: 0, Seq: seq} }
 	for seq := range uint64(10) {
-		rec.Produced(time.Millisecond, 10, id(seq))
+		rec.Produced(time.Now(), time.Millisecond, 10, id(seq))
 	}
 	for seq := range uint64(9) {
-		rec.Consumed(time.Millisecond, 10, true, id(seq))
+		rec.Consumed(time.Now(), time.Millisecond, 10, true, id(seq))
 	}
-	rec.Consumed(time.Millisecond, 10, true, id(3)) // a re-read
+	rec.Consumed(time.Now(), time.Millisecond, 10, true, id(3)) // a re-read
 	d := &driver{b: &spec.Bench{DrainTimeout: 200 * time.Millisecond}, rec: rec, ctx: context.Background(),
 		exited: make(chan struct{})}
 	err := d.drain()
 	if err == nil || !strings.Contains(err.Error(), "read 9 of 10 records") {
 		t.Fatalf("drain with 9 of 10 read and a duplicate: %v, want the drain_timeout error after 9 of 10", err)
 	}
-	rec.Consumed(time.Millisecond, 10, true, id(9))
+	rec.Consumed(time.Now(), time.Millisecond, 10, true, id(9))
 	if err := d.drain(); err != nil {
 		t.Fatalf("drain with all 10 read: %v", err)
 	}
@@ -223,7 +225,7 @@ func TestSkippedRecordsNotInFlight(t *testing.T) {
 	rec := NewRecorder(0, false, 0)
 	rec.Failed(probes.ReasonBehindSchedule, 4)
 	for seq := range uint64(6) {
-		rec.Produced(time.Millisecond, 10, probes.RecordID{Run: 7, Seq: seq})
+		rec.Produced(time.Now(), time.Millisecond, 10, probes.RecordID{Run: 7, Seq: seq})
 	}
 	rec.Failed(probes.ReasonTimeout, 1)
 	if got := rec.SentEnded(); got != 7 {

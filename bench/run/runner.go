@@ -260,7 +260,7 @@ func (r *Runner) measure(ctx context.Context, records Records, b *spec.Bench, se
 	records.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)
 	host := hostwatch.Start(ctx, hosts, r.HostInterval)
-	start := time.Now()
+	start := probe.Now() // the recorder's times are on the probe's clock
 	// The probe gets its own context: on SIGINT the runner still stops it
 	// in order (flush, commit, leave the group) before deleting its topic.
 	runCtx, stopProbe := context.WithCancel(context.Background())
