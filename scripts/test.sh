@@ -25,7 +25,7 @@ cleanup() {
   # A step that fails (lint, say) ends the script while the integration
   # tests may still run in the background: they end with it.
   [ -z "${integration_pid:-}" ] || kill -- "-$integration_pid" 2>/dev/null || kill "$integration_pid" 2>/dev/null || true
-  rm -rf "$marks" "$test_logs" "${tools_log:-}" "${lint_log:-}" "${vuln_log:-}" "${jars_log:-}" "${bin_log:-}" "${bin_dir:-}"
+  rm -rf "$marks" "$test_logs" "${tools_log:-}" "${checks_log:-}" "${jars_log:-}" "${bin_log:-}" "${bin_dir:-}"
 }
 trap cleanup EXIT
 
@@ -54,23 +54,10 @@ after_binary() { while kill -0 "$bin_pid" 2>/dev/null; do sleep 1; done; }
 # leaves idle, and take none from its compile and its brokers.
 low_priority() { nice -n 10 "$@"; }
 
-# Prometheus 3, the Helm, kustomize and golangci-lint CLIs and the release
-# tools compile from their Go modules (once, then cached) after the binary,
-# while apt-get and Maven may still download: CPU beside network and disk,
-# which on a fresh machine saves minutes. golangci-lint builds beside the
-# others, so that linting starts once it is there while Prometheus (the
-# longest of the builds), Helm and kustomize, which only the tests need,
-# still build.
-lint_log=$(mktemp)
-(
-  after_binary
-  phase_begin "golangci-lint build (background)"
-  rc=0
-  low_priority scripts/golangci-lint.sh path || rc=$?
-  phase_end "golangci-lint build (background)"
-  exit $rc
-) >"$lint_log" 2>&1 &
-lint_pid=$!
+# Prometheus 3, the Helm and kustomize CLIs and the release tools compile
+# from their Go modules (once, then cached) after the binary, while apt-get
+# and Maven may still download: CPU beside network and disk, which on a
+# fresh machine saves minutes. Only the tests need them.
 tools_log=$(mktemp)
 (
   after_binary
@@ -81,18 +68,58 @@ tools_log=$(mktemp)
   exit $rc
 ) >"$tools_log" 2>&1 &
 tools_pid=$!
-# Beside them govulncheck and its offline database: the golang.org/x/vulndb
-# module's download overlaps the compiling, its indexing the downloads.
-vuln_log=$(mktemp)
+
+# The checks (go vet, golangci-lint, govulncheck) are a lane of their own
+# beside the tests, after the binary: golangci-lint and govulncheck with its
+# offline database (golang.org/x/vulndb, whose download overlaps the
+# compiling) build while go vet runs, and each check starts once its tool is
+# there. With empty caches the builds take minutes; before, the other
+# packages' tests waited for them.
+checks_log=$(mktemp)
 (
   after_binary
+  phase_begin "golangci-lint build (background)"
+  ( rc=0; low_priority scripts/golangci-lint.sh path >/dev/null || rc=$?; phase_end "golangci-lint build (background)"; exit $rc ) &
+  lint_pid=$!
   phase_begin "govulncheck and its database (background)"
-  rc=0
-  { low_priority scripts/govulncheck.sh path && low_priority scripts/govulncheck.sh db; } || rc=$?
-  phase_end "govulncheck and its database (background)"
-  exit $rc
-) >"$vuln_log" 2>&1 &
-vuln_pid=$!
+  ( rc=0; { low_priority scripts/govulncheck.sh path && low_priority scripts/govulncheck.sh db; } >/dev/null || rc=$?; phase_end "govulncheck and its database (background)"; exit $rc ) &
+  vuln_pid=$!
+
+  phase_begin "go vet (checks)"
+  low_priority go vet ./...
+  # deploy/validate is a module of its own (k8s.io/api stays out of go.mod).
+  low_priority go vet -C deploy/validate ./...
+  # deploy/release (the release's archiver and image builder) likewise keeps
+  # go-containerregistry out of go.mod; deploy/release_test.go runs it.
+  low_priority go vet -C deploy/release ./...
+  phase_end "go vet (checks)"
+
+  phase_begin "waiting for the golangci-lint build (checks)"
+  wait "$lint_pid" || { echo "building golangci-lint failed" >&2; exit 1; }
+  phase_end "waiting for the golangci-lint build (checks)"
+  phase_begin "golangci-lint (checks)"
+  # The rules are in .golangci.yml. Each module is linted from its own root.
+  # --allow-serial-runners: another golangci-lint on the machine (another
+  # checkout) is waited for, not an error.
+  lint=$(scripts/golangci-lint.sh path)
+  low_priority "$lint" run --allow-serial-runners ./...
+  (cd deploy/validate && low_priority "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
+  (cd deploy/release && low_priority "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
+  phase_end "golangci-lint (checks)"
+
+  phase_begin "waiting for govulncheck and its database (checks)"
+  wait "$vuln_pid" || { echo "building govulncheck or its vulnerability database failed" >&2; exit 1; }
+  phase_end "waiting for govulncheck and its database (checks)"
+  phase_begin "govulncheck (checks)"
+  # Any known vulnerability that the code of a module reaches, in a required
+  # module or in the standard library of the pinned toolchain, fails the
+  # suite (scripts/govulncheck.sh: the offline database of golang.org/x/vulndb).
+  low_priority scripts/govulncheck.sh ./...
+  low_priority scripts/govulncheck.sh -C deploy/validate ./...
+  low_priority scripts/govulncheck.sh -C deploy/release ./...
+  phase_end "govulncheck (checks)"
+) >"$checks_log" 2>&1 &
+checks_pid=$!
 
 need_apt=()
 command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
@@ -166,12 +193,12 @@ phase_end "waiting for the exporter binary"
 echo "== go test ./integration (background)"
 # integration/ (real brokers; most of its time is waiting on faults,
 # windows and grace periods) is the longest package: it starts as soon as
-# the brokers' jars and the binary are there, in the background, before
-# vet, lint and govulncheck, and its waiting tests run together
-# (4 at a time, the long ones first: waiting in integration/main_test.go;
-# -parallel 64 only keeps go test from ordering them), while the other steps and
-# packages run one at a time beside it. So at most two packages run at
-# once on the 2 cores; the integration tests whose assertions are about
+# the brokers' jars and the binary are there, in the background, and its
+# waiting tests run together (4 at a time, the long ones first: waiting in
+# integration/main_test.go; -parallel 64 only keeps go test from ordering
+# them), while the other packages run one at a time beside it and the
+# checks at the lower priority. So at most two packages run at once on the
+# 2 cores; the integration tests whose assertions are about
 # rates and latencies run alone inside their package. set -m gives it a
 # process group of its own, which cleanup ends if a later step fails.
 set -m
@@ -185,65 +212,23 @@ phase_begin "go test ./integration (background)"
 integration_pid=$!
 set +m
 
-echo "== gofmt, go vet"
-phase_begin "gofmt, go vet"
+echo "== gofmt"
+phase_begin "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change: $unformatted" >&2
   exit 1
 fi
-low_priority go vet ./...
-# deploy/validate is a module of its own (k8s.io/api stays out of go.mod).
-low_priority go vet -C deploy/validate ./...
-# deploy/release (the release's archiver and image builder) likewise keeps
-# go-containerregistry out of go.mod; deploy/release_test.go runs it.
-low_priority go vet -C deploy/release ./...
-phase_end "gofmt, go vet"
-
-echo "== golangci-lint"
-phase_begin "waiting for the golangci-lint build"
-if ! wait "$lint_pid"; then
-  cat "$lint_log" >&2
-  echo "building golangci-lint failed" >&2
-  exit 1
-fi
-cat "$lint_log"
-phase_end "waiting for the golangci-lint build"
-phase_begin "golangci-lint"
-# Built above (scripts/golangci-lint.sh); the rules are in .golangci.yml.
-# Each module is linted from its own root. --allow-serial-runners: another
-# golangci-lint on the machine (another checkout) is waited for, not an error.
-lint=$(scripts/golangci-lint.sh path)
-low_priority "$lint" run --allow-serial-runners ./...
-(cd deploy/validate && low_priority "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
-(cd deploy/release && low_priority "$lint" run --allow-serial-runners --config ../../.golangci.yml ./...)
-phase_end "golangci-lint"
-
-echo "== govulncheck"
-phase_begin "waiting for govulncheck and its database"
-if ! wait "$vuln_pid"; then
-  cat "$vuln_log" >&2
-  echo "building govulncheck or its vulnerability database failed" >&2
-  exit 1
-fi
-cat "$vuln_log"
-phase_end "waiting for govulncheck and its database"
-phase_begin "govulncheck"
-# Any known vulnerability that the code of a module reaches, in a required
-# module or in the standard library of the pinned toolchain, fails the suite
-# (scripts/govulncheck.sh: the offline database of golang.org/x/vulndb).
-low_priority scripts/govulncheck.sh ./...
-low_priority scripts/govulncheck.sh -C deploy/validate ./...
-low_priority scripts/govulncheck.sh -C deploy/release ./...
-phase_end "govulncheck"
+phase_end "gofmt"
 
 echo "== go test, the other packages"
 phase_begin "go test, the other packages"
 mapfile -t packages < <(go list ./... | grep -v '/integration$')
 rc=0
-# At the normal priority: at the lower one, with empty caches, they ended
-# three minutes after go test ./integration, and a bench test's producer,
-# starved, gave up records.
+# Right after gofmt, not after the checks: with empty caches the checks'
+# tools take minutes to build. At the normal priority: at the lower one, with
+# empty caches, they ended three minutes after go test ./integration, and a
+# bench test's producer, starved, gave up records.
 KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 40m "$@" "${packages[@]}" 2>&1 | tee "$test_logs/packages.out" || rc=$?
 go test -C deploy/validate -count=1 ./... 2>&1 | tee "$test_logs/deploy-validate.out" || rc=$?
 phase_end "go test, the other packages"
@@ -252,6 +237,14 @@ integration_rc=0
 wait "$integration_pid" || integration_rc=$?
 phase_end "waiting for go test ./integration"
 cat "$test_logs/integration.out"
+
+echo "== go vet, golangci-lint, govulncheck"
+phase_begin "waiting for the checks"
+checks_rc=0
+wait "$checks_pid" || checks_rc=$?
+cat "$checks_log"
+[ "$checks_rc" = 0 ] || echo "go vet, golangci-lint or govulncheck failed (above)" >&2
+phase_end "waiting for the checks"
 
 echo "== Prometheus 3, Helm and kustomize CLIs (built once from their Go modules, then cached)"
 # The tests did not wait for these builds: a test that needs a tool calls
@@ -267,4 +260,4 @@ phase_end "waiting for the tool builds"
 echo "== where the time went"
 go run ./internal/suitetime -marks "$marks" "$test_logs"/*.out || true
 echo "== suite took $(( $(date +%s) - start )) s"
-[ "$rc" = 0 ] && [ "$integration_rc" = 0 ] && [ "$tools_rc" = 0 ]
+[ "$rc" = 0 ] && [ "$integration_rc" = 0 ] && [ "$checks_rc" = 0 ] && [ "$tools_rc" = 0 ]
