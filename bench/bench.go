@@ -125,9 +125,9 @@ func Run(ctx context.Context, o Options) int {
 		return o.plan(ctx, &benchrun.Runner{Logger: logger, Seed: o.Seed})
 	}
 
-	// Unwatched, the probes' metrics go to a registry nobody reads; with
-	// Serve, to the exporter that serves them.
-	metrics := probes.NewMetrics(prometheus.NewRegistry())
+	// Unwatched, the probes' metrics are UnreadMetrics (the results come
+	// from the runner's recorder); with Serve, the exporter's, served.
+	metrics := probes.UnreadMetrics()
 	var clientMetrics prometheus.Registerer
 	if o.Serve != nil {
 		m, reg, shutdown, err := o.Serve(ctx, cancel)

@@ -60,8 +60,10 @@ func TestLatencyIgnoresWallClockSteps(t *testing.T) {
 	pr := newProducer(p.runDeps, nil, 0)
 	c := &consumer{runDeps: p.runDeps}
 
-	ft.advance(time.Minute) // the probe has run for a while
+	ft.advance(time.Minute)   // the probe has run for a while
+	ft.step(30 * time.Second) // an NTP step before the round
 	intended := p.clk.now()
+	pr.readWall(intended)
 	ft.advance(2 * time.Millisecond) // handed to the client 2 ms late
 	wallAtSend := ft.wall
 	r := pr.record(intended, p.clk.now())

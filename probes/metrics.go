@@ -65,6 +65,10 @@ type Metrics struct {
 	share           *shareMetrics       // share_metrics.go
 	rebalance       *rebalanceMetrics   // rebalance.go
 	txn             *txnMetrics         // txn_metrics.go
+	// unread says nobody reads these metrics (UnreadMetrics): the series
+	// the probe touches per record or per fetch are discard.
+	unread  bool
+	discard discard
 }
 
 // NewMetrics creates and registers the probe metrics on reg.
@@ -104,6 +108,46 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
+// UnreadMetrics are probe metrics for a run whose figures come from
+// elsewhere and whose registry nobody gathers: a bench not serving /metrics
+// (its results come from its recorder) and the capacity search's borrowed
+// probe. The series a probe updates per record or per fetch (records and
+// bytes produced and consumed, the produce, send-delay and end-to-end
+// latency histograms, records fetched by broker) keep nothing, so such a
+// run spends no CPU on them; the others are kept, in a registry of their
+// own.
+func UnreadMetrics() *Metrics {
+	m := NewMetrics(prometheus.NewRegistry())
+	m.unread = true
+	m.discard = discard{prometheus.NewCounter(prometheus.CounterOpts{Name: "kafka_bench_unread", Help: "Never registered."})}
+	return m
+}
+
+// discard stands in for a per-record series of UnreadMetrics: a counter and
+// a histogram observer that keep nothing. Its Counter, never registered,
+// answers the Metric and Collector methods.
+type discard struct{ prometheus.Counter }
+
+func (discard) Inc()            {}
+func (discard) Add(float64)     {}
+func (discard) Observe(float64) {}
+
+// perRecord is c, or discard for UnreadMetrics.
+func (m *Metrics) perRecord(c prometheus.Counter) prometheus.Counter {
+	if m.unread {
+		return m.discard
+	}
+	return c
+}
+
+// perRecordObserver is o, or discard for UnreadMetrics.
+func (m *Metrics) perRecordObserver(o prometheus.Observer) prometheus.Observer {
+	if m.unread {
+		return m.discard
+	}
+	return o
+}
+
 // families lists every probe family.
 func (m *Metrics) families() []family.Vec {
 	return []family.Vec{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
@@ -138,12 +182,12 @@ func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
 	pm := &probeMetrics{
 		targetRate:    m.targetRate.WithLabelValues(name),
 		up:            m.up.WithLabelValues(name),
-		produced:      m.produced.WithLabelValues(name),
-		producedBytes: m.producedBytes.WithLabelValues(name),
+		produced:      m.perRecord(m.produced.WithLabelValues(name)),
+		producedBytes: m.perRecord(m.producedBytes.WithLabelValues(name)),
 		failed:        make(map[string]prometheus.Counter, len(FailureReasons)),
-		sendDelay:     m.sendDelay.WithLabelValues(name),
-		consumed:      m.consumed.WithLabelValues(name),
-		consumedBytes: m.consumedBytes.WithLabelValues(name),
+		sendDelay:     m.perRecordObserver(m.sendDelay.WithLabelValues(name)),
+		consumed:      m.perRecord(m.consumed.WithLabelValues(name)),
+		consumedBytes: m.perRecord(m.consumedBytes.WithLabelValues(name)),
 		commitLatency: m.commitLatency.WithLabelValues(name),
 		commitFailed:  m.commitFailed.WithLabelValues(name),
 		lost:          m.lost.WithLabelValues(name),

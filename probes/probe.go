@@ -363,7 +363,10 @@ func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
 	if churn {
 		cfg.Consumer.GroupInstanceID, label = "", "churn"
 	}
-	opts := append(kclient.ConsumerOpts(cfg, member, c.callbacks()), kgo.WithHooks(fetchedFrom{probe: p.cfg.Name, leaders: p.latency, counter: p.metrics.fetchedRecords}))
+	opts := kclient.ConsumerOpts(cfg, member, c.callbacks())
+	if !p.metrics.unread {
+		opts = append(opts, kgo.WithHooks(fetchedFrom{probe: p.cfg.Name, leaders: p.latency, counter: p.metrics.fetchedRecords}))
+	}
 	cl, err := p.NewClient(kclient.RoleConsumer, label, opts...)
 	if err != nil {
 		return nil, err

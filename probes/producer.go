@@ -95,6 +95,11 @@ type producer struct {
 	// txn is the open transaction's state; nil without transactional.id
 	// (txn.go). Only the produce loop touches it.
 	txn *txn
+	// wallSkew is the wall clock minus the probe's steady clock, read once
+	// per round: a record's timestamp is its hand-off time plus it, the
+	// wall clock's time without a second clock reading per record. Only
+	// the produce loop touches it.
+	wallSkew time.Duration
 }
 
 // newProducer makes a producer on client; limit > 0 stops it after that
@@ -185,12 +190,17 @@ func (pr *producer) run(ctx context.Context) {
 		if !pr.beginTxn(ctx, n) {
 			continue
 		}
+		pr.readWall(clock.Now())
 		handOut(clock, pc, first, n, unlimited, pr.send)
 		if pr.txnDue() {
 			pr.endTxn()
 		}
 	}
 }
+
+// readWall reads the wall clock for the records of the round starting at
+// now (wallSkew).
+func (pr *producer) readWall(now time.Time) { pr.wallSkew = pr.clk.wall().Sub(now) }
 
 // handOut hands records [first, first+n) to send. The clock is read per
 // record: a Produce that waited for buffer space delays the records after
@@ -219,7 +229,7 @@ func (pr *producer) send(intended, now time.Time) {
 
 // record makes the next record, round-robin over the writable partitions,
 // with intended in its header. Its timestamp, which the broker keeps, is
-// the wall clock's.
+// the wall clock's (now plus wallSkew).
 func (pr *producer) record(intended, now time.Time) *kgo.Record {
 	parts := pr.partitionCount()
 	if pr.rr >= parts {
@@ -234,7 +244,7 @@ func (pr *producer) record(intended, now time.Time) *kgo.Record {
 	pr.seqs[part]++
 	h := payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()}
 	pr.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
-	sr := &sentRecord{Partition: part, Value: pr.pool.Get(h), Timestamp: pr.clk.wall(),
+	sr := &sentRecord{Partition: part, Value: pr.pool.Get(h), Timestamp: now.Add(pr.wallSkew),
 		header: sentHeader{Context: context.Background(), Header: h}}
 	sr.Context = &sr.header
 	return &sr.Record

@@ -12,8 +12,6 @@ import (
 	"maps"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
@@ -135,7 +133,7 @@ func New(p config.Probe, opts Options) *Canary {
 	opts.Kafka.Kafka.ClientID = ClientID(opts.Kafka.Kafka.ClientID, p.Name)
 	probeLogger := logger.With("probe", p.Name)
 	c := &Canary{probe: p, cfg: cfg, opts: opts, probeLogger: probeLogger, logger: probeLogger.With("capacity_topic", p.Topic),
-		scratch: probes.NewMetrics(prometheus.NewRegistry())}
+		scratch: probes.UnreadMetrics()}
 	if opts.Metrics != nil {
 		c.m = opts.Metrics.forProbe(p.Name, time.Duration(cfg.Interval))
 	}
