@@ -248,24 +248,29 @@ wait "$integration_pid" || integration_rc=$?
 phase_end "waiting for go test ./integration"
 cat "$test_logs/integration.out"
 
+# await_lane PHASE PID LOG FAILURE waits for a background lane, prints its
+# log and, if it failed, FAILURE; it returns the lane's status.
+await_lane() {
+  local lane_rc=0
+  phase_begin "$1"
+  wait "$2" || lane_rc=$?
+  cat "$3"
+  [ "$lane_rc" = 0 ] || echo "$4" >&2
+  phase_end "$1"
+  return $lane_rc
+}
+
 echo "== go vet, golangci-lint, govulncheck"
-phase_begin "waiting for the checks"
 checks_rc=0
-wait "$checks_pid" || checks_rc=$?
-cat "$checks_log"
-[ "$checks_rc" = 0 ] || echo "go vet, golangci-lint or govulncheck failed (above)" >&2
-phase_end "waiting for the checks"
+await_lane "waiting for the checks" "$checks_pid" "$checks_log" "go vet, golangci-lint or govulncheck failed (above)" || checks_rc=$?
 
 echo "== Prometheus 3, Helm and kustomize CLIs (built once from their Go modules, then cached)"
 # The tests did not wait for these builds: a test that needs a tool calls
 # its script, which waits for the background build of it (scripts/go-tool.sh
 # holds a lock per tool) while the tests that need none go on.
-phase_begin "waiting for the tool builds"
 tools_rc=0
-wait "$tools_pid" || tools_rc=$?
-cat "$tools_log"
-[ "$tools_rc" = 0 ] || echo "building Prometheus 3, the Helm or kustomize CLI or the release tools failed" >&2
-phase_end "waiting for the tool builds"
+await_lane "waiting for the tool builds" "$tools_pid" "$tools_log" \
+  "building Prometheus 3, the Helm or kustomize CLI or the release tools failed" || tools_rc=$?
 
 echo "== where the time went"
 go run ./internal/suitetime -marks "$marks" "$test_logs"/*.out || true
