@@ -66,8 +66,8 @@ func (ll *leaderLatency) set(parts kadm.PartitionDetails) {
 		if l >= 0 {
 			broker = strconv.Itoa(int(l))
 		}
-		lo.produce[i] = ll.metrics.perRecordObserver(ll.metrics.produceLatency.WithLabelValues(ll.probe, broker))
-		lo.e2e[i] = ll.metrics.perRecordObserver(ll.metrics.e2eLatency.WithLabelValues(ll.probe, broker))
+		lo.produce[i] = ll.metrics.produceLatency.WithLabelValues(ll.probe, broker)
+		lo.e2e[i] = ll.metrics.e2eLatency.WithLabelValues(ll.probe, broker)
 	}
 	ll.cur.Store(lo)
 }
@@ -82,18 +82,24 @@ func (ll *leaderLatency) leaderLabel(partition int32) string {
 
 // produce is the produce latency histogram of partition's leader.
 func (ll *leaderLatency) produce(partition int32) prometheus.Observer {
+	if ll.metrics.unread() {
+		return ll.metrics.discard
+	}
 	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.produce) {
 		return lo.produce[partition]
 	}
-	return ll.metrics.perRecordObserver(ll.metrics.produceLatency.WithLabelValues(ll.probe, brokerUnknown))
+	return ll.metrics.produceLatency.WithLabelValues(ll.probe, brokerUnknown)
 }
 
 // e2e is the end-to-end latency histogram of partition's leader.
 func (ll *leaderLatency) e2e(partition int32) prometheus.Observer {
+	if ll.metrics.unread() {
+		return ll.metrics.discard
+	}
 	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.e2e) {
 		return lo.e2e[partition]
 	}
-	return ll.metrics.perRecordObserver(ll.metrics.e2eLatency.WithLabelValues(ll.probe, brokerUnknown))
+	return ll.metrics.e2eLatency.WithLabelValues(ll.probe, brokerUnknown)
 }
 
 // spreadTimeout bounds putting a leader on every broker: reassigning the

@@ -65,10 +65,9 @@ type Metrics struct {
 	share           *shareMetrics       // share_metrics.go
 	rebalance       *rebalanceMetrics   // rebalance.go
 	txn             *txnMetrics         // txn_metrics.go
-	// unread says nobody reads these metrics (UnreadMetrics): the series
-	// the probe touches per record or per fetch are discard.
-	unread  bool
-	discard discard
+	// discard, for UnreadMetrics only, stands in for every series the
+	// probe touches per record or per fetch; nil otherwise.
+	discard *discard
 }
 
 // NewMetrics creates and registers the probe metrics on reg.
@@ -118,8 +117,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 // own.
 func UnreadMetrics() *Metrics {
 	m := NewMetrics(prometheus.NewRegistry())
-	m.unread = true
-	m.discard = discard{prometheus.NewCounter(prometheus.CounterOpts{Name: "kafka_bench_unread", Help: "Never registered."})}
+	m.discard = &discard{prometheus.NewCounter(prometheus.CounterOpts{Name: "kafka_bench_unread", Help: "Never registered."})}
 	return m
 }
 
@@ -128,13 +126,16 @@ func UnreadMetrics() *Metrics {
 // answers the Metric and Collector methods.
 type discard struct{ prometheus.Counter }
 
-func (discard) Inc()            {}
-func (discard) Add(float64)     {}
-func (discard) Observe(float64) {}
+func (*discard) Inc()            {}
+func (*discard) Add(float64)     {}
+func (*discard) Observe(float64) {}
+
+// unread says these are UnreadMetrics.
+func (m *Metrics) unread() bool { return m.discard != nil }
 
 // perRecord is c, or discard for UnreadMetrics.
 func (m *Metrics) perRecord(c prometheus.Counter) prometheus.Counter {
-	if m.unread {
+	if m.unread() {
 		return m.discard
 	}
 	return c
@@ -142,7 +143,7 @@ func (m *Metrics) perRecord(c prometheus.Counter) prometheus.Counter {
 
 // perRecordObserver is o, or discard for UnreadMetrics.
 func (m *Metrics) perRecordObserver(o prometheus.Observer) prometheus.Observer {
-	if m.unread {
+	if m.unread() {
 		return m.discard
 	}
 	return o

@@ -24,13 +24,19 @@ func touch(m *Metrics, p string) {
 	ll.e2e(0).Observe(0.004)
 }
 
-func histogramCount(t *testing.T, vec *prometheus.HistogramVec, labels ...string) uint64 {
+// histogramOf is the histogram of vec's child with labels.
+func histogramOf(t *testing.T, vec *prometheus.HistogramVec, labels ...string) *dto.Histogram {
 	t.Helper()
 	var pb dto.Metric
 	if err := vec.WithLabelValues(labels...).(prometheus.Histogram).Write(&pb); err != nil {
 		t.Fatal(err)
 	}
-	return pb.GetHistogram().GetSampleCount()
+	return pb.GetHistogram()
+}
+
+func histogramCount(t *testing.T, vec *prometheus.HistogramVec, labels ...string) uint64 {
+	t.Helper()
+	return histogramOf(t, vec, labels...).GetSampleCount()
 }
 
 // Watched metrics keep what the probe updates; UnreadMetrics keep nothing

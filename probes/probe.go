@@ -364,7 +364,7 @@ func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
 		cfg.Consumer.GroupInstanceID, label = "", "churn"
 	}
 	opts := kclient.ConsumerOpts(cfg, member, c.callbacks())
-	if !p.metrics.unread {
+	if !p.metrics.unread() {
 		opts = append(opts, kgo.WithHooks(fetchedFrom{probe: p.cfg.Name, leaders: p.latency, counter: p.metrics.fetchedRecords}))
 	}
 	cl, err := p.NewClient(kclient.RoleConsumer, label, opts...)

@@ -90,9 +90,5 @@ func rebalanceSum(t *testing.T, m *rebalanceMetrics, protocol string) float64 {
 
 func durations(t *testing.T, m *rebalanceMetrics, protocol string) *dto.Histogram {
 	t.Helper()
-	var out dto.Metric
-	if err := m.duration.WithLabelValues("p", protocol).(prometheus.Histogram).Write(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out.GetHistogram()
+	return histogramOf(t, m.duration, "p", protocol)
 }

@@ -242,11 +242,6 @@ rc=0
 KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 40m "$@" "${packages[@]}" 2>&1 | tee "$test_logs/packages.out" || rc=$?
 go test -C deploy/validate -count=1 ./... 2>&1 | tee "$test_logs/deploy-validate.out" || rc=$?
 phase_end "go test, the other packages"
-phase_begin "waiting for go test ./integration"
-integration_rc=0
-wait "$integration_pid" || integration_rc=$?
-phase_end "waiting for go test ./integration"
-cat "$test_logs/integration.out"
 
 # await_lane PHASE PID LOG FAILURE waits for a background lane, prints its
 # log and, if it failed, FAILURE; it returns the lane's status.
@@ -254,11 +249,15 @@ await_lane() {
   local lane_rc=0
   phase_begin "$1"
   wait "$2" || lane_rc=$?
+  phase_end "$1"
   cat "$3"
   [ "$lane_rc" = 0 ] || echo "$4" >&2
-  phase_end "$1"
   return $lane_rc
 }
+
+integration_rc=0
+await_lane "waiting for go test ./integration" "$integration_pid" "$test_logs/integration.out" \
+  "go test ./integration failed (above)" || integration_rc=$?
 
 echo "== go vet, golangci-lint, govulncheck"
 checks_rc=0
