@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,6 +63,12 @@ type producer struct {
 	runDeps
 	client *kgo.Client
 	pool   *payload.Pool
+	// records recycles sent records once their promise has run: franz-go
+	// no longer reads a record after calling its promise (it takes the
+	// record's size before), so a record is reused instead of allocated
+	// per record, which on a heap as large as a bench's (its exact
+	// histograms) meant touching fresh memory for every one.
+	records sync.Pool
 	// seqs holds the next sequence number of each partition; only the
 	// produce loop touches it.
 	seqs []uint64
@@ -244,43 +251,69 @@ func (pr *producer) record(intended, now time.Time) *kgo.Record {
 	pr.seqs[part]++
 	h := payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()}
 	pr.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
-	sr := &sentRecord{Partition: part, Value: pr.pool.Get(h), Timestamp: now.Add(pr.wallSkew),
-		header: sentHeader{Context: context.Background(), Header: h}}
-	sr.Context = &sr.header
+	sr, _ := pr.records.Get().(*sentRecord)
+	if sr == nil {
+		sr = new(sentRecord)
+		sr.header.rec = sr
+	}
+	sr.Record = kgo.Record{Partition: part, Value: pr.pool.Get(h), Timestamp: now.Add(pr.wallSkew), Context: &sr.header}
+	sr.header.Header = h
 	return &sr.Record
 }
 
 // sentRecord is a record with its header beside it, in one allocation. The
-// record's Context (which franz-go only asks whether it is done: never, as
-// context.Background) points at the header, so the promise reads it from
-// there instead of decoding the value: by the time Kafka answers, the value
-// has long left the CPU's caches, and reading its first bytes was the most
-// expensive step of a promise.
+// record's Context (which franz-go only asks whether it is done) points at
+// the header, so the promise reads it from there instead of decoding the
+// value: by the time Kafka answers, the value has long left the CPU's
+// caches, and reading its first bytes was the most expensive step of a
+// promise.
 type sentRecord struct {
 	kgo.Record
 	header sentHeader
 }
 
+// sentHeader is a sent record's header and its Context, which is never
+// done and holds no values, as context.Background. Its methods read none of
+// its fields: franz-go may keep asking a record's Context whether it is done
+// after the record's promise has run (the goroutine that waits for an
+// unknown topic's metadata holds the first record's), while the record is
+// already reused for the next one.
 type sentHeader struct {
-	context.Context
 	payload.Header
+	rec *sentRecord // the record it is beside, to recycle; set once
 }
 
-// sentHeaderOf is the header of a record the producer made; a record of another
-// making (none in the probe) is decoded.
-func sentHeaderOf(r *kgo.Record) (payload.Header, error) {
+func (*sentHeader) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (*sentHeader) Done() <-chan struct{}       { return nil }
+func (*sentHeader) Err() error                  { return nil }
+func (*sentHeader) Value(any) any               { return nil }
+
+// sentHeaderOf is the header of a record the producer made, and that record
+// (nil for a record of another making, none in the probe, whose header is
+// decoded).
+func sentHeaderOf(r *kgo.Record) (payload.Header, *sentRecord, error) {
 	if sh, ok := r.Context.(*sentHeader); ok {
-		return sh.Header, nil
+		return sh.Header, sh.rec, nil
 	}
-	return payload.Decode(r.Value)
+	h, err := payload.Decode(r.Value)
+	return h, nil, err
 }
 
 // promise runs on franz-go's callback goroutine for each record; it reads the
 // header back (sentHeaderOf) instead of capturing it, so no closure is allocated
-// per record.
+// per record. The record is recycled when it returns (records).
 func (pr *producer) promise(r *kgo.Record, err error) {
+	h, sr, derr := sentHeaderOf(r)
+	if sr != nil {
+		defer pr.records.Put(sr)
+	}
+	pr.acknowledged(r, h, derr, err)
+}
+
+// acknowledged accounts for the record r with header h whose produce ended
+// with err (nil: acknowledged).
+func (pr *producer) acknowledged(r *kgo.Record, h payload.Header, derr, err error) {
 	now := pr.clk.now()
-	h, derr := sentHeaderOf(r)
 	pr.pool.Put(r.Value)
 	if derr != nil {
 		return // cannot happen: the value is ours

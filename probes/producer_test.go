@@ -170,3 +170,48 @@ func TestPromiseReadsHeaderBesideValue(t *testing.T) {
 		t.Errorf("acknowledged %v, want %v", rec.produced, want)
 	}
 }
+
+// A sent record is reused once its promise has run, and carries nothing of
+// its last use: every field franz-go sets on the way (topic, offset,
+// attributes, producer id and epoch, leader epoch) starts at zero again,
+// and the promise reads the new record's header, not the old one's.
+func TestRecordsRecycledWhole(t *testing.T) {
+	var cfg config.Probe
+	cfg.SetDefaults()
+	cfg.Name = "recycled"
+	cfg.Resolve()
+	rec := &ids{}
+	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
+	p.partitions.Store(1)
+	pr := newProducer(p.runDeps, nil, 0)
+	now := p.clk.now()
+	seen := map[*kgo.Record]bool{}
+	reused := 0
+	const n = 20
+	for i := range n {
+		r := pr.record(now, now)
+		if seen[r] {
+			reused++
+		}
+		seen[r] = true
+		if r.Topic != "" || r.Offset != 0 || r.Attrs != (kgo.RecordAttrs{}) || r.ProducerID != 0 || r.ProducerEpoch != 0 || r.LeaderEpoch != 0 || r.Headers != nil {
+			t.Fatalf("record %d starts with %+v left from its last use", i, *r)
+		}
+		r.Topic, r.Offset, r.ProducerID, r.ProducerEpoch, r.LeaderEpoch = "t", 100+int64(i), 5, 6, 7
+		r.Headers = []kgo.RecordHeader{{Key: "k"}}
+		pr.promise(r, nil)
+	}
+	// sync.Pool may drop an item (the race detector drops some on purpose),
+	// but not all of twenty.
+	if reused == 0 {
+		t.Errorf("none of %d records was reused after its promise", n)
+	}
+	for i, id := range rec.produced {
+		if want := (RecordID{Run: p.runID, Partition: 0, Seq: uint64(i)}); id != want {
+			t.Fatalf("acknowledgement %d was %v, want %v", i, id, want)
+		}
+	}
+	if len(rec.produced) != n {
+		t.Errorf("%d acknowledgements, want %d", len(rec.produced), n)
+	}
+}
