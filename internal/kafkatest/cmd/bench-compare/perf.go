@@ -152,3 +152,20 @@ func floorShareRate(out string) (float64, error) {
 	}
 	return strconv.ParseFloat(m[1], 64)
 }
+
+// floorProduceRateRE is kgo-floor produce's line, "acked N failed M in D, R
+// records/s".
+var floorProduceRateRE = regexp.MustCompile(`(?m)^acked \d+ failed (\d+) in \S+, ([0-9.]+) records/s$`)
+
+// floorProduceRate reads kgo-floor produce's records/s; a failed record is
+// an error, as it would be for ours.
+func floorProduceRate(out string) (float64, error) {
+	m := floorProduceRateRE.FindStringSubmatch(out)
+	switch {
+	case m == nil:
+		return 0, errors.New("no kgo-floor produce result line (\"acked N failed M in D, R records/s\") in the output")
+	case m[1] != "0":
+		return 0, fmt.Errorf("kgo-floor produce: %s records failed", m[1])
+	}
+	return strconv.ParseFloat(m[2], 64)
+}

@@ -205,3 +205,14 @@ func TestFloorShareRate(t *testing.T) {
 		}
 	}
 }
+
+func TestFloorProduceRate(t *testing.T) {
+	if got, err := floorProduceRate("acked 200000 failed 0 in 7.5s, 26666.7 records/s\n"); err != nil || got != 26666.7 {
+		t.Errorf("floorProduceRate = %v, %v; want 26666.7", got, err)
+	}
+	for _, bad := range []string{"", "acked 200000 failed 0\n", "acked 199990 failed 10 in 7.5s, 26665.3 records/s\n", ppOutput} {
+		if got, err := floorProduceRate(bad); err == nil {
+			t.Errorf("floorProduceRate(%q) = %v, want an error", bad, got)
+		}
+	}
+}

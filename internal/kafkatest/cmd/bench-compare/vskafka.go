@@ -112,7 +112,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 		return err
 	}
 	want := func(p string) bool { return slices.Contains(parts, p) }
-	if want("share") {
+	if want("produce") || want("share") {
 		if v.floor, err = build(ctx, work, "./internal/kafkatest/cmd/kgo-floor"); err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ type vsRun struct {
 	acks, codecs                                                                     []string
 
 	work, bin string
-	floor     string // kgo-floor, for the share part
+	floor     string // kgo-floor, for the produce and share parts
 	cluster   *kafkatest.Cluster
 	brokers   []string
 	cl        *kgo.Client
@@ -336,7 +336,9 @@ func (v *vsRun) produce(ctx context.Context) error {
 				if res.Produce == nil {
 					return nil, errors.New("bench's result has no produce part")
 				}
-				return []float64{res.Produce.RecordsPerSec}, nil
+				settle()
+				floor, err := v.produceFloor(ctx, fmt.Sprintf("produce-floor-%d-%s-%d", size, acks, r), n, size, acks)
+				return []float64{res.Produce.RecordsPerSec, floor}, err
 			}
 			theirs := func(r int) ([]float64, error) {
 				topic := fmt.Sprintf("pp-%d-%s-%d", size, acks, r)
@@ -347,6 +349,7 @@ func (v *vsRun) produce(ctx context.Context) error {
 				return err
 			}
 			v.report.say("%s", compareRow("produce", size, acks, column(o, 0), column(k, 0)))
+			v.report.say("%s", compareRow("produce, kgo-floor as ours", size, acks, column(o, 1), column(k, 0)))
 		}
 	}
 	return nil
@@ -566,6 +569,35 @@ func (v *vsRun) share(ctx context.Context) error {
 	v.report.say("%s", compareRow(fmt.Sprintf("share-consume (%d members)", *v.members), size, "-", column(o, 0), column(k, 0)))
 	v.report.say("%s", compareRow(fmt.Sprintf("share-consume, kgo-floor as ours (%d members)", *v.members), size, "-", column(o, 1), column(k, 0)))
 	return v.deleteTopic(ctx, topic)
+}
+
+// produceFloor runs kgo-floor's producer, the client library alone (no
+// header, histogram, tracking or metrics), right after ours in the same
+// round: n records of size as fast as it can, round-robin over a fresh
+// topic of the same partitions, with the producer settings both tools get
+// (linger.ms, batch.size, buffer.memory, no compression; idempotence
+// follows acks as in ours), and returns its records/s, timed from the first
+// record to the last acknowledgement, as ours is.
+func (v *vsRun) produceFloor(ctx context.Context, name string, n, size int, acks string) (float64, error) {
+	topic := name
+	if err := v.createTopic(ctx, topic); err != nil {
+		return 0, err
+	}
+	prefix := filepath.Join(v.work, name)
+	if err := runLogged(ctx, prefix, v.floor, "produce", "-brokers", strings.Join(v.brokers, ","), "-topic", topic,
+		"-records", strconv.Itoa(n), "-rate", "0", "-size", strconv.Itoa(size), "-acks", acks,
+		"-partitions", strconv.Itoa(*v.partitions), "-linger", fmt.Sprint(lingerMS, "ms"),
+		"-batch", strconv.Itoa(batchSize), "-buffer", strconv.Itoa(bufferMemory)); err != nil {
+		return 0, err
+	}
+	if err := v.deleteTopic(ctx, topic); err != nil {
+		return 0, err
+	}
+	out, err := os.ReadFile(prefix + ".out")
+	if err != nil {
+		return 0, err
+	}
+	return floorProduceRate(string(out))
 }
 
 // shareFloor runs kgo-floor's share consumer, the client library alone (no

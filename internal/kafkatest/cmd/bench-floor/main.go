@@ -343,7 +343,8 @@ func consumed(out string) (int64, error) {
 	return 0, fmt.Errorf("no ConsumerPerformance line in bench's output")
 }
 
-// fromFloor reads kgo-floor's last line: "acked N failed M" or "consumed N".
+// fromFloor reads kgo-floor's last line: "acked N failed M in D, R
+// records/s" or "consumed N".
 func fromFloor(out string) (int64, error) {
 	f := strings.Fields(out)
 	if len(f) >= 2 && f[0] == "acked" {
