@@ -144,19 +144,25 @@ func (r *ids) Produced(_ time.Time, _ time.Duration, _ int, id RecordID) {
 	r.produced = append(r.produced, id)
 }
 
+// recordingProducer is a producer without a client of a default probe
+// named name on partitions partitions, whose acknowledgements rec records.
+func recordingProducer(name string, partitions int32) (*Probe, *producer, *ids) {
+	var cfg config.Probe
+	cfg.SetDefaults()
+	cfg.Name = name
+	cfg.Resolve()
+	rec := &ids{}
+	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
+	p.partitions.Store(partitions)
+	return p, newProducer(p.runDeps, nil, 0), rec
+}
+
 // The promise takes a record's header from beside the record, not from its
 // value (cold in the cache by the time Kafka answers): a value whose
 // header bytes were overwritten after the hand-over is still accounted as
 // the record it was made as. A record of another making is decoded.
 func TestPromiseReadsHeaderBesideValue(t *testing.T) {
-	var cfg config.Probe
-	cfg.SetDefaults()
-	cfg.Name = "beside"
-	cfg.Resolve()
-	rec := &ids{}
-	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
-	p.partitions.Store(2)
-	pr := newProducer(p.runDeps, nil, 0)
+	p, pr, rec := recordingProducer("beside", 2)
 	now := p.clk.now()
 	for range 3 {
 		r := pr.record(now, now)
@@ -176,14 +182,7 @@ func TestPromiseReadsHeaderBesideValue(t *testing.T) {
 // attributes, producer id and epoch, leader epoch) starts at zero again,
 // and the promise reads the new record's header, not the old one's.
 func TestRecordsRecycledWhole(t *testing.T) {
-	var cfg config.Probe
-	cfg.SetDefaults()
-	cfg.Name = "recycled"
-	cfg.Resolve()
-	rec := &ids{}
-	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
-	p.partitions.Store(1)
-	pr := newProducer(p.runDeps, nil, 0)
+	p, pr, rec := recordingProducer("recycled", 1)
 	now := p.clk.now()
 	seen := map[*kgo.Record]bool{}
 	reused := 0
