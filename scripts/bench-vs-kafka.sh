@@ -7,7 +7,9 @@
 #            100 B / 1 KiB / 10 KiB records, acks=1 and acks=all, same topic
 #            (partitions, replication factor) and producer settings; realistic
 #            payload on both sides: ours random_letters (fresh padding per
-#            record), Kafka's fresh random A-Z per record
+#            record), Kafka's fresh random A-Z per record; in every round,
+#            right after ours, the client library alone (kgo-floor produce:
+#            franz-go with nothing of ours) on a topic of its own
 #   produce-txn  the same with a transactional producer: ours with
 #            producer.transactional.id and transaction.duration.ms vs
 #            ProducerPerformance --transactional-id --transaction-duration-ms
