@@ -102,6 +102,9 @@ type producer struct {
 	// txn is the open transaction's state; nil without transactional.id
 	// (txn.go). Only the produce loop touches it.
 	txn *txn
+	// promised is promise as a func value, made once: a method value
+	// handed to Produce per record would be allocated per record.
+	promised func(*kgo.Record, error)
 	// wallSkew is the wall clock minus the probe's steady clock, read once
 	// per round: a record's timestamp is its hand-off time plus it, the
 	// wall clock's time without a second clock reading per record. Only
@@ -123,6 +126,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 		lagTimes:  !ackless(d.cfg),
 		txn:       newTxn(d.cfg.Producer, d.txm),
 	}
+	pr.promised = pr.promise
 	if client != nil {
 		pr.refresh = client.ForceMetadataRefresh
 		pr.loaded = func(partition int32) bool {
@@ -231,7 +235,7 @@ func handOut(clock pacer.Clock, pc *pacer.Pacer, first, n uint64, unlimited bool
 // is done by closing the client.
 func (pr *producer) send(intended, now time.Time) {
 	pr.sent.Add(1)
-	pr.client.Produce(context.Background(), pr.record(intended, now), pr.promise)
+	pr.client.Produce(context.Background(), pr.record(intended, now), pr.promised)
 }
 
 // record makes the next record, round-robin over the writable partitions,

@@ -115,8 +115,9 @@ func (r *run) available(ctx context.Context) error {
 	st := newStepStats(0, now, now, r.pool, r.p.Now)
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	ack := st.ack
 	for range r.partitions {
-		r.send(ctx, st, r.p.Now())
+		r.send(ctx, ack, r.p.Now())
 	}
 	if err := r.client.Flush(ctx); err != nil {
 		return err
@@ -175,13 +176,14 @@ func (r *run) step(ctx context.Context, rate float64, d time.Duration) Step {
 	sendCtx, cancelSend := context.WithDeadline(ctx, end.Add(wait))
 	defer cancelSend()
 	stepCtx, cancel := context.WithDeadline(ctx, end)
+	ack := st.ack // one func value for the step, not one per record
 	for {
 		first, n, err := pc.Wait(stepCtx, probes.MaxBatch)
 		if err != nil {
 			break
 		}
 		for i := first; i < first+n; i++ {
-			r.send(sendCtx, st, pc.Intended(i))
+			r.send(sendCtx, ack, pc.Intended(i))
 		}
 	}
 	cancel()
@@ -196,8 +198,8 @@ func (r *run) step(ctx context.Context, rate float64, d time.Duration) Step {
 
 // send hands one record to the client, round-robin over the partitions as
 // the steady producer does. ctx bounds how long the record may wait for room
-// in the client's buffer and to be sent.
-func (r *run) send(ctx context.Context, st *stepStats, intended time.Time) {
+// in the client's buffer and to be sent; ack is the step's promise.
+func (r *run) send(ctx context.Context, ack func(*kgo.Record, error), intended time.Time) {
 	part := r.rr
 	r.rr = (r.rr + 1) % max(r.partitions, 1)
 	for int(part) >= len(r.seqs) {
@@ -206,7 +208,7 @@ func (r *run) send(ctx context.Context, st *stepStats, intended time.Time) {
 	seq := r.seqs[part]
 	r.seqs[part]++
 	value := r.pool.Get(payload.Header{RunID: r.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()})
-	r.client.Produce(ctx, &kgo.Record{Partition: part, Value: value}, st.ack)
+	r.client.Produce(ctx, &kgo.Record{Partition: part, Value: value}, ack)
 }
 
 // startReader reads the capacity topic from its current end, without a
