@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -214,5 +215,40 @@ func TestFloorProduceRate(t *testing.T) {
 		if got, err := floorProduceRate(bad); err == nil {
 			t.Errorf("floorProduceRate(%q) = %v, want an error", bad, got)
 		}
+	}
+}
+
+// In the produce part's rounds ours runs between Kafka's tool and the
+// floor, and each of those two is in turn first and last: the order of
+// alternate (roundTools) with inTurn's (the floor before ours where ours
+// goes first).
+func TestProduceRoundOrder(t *testing.T) {
+	var firsts, lasts []string
+	for r := 1; r <= 4; r++ {
+		var order []string
+		run := func(tool string) func() error {
+			return func() error { order = append(order, tool); return nil }
+		}
+		for _, tool := range roundTools(r) {
+			if tool == "ours" {
+				_ = inTurn(!oursFirst(r), run("floor"), run("ours"), func() {})
+			} else {
+				order = append(order, tool)
+			}
+		}
+		if len(order) != 3 || order[1] != "ours" {
+			t.Fatalf("round %d runs %v, want ours in the middle", r, order)
+		}
+		firsts, lasts = append(firsts, order[0]), append(lasts, order[2])
+	}
+	for _, tool := range []string{"floor", "kafka"} {
+		if !slices.Contains(firsts, tool) || !slices.Contains(lasts, tool) {
+			t.Errorf("%s is never first or never last: firsts %v, lasts %v", tool, firsts, lasts)
+		}
+	}
+	err := errors.New("failed")
+	ran := false
+	if got := inTurn(false, func() error { return err }, func() error { ran = true; return nil }, func() {}); !errors.Is(got, err) || ran {
+		t.Errorf("inTurn after a failed first = %v, second ran %v; want the error and no second", got, ran)
 	}
 }

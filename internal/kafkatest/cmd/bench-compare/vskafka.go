@@ -272,11 +272,7 @@ func (v *vsRun) deleteTopic(ctx context.Context, topic string) error {
 // it keeps each side's values per round.
 func (v *vsRun) alternate(what string, ours, theirs func(round int) ([]float64, error)) (o, t [][]float64, err error) {
 	for r := 0; r <= *v.rounds; r++ {
-		order := []string{"ours", "kafka"}
-		if r%2 == 0 {
-			order = []string{"kafka", "ours"}
-		}
-		for _, tool := range order {
+		for _, tool := range roundTools(r) {
 			settle()
 			f, keep := ours, &o
 			if tool == "kafka" {
@@ -296,6 +292,31 @@ func (v *vsRun) alternate(what string, ours, theirs func(round int) ([]float64, 
 		}
 	}
 	return o, t, nil
+}
+
+// roundTools is the order of the two tools in round r (alternate): Kafka's
+// first in even rounds.
+func roundTools(r int) []string {
+	if r%2 == 1 {
+		return []string{"ours", "kafka"}
+	}
+	return []string{"kafka", "ours"}
+}
+
+// oursFirst says whether ours runs before Kafka's tool in round r.
+func oursFirst(r int) bool { return roundTools(r)[0] == "ours" }
+
+// inTurn runs a then b, or b then a when swapped, with between before the
+// second (settle).
+func inTurn(swapped bool, a, b func() error, between func()) error {
+	if swapped {
+		a, b = b, a
+	}
+	if err := a(); err != nil {
+		return err
+	}
+	between()
+	return b()
 }
 
 // column is the i-th value of every round.
@@ -328,17 +349,29 @@ func (v *vsRun) produce(ctx context.Context) error {
 			name := fmt.Sprintf("produce-ours-%d-%s", size, acks)
 			f := v.file(size, acks, n, payloadKeys{Kind: *v.payload}, "none")
 			f.Defaults.Consumer = &consumerKeys{Enabled: new(false)}
+			// The floor runs beside ours, before it in the rounds where
+			// ours goes first and after it in the others (alternate), so
+			// ours is always between the two others and each of them in
+			// turn first and last: none always writes while the broker
+			// still writes back the run before.
 			ours := func(r int) ([]float64, error) {
-				res, err := v.runOurs(ctx, fmt.Sprintf("%s-%d", name, r), f)
-				if err != nil {
+				var res result.JSONResult
+				var floor float64
+				runOurs := func() (err error) {
+					res, err = v.runOurs(ctx, fmt.Sprintf("%s-%d", name, r), f)
+					return err
+				}
+				runFloor := func() (err error) {
+					floor, err = v.produceFloor(ctx, fmt.Sprintf("produce-floor-%d-%s-%d", size, acks, r), n, size, acks)
+					return err
+				}
+				if err := inTurn(!oursFirst(r), runFloor, runOurs, settle); err != nil {
 					return nil, err
 				}
 				if res.Produce == nil {
 					return nil, errors.New("bench's result has no produce part")
 				}
-				settle()
-				floor, err := v.produceFloor(ctx, fmt.Sprintf("produce-floor-%d-%s-%d", size, acks, r), n, size, acks)
-				return []float64{res.Produce.RecordsPerSec, floor}, err
+				return []float64{res.Produce.RecordsPerSec, floor}, nil
 			}
 			theirs := func(r int) ([]float64, error) {
 				topic := fmt.Sprintf("pp-%d-%s-%d", size, acks, r)
