@@ -63,6 +63,24 @@ func New(k config.Cluster, o Options, extra ...kgo.Opt) (*kgo.Client, error) {
 	return kgo.NewClient(append(opts, extra...)...)
 }
 
+// ProbingOpts are how a probing client recovers, where franz-go's defaults
+// would hold it back longer than Kafka's own clients.
+func ProbingOpts() []kgo.Opt {
+	return []kgo.Opt{
+		// Reconnect quickly when a broker returns: the probe should see it
+		// as soon as clients do, not after a long backoff.
+		kgo.RetryBackoffFn(func(tries int) time.Duration {
+			return min(time.Duration(tries)*100*time.Millisecond, time.Second)
+		}),
+		// After NOT_LEADER_OR_FOLLOWER (a leader moved, or a new topic not
+		// yet loaded by its broker) franz-go refreshes metadata no sooner
+		// than this after the last refresh; its default of 5 s held every
+		// record of the partition 5 s where the Java client retries after
+		// 100 ms.
+		kgo.MetadataMinAge(metadataMinAge),
+	}
+}
+
 // clientOpts are the options of New before the role's own (extra); Check
 // builds its clients from them too.
 func clientOpts(k config.Cluster, o Options) ([]kgo.Opt, error) {
@@ -74,19 +92,7 @@ func clientOpts(k config.Cluster, o Options) ([]kgo.Opt, error) {
 		opts = append(opts, kgo.WithLogger(newSlogAdapter(o.Logger.With("probe", o.Labels.Probe, "role", o.Labels.Role))))
 	}
 	if o.Probing {
-		opts = append(opts,
-			// Reconnect quickly when a broker returns: the probe should see it
-			// as soon as clients do, not after a long backoff.
-			kgo.RetryBackoffFn(func(tries int) time.Duration {
-				return min(time.Duration(tries)*100*time.Millisecond, time.Second)
-			}),
-			// After NOT_LEADER_OR_FOLLOWER (a leader moved, or a new topic not
-			// yet loaded by its broker) franz-go refreshes metadata no sooner
-			// than this after the last refresh; its default of 5 s held every
-			// record of the partition 5 s where the Java client retries after
-			// 100 ms.
-			kgo.MetadataMinAge(metadataMinAge),
-		)
+		opts = append(opts, ProbingOpts()...)
 	}
 	if o.Registerer != nil {
 		labels := prometheus.Labels{"probe": o.Labels.Probe, "role": o.Labels.Role, "member": o.Labels.Member}

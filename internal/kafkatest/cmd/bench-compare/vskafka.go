@@ -251,12 +251,25 @@ func (v *vsRun) runTool(ctx context.Context, name, class string, args ...string)
 	return out, err
 }
 
+// createTopic creates topic and waits until every partition has a leader,
+// as ours waits for its own topic before its first record: a client that
+// starts on a topic its broker does not list yet waits for its next
+// metadata refresh (up to franz-go's metadata.min.age of 5 s), inside its
+// timed run.
 func (v *vsRun) createTopic(ctx context.Context, topic string) error {
 	r, err := v.adm.CreateTopic(ctx, int32(*v.partitions), 1, nil, topic)
 	if err == nil {
 		err = r.Err
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if _, err := kclient.WaitTopic(ctx, v.adm, topic, kclient.Led); err != nil {
+		return fmt.Errorf("topic %s created, but not every partition has a leader: %w", topic, err)
+	}
+	return nil
 }
 
 func (v *vsRun) deleteTopic(ctx context.Context, topic string) error {
