@@ -618,8 +618,8 @@ func (v *vsRun) share(ctx context.Context) error {
 }
 
 // produceFloor runs kgo-floor's producer, the client library alone (no
-// header, histogram, tracking or metrics), right after ours in the same
-// round: n records of size as fast as it can, round-robin over a fresh
+// header, histogram, tracking or metrics), beside ours in the same round
+// (before or after it, see produce): n records of size as fast as it can, round-robin over a fresh
 // topic of the same partitions, with the producer settings both tools get
 // (linger.ms, batch.size, buffer.memory, no compression; idempotence
 // follows acks as in ours), and returns its records/s, timed from the first

@@ -14,8 +14,9 @@
 // gave back (-alloc: a fresh allocation per record), and prints
 // "acked N failed M in D, R records/s" at the end, timed from the first
 // record to the last acknowledgement (the first metadata fetch included),
-// recovering as ours does (kclient.ProbingOpts); the consumer reads the topic from its start
-// in a group until it has read records, and prints "consumed N". The share
+// recovering as ours does (kclient.ProbingOpts); the consumer reads the
+// topic from its start in a group until it has read records, and prints
+// "consumed N". The share
 // consumer is members clients of a share group (whose share.auto.offset.reset
 // the caller sets) that poll until they have read records together, each
 // poll's records accepted by the client at the next poll, as Kafka's share
