@@ -63,8 +63,10 @@ func Merge(ctx context.Context, o MergeOptions) int {
 		if !o.WorkersSet {
 			o.Workers = max(sweep.Workers(), 1)
 		}
-		if o.BenchFile != "" {
-			src, _ = ReadSource(o.BenchFile) // unreadable: a page without it
+		if o.BenchFile != "" { // for the HTML page; given and unreadable, refused as bad input
+			if src, err = ReadSource(o.BenchFile); err != nil {
+				return fail(ExitBadInput, fmt.Errorf("--bench.file: %w", err))
+			}
 		}
 	} else {
 		var k config.Cluster

@@ -81,7 +81,7 @@ func addBenchCommand(app *kingpin.Application) *benchFlags {
 
 	run := cmd.Command(runCommand, "Run the bench: what a plain `bench [<flags>]` does.").Default()
 	// A word after bench that names no subcommand lands here, and is
-	// refused as it was when report and merge were bench's argument.
+	// refused by name with bench's commands listed.
 	run.Arg("command", "").Hidden().SetValue(subcommandName{})
 	report := cmd.Command(reportCommand, "Turn the saved JSON result FILE.json (from --format=json, with rounds or without) into the HTML report, on --output or stdout; --bench.file adds the bench file to it. Runs nothing.")
 	report.Arg("FILE.json", "JSON result of an earlier sweep.").StringVar(&bf.resultFile)
@@ -103,7 +103,7 @@ func (subcommandName) Set(word string) error {
 	if word == reportCommand || word == mergeCommand {
 		return fmt.Errorf("%s %s takes no arguments: %s is a command of its own (%s %s)", benchCommand, runCommand, word, benchCommand, word)
 	}
-	return fmt.Errorf("enum value must be one of %s,%s, got '%s'", reportCommand, mergeCommand, word)
+	return fmt.Errorf("%s has no command %q: give %s (the default), %s or %s", benchCommand, word, runCommand, reportCommand, mergeCommand)
 }
 
 // runBench is "bench [run]": the bench of the flags, run by bench.Run.

@@ -39,7 +39,7 @@ func TestBenchSubcommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bench", "reprot", "x.json"}, "enum value must be one of report,merge, got 'reprot'"},
+		{[]string{"bench", "reprot", "x.json"}, `bench has no command "reprot": give run (the default), report or merge`},
 		{[]string{"bench", "run", "merge"}, "bench run takes no arguments: merge is a command of its own (bench merge)"},
 		{[]string{"bench", "report", "a.json", "b.json"}, "unexpected b.json"},
 	} {

@@ -96,7 +96,7 @@ func TestBenchReportBadInput(t *testing.T) {
 		{"missing file", []string{"bench", "report", "/nonexistent.json"}, "no such file"},
 		{"not a result", []string{"bench", "report", notJSON}, "not a bench JSON result"},
 		{"other format", []string{"bench", "report", notJSON, "--format", "csv"}, "a report is HTML"},
-		{"unknown action", []string{"bench", "reprot", notJSON}, "enum value must be one of"},
+		{"unknown action", []string{"bench", "reprot", notJSON}, `bench has no command "reprot"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, c.args...)
