@@ -243,6 +243,16 @@ KAFKA_BENCH_INTEGRATION=1 go test -p 1 -count=1 -timeout 40m "$@" "${packages[@]
 go test -C deploy/validate -count=1 ./... 2>&1 | tee "$test_logs/deploy-validate.out" || rc=$?
 phase_end "go test, the other packages"
 
+# The producer hands its records and their buffers to franz-go's goroutines
+# and reuses them once a promise has run: the race detector checks that no
+# goroutine still reads one (a Context read after its promise was such a
+# race). On the in-process cluster, beside go test ./integration's waits.
+# Its log is not a .out: the package table lists the plain runs.
+echo "== go test -race, the probes"
+phase_begin "go test -race, the probes"
+go test -race -count=1 -timeout 20m ./probes/ ./probes/payload/ 2>&1 | tee "$test_logs/race.log" || rc=$?
+phase_end "go test -race, the probes"
+
 # await_lane PHASE PID LOG FAILURE waits for a background lane, prints its
 # log and, if it failed, FAILURE; it returns the lane's status.
 await_lane() {
