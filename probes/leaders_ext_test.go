@@ -111,6 +111,7 @@ func TestDescribeClusterDeniedAskedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
+	leadEveryBroker(t, c, "kafka-bench-spread")
 	var mu sync.Mutex
 	asked := 0
 	c.ControlKey(int16(kmsg.DescribeCluster), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
@@ -132,5 +133,27 @@ func TestDescribeClusterDeniedAskedOnce(t *testing.T) {
 	defer mu.Unlock()
 	if asked != 1 {
 		t.Errorf("DescribeCluster asked %d times, want once", asked)
+	}
+}
+
+// leadEveryBroker creates topic with a partition led by each of c's three
+// brokers, so that a probe's leader spreading finds it done. (kfake's
+// ElectLeaders moves every leader to the next broker instead of the
+// preferred one: a spread kfake placed on two brokers never covers three,
+// and the probe waits its minute before it starts.)
+func leadEveryBroker(t *testing.T, c *kfake.Cluster, topic string) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := kadm.NewClient(cl).CreateTopic(t.Context(), 3, -1, nil, topic); err != nil {
+		t.Fatal(err)
+	}
+	for p := range int32(3) {
+		if err := c.MoveTopicPartition(topic, p, p); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
