@@ -246,16 +246,11 @@ phase_end "go test, the other packages"
 # The producer hands its records and their buffers to franz-go's goroutines
 # and reuses them once a promise has run: the race detector checks that no
 # goroutine still reads one (a Context read after its promise was such a
-# race). On the in-process cluster, beside go test ./integration's waits:
-# built at the lower priority (with empty caches, two minutes of CPU), run
-# at the normal one. Its log is not a .out: the package table lists the
-# plain runs.
+# race). On the in-process cluster, beside go test ./integration's waits.
+# Its log is not a .out: the package table lists the plain runs.
 echo "== go test -race, the probes"
 phase_begin "go test -race, the probes"
-race_packages=(./probes/ ./probes/payload/)
-low_priority go test -race -count=1 -run '^$' "${race_packages[@]}" >"$test_logs/race-build.log" 2>&1 ||
-  { cat "$test_logs/race-build.log"; rc=1; }
-go test -race -count=1 -timeout 20m "${race_packages[@]}" 2>&1 | tee "$test_logs/race.log" || rc=$?
+go test -race -count=1 -timeout 20m ./probes/ ./probes/payload/ 2>&1 | tee "$test_logs/race.log" || rc=$?
 phase_end "go test -race, the probes"
 
 # await_lane PHASE PID LOG FAILURE waits for a background lane, prints its
