@@ -133,7 +133,7 @@ func (o *MergeOptions) kafka() (config.Cluster, Source, error) {
 	if o.BenchFile != "" {
 		b, read, err := Load(o.BenchFile)
 		if err != nil {
-			return k, src, err
+			return k, src, fmt.Errorf("--bench.file: %w", err)
 		}
 		k, src = b.Kafka, read
 	}

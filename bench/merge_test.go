@@ -91,6 +91,7 @@ func TestMergeOfAWorkersSweep(t *testing.T) {
 		{MergeOptions{Brokers: brokers}, "prog bench merge: give --run (or --start-at) to read from --results.topic=kafka-bench-results, or the workers' JSON files\n"},
 		{MergeOptions{Brokers: brokers, SweepName: "one", StartAt: "noon"}, "prog bench merge: --start-at=noon: not an RFC 3339 time such as 2026-01-02T15:04:05Z\n"},
 		{MergeOptions{Files: []string{saved}, BenchFile: filepath.Join(dir, "none.yml")}, "prog bench merge: --bench.file: open " + filepath.Join(dir, "none.yml") + ": no such file or directory\n"},
+		{MergeOptions{SweepName: "one", BenchFile: filepath.Join(dir, "none.yml")}, "prog bench merge: --bench.file: open " + filepath.Join(dir, "none.yml") + ": no such file or directory\n"},
 	} {
 		if code, _, errs := merge(c.o); code != ExitBadInput || errs != c.want {
 			t.Errorf("%+v: exit %d, stderr %q; want %d, %q", c.o, code, errs, ExitBadInput, c.want)
