@@ -148,8 +148,8 @@ func Run(ctx context.Context, o Options) int {
 		Seed:          o.Seed,
 		HostsRequired: o.HostsRequired,
 	}
-	if worker != nil { // a nil *workers.Worker is no run.Share
-		runner.Share = worker
+	if worker != nil { // a nil *workers.Worker is no run.Part
+		runner.Part = worker
 	}
 	results, runErr := runner.Run(ctx, b)
 
@@ -220,16 +220,8 @@ func runErrCode(err error) int {
 // writeResults writes results in one of benchreport.Formats; an HTML page
 // also shows the bench file that produced them.
 func (o *Options) writeResults(w io.Writer, format string, results []result.Result) error {
-	b := o.Bench
-	switch {
-	case format == benchreport.FormatHTML && b.Rounds > 1: // with each round's value and the verdicts
-		return benchreport.WriteRoundsHTML(w, b, o.Seed, results, o.Source.Text())
-	case format == benchreport.FormatHTML:
-		return benchreport.WriteHTML(w, b.ParamKeys, results, o.Source.Text())
-	case b.Rounds > 1: // the runs and, from minVerdictRounds on, the verdicts
-		return benchreport.WriteRounds(w, format, b, o.Seed, results)
-	}
-	return benchreport.Write(w, format, b.ParamKeys, results)
+	return benchreport.Write(w, format, benchreport.Report{
+		ParamKeys: o.Bench.ParamKeys, Results: results, Bench: o.Bench, Seed: o.Seed, File: o.Source.Text()})
 }
 
 // PrintResult writes a run's ProducerPerformance and ConsumerPerformance

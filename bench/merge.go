@@ -149,8 +149,5 @@ func (o *MergeOptions) kafka() (config.Cluster, Source, error) {
 // writeMerged writes the merged results like one process's; an HTML page
 // shows the bench file of src.
 func writeMerged(w io.Writer, format string, m *workers.Merged, src Source) error {
-	if format == benchreport.FormatHTML {
-		return benchreport.WriteHTML(w, m.ParamKeys, m.Results, src.Text())
-	}
-	return benchreport.Write(w, format, m.ParamKeys, m.Results)
+	return benchreport.Write(w, format, benchreport.Report{ParamKeys: m.ParamKeys, Results: m.Results, File: src.Text()})
 }

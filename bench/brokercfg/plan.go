@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/lines"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
@@ -14,15 +15,15 @@ import (
 // WritePlan prints, per scenario, each configuration it sets, its current
 // value and how it is put back; c is nil when no scenario sets any.
 func WritePlan(ctx context.Context, w io.Writer, c *Changer, scenarios []spec.Scenario) error {
-	lw := &lineWriter{w: w}
+	lw := lines.New(w)
 	static := map[int32]map[string]bool{} // the static settings the sweep changes, per broker
 	for _, s := range scenarios {
-		lw.printf("scenario %q:", s.DisplayName())
+		lw.Printf("scenario %q:", s.DisplayName())
 		if len(s.Configs) == 0 {
-			lw.printf(" no configuration changes\n")
+			lw.Printf(" no configuration changes\n")
 			continue
 		}
-		lw.printf("\n")
+		lw.Printf("\n")
 		st, dynamic := c.splitStatic(s.Configs)
 		if err := c.planRestarts(ctx, lw, c.wanted(st, ""), static); err != nil {
 			return err
@@ -33,35 +34,21 @@ func WritePlan(ctx context.Context, w io.Writer, c *Changer, scenarios []spec.Sc
 				return err
 			}
 		}
-		if lw.err != nil {
+		if lw.Err() != nil {
 			break
 		}
 	}
 	if err := c.planRestore(ctx, lw, static); err != nil {
 		return err
 	}
-	if lw.err != nil {
-		return fmt.Errorf("writing the plan: %w", lw.err)
+	if lw.Err() != nil {
+		return fmt.Errorf("writing the plan: %w", lw.Err())
 	}
 	return nil
 }
 
-// lineWriter keeps the first write error, so a plan cut short fails instead
-// of looking complete.
-type lineWriter struct {
-	w   io.Writer
-	err error
-}
-
-// printf writes unless an earlier write failed.
-func (lw *lineWriter) printf(format string, args ...any) {
-	if lw.err == nil {
-		_, lw.err = fmt.Fprintf(lw.w, format, args...)
-	}
-}
-
 // planLines prints one resource's changes in a scenario.
-func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario, res resource, vals map[string]string) error {
+func (c *Changer) planLines(ctx context.Context, lw *lines.Writer, s spec.Scenario, res resource, vals map[string]string) error {
 	names := sortedKeys(vals)
 	if res.topic != "" {
 		topic := res.topic
@@ -69,7 +56,7 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 			topic += "-<sweep id>" // created for the run, so nothing to read yet
 		}
 		for _, n := range names {
-			lw.printf("  topic %s: set %s = %s; restored afterwards\n", topic, n, redact.Value(n, vals[n]))
+			lw.Printf("  topic %s: set %s = %s; restored afterwards\n", topic, n, redact.Value(n, vals[n]))
 		}
 		return nil
 	}
@@ -87,7 +74,7 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 		if path := steps(n, st.value, new(vals[n])); len(path) > 0 {
 			via = ", via " + strings.Join(path, ", ") // Kafka resizes a thread pool by half or double at most
 		}
-		lw.printf("  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, redact.Value(n, vals[n]), redact.Value(n, deref(st.value)), st.source, via, how)
+		lw.Printf("  %s: set %s = %s (now %s, from %s%s); restored by %s\n", res, n, redact.Value(n, vals[n]), redact.Value(n, deref(st.value)), st.source, via, how)
 	}
 	return nil
 }
@@ -96,7 +83,7 @@ func (c *Changer) planLines(ctx context.Context, lw *lineWriter, s spec.Scenario
 // one at a time, each with its command and what it changes. A broker
 // already showing the values is not restarted when the sweep runs; the plan
 // cannot know the order's earlier scenarios, so it shows every one.
-func (c *Changer) planRestarts(ctx context.Context, lw *lineWriter, want map[resource]map[string]string, static map[int32]map[string]bool) error {
+func (c *Changer) planRestarts(ctx context.Context, lw *lines.Writer, want map[resource]map[string]string, static map[int32]map[string]bool) error {
 	for _, res := range sortedResources(want) {
 		names := sortedKeys(want[res])
 		cur, err := c.describe(ctx, res.broker, res, names)
@@ -116,22 +103,22 @@ func (c *Changer) planRestarts(ctx context.Context, lw *lineWriter, want map[res
 		if err != nil {
 			return err
 		}
-		lw.printf("  %s: restart (static) with %s; by: %s\n", res, strings.Join(sets, ", "), cmd)
+		lw.Printf("  %s: restart (static) with %s; by: %s\n", res, strings.Join(sets, ", "), cmd)
 	}
 	return nil
 }
 
 // planRestore prints how the static settings are put back after the sweep.
-func (c *Changer) planRestore(ctx context.Context, lw *lineWriter, static map[int32]map[string]bool) error {
+func (c *Changer) planRestore(ctx context.Context, lw *lines.Writer, static map[int32]map[string]bool) error {
 	if len(static) == 0 {
 		return nil
 	}
-	lw.printf("restarts: one broker at a time, each back (registered, no under-replicated partition, controller quorum caught up")
+	lw.Printf("restarts: one broker at a time, each back (registered, no under-replicated partition, controller quorum caught up")
 	if c.restart.hook.PreferredLeaders {
-		lw.printf(", preferred leaders elected")
+		lw.Printf(", preferred leaders elected")
 	}
-	lw.printf(") before the next, within %s each\n", c.restart.hook.Timeout)
-	lw.printf("after the sweep (also after an error or Ctrl-C):\n")
+	lw.Printf(") before the next, within %s each\n", c.restart.hook.Timeout)
+	lw.Printf("after the sweep (also after an error or Ctrl-C):\n")
 	ids := make([]int32, 0, len(static))
 	for id := range static {
 		ids = append(ids, id)
@@ -155,7 +142,7 @@ func (c *Changer) planRestore(ctx context.Context, lw *lineWriter, static map[in
 				how = append(how, n+" = "+redact.Value(n, v.value))
 			}
 		}
-		lw.printf("  broker %d: restored by a restart with %s\n", id, strings.Join(how, ", "))
+		lw.Printf("  broker %d: restored by a restart with %s\n", id, strings.Join(how, ", "))
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func hostResults() []result.Result {
 func TestHostsReport(t *testing.T) {
 	keys, results := []string{"record_size"}, hostResults()
 	var md bytes.Buffer
-	if err := WriteMarkdown(&md, keys, results); err != nil {
+	if err := Write(&md, FormatMarkdown, Report{ParamKeys: keys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -46,7 +46,7 @@ func TestHostsReport(t *testing.T) {
 	}
 
 	var cb bytes.Buffer
-	if err := WriteCSV(&cb, keys, results); err != nil {
+	if err := Write(&cb, FormatCSV, Report{ParamKeys: keys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&cb).ReadAll()
@@ -63,7 +63,7 @@ func TestHostsReport(t *testing.T) {
 	}
 
 	var jb bytes.Buffer
-	if err := WriteJSON(&jb, keys, results); err != nil {
+	if err := Write(&jb, FormatJSON, Report{ParamKeys: keys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	var out []struct {

@@ -13,12 +13,11 @@ import (
 	"strings"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
-	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/webassets"
 )
 
-// FormatHTML is the self-contained HTML report (WriteHTML).
+// FormatHTML is the self-contained HTML report (RenderHTML).
 const FormatHTML = "html"
 
 var (
@@ -32,31 +31,12 @@ var (
 	reportPage = template.Must(template.New("report").Parse(reportHTML))
 )
 
-// WriteHTML writes the results as one self-contained HTML page: the seeds'
-// table, a chart per varying parameter, the latency percentile spectra and the
-// host charts, drawn by an inlined uPlot, so it opens offline. file may be
-// nil.
-func WriteHTML(w io.Writer, paramKeys []string, results []result.Result, file *result.FileText) error {
-	var js bytes.Buffer
-	if err := WriteJSON(&js, paramKeys, results); err != nil {
-		return err
-	}
-	return RenderHTML(w, js.Bytes(), paramKeys, file)
-}
-
-// WriteRoundsHTML is WriteHTML for a bench with rounds: the page also
-// shows each round's value and the verdicts with their intervals.
-func WriteRoundsHTML(w io.Writer, b *spec.Bench, seed uint64, results []result.Result, file *result.FileText) error {
-	var js bytes.Buffer
-	if err := WriteRounds(&js, FormatJSON, b, seed, results); err != nil {
-		return err
-	}
-	return RenderHTML(w, js.Bytes(), b.ParamKeys, file)
-}
-
-// RenderHTML turns a JSON result (WriteJSON's array or WriteRounds' object,
-// perhaps saved long ago or merged from several runs) into the page
-// WriteHTML or WriteRoundsHTML writes. With nil paramKeys the parameters are
+// RenderHTML turns a JSON result (Write's array, or its object for a bench
+// of rounds, perhaps saved long ago or merged from several runs) into the
+// page Write writes in FormatHTML: the seeds' table, a chart per varying
+// parameter, the latency percentile spectra, the host charts and, for
+// rounds, each round's value and the verdicts with their intervals, drawn by
+// an inlined uPlot, so it opens offline. With nil paramKeys the parameters are
 // read from the results. The page holds no secret: the bench file's are
 // shown as <secret> (redact.YAML), and so are the credentials of any
 // URL in the results, which an older version may have saved.

@@ -119,7 +119,7 @@ func TestHTMLRoundsReportInBrowser(t *testing.T) {
 	b, results := roundsBench(t)
 	b.Rounds, b.Baseline = 2, ""
 	var page bytes.Buffer
-	if err := WriteRoundsHTML(&page, b, 7, results[:4], nil); err != nil {
+	if err := Write(&page, FormatHTML, Report{ParamKeys: b.ParamKeys, Results: results[:4], Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {

@@ -49,10 +49,10 @@ func TestHTMLReportDataGolden(t *testing.T) {
 func TestWriteHTMLMatchesRenderHTML(t *testing.T) {
 	keys, results := sampleResults()
 	var direct, saved, later bytes.Buffer
-	if err := WriteHTML(&direct, keys, results, nil); err != nil {
+	if err := Write(&direct, FormatHTML, Report{ParamKeys: keys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(&saved, keys, results); err != nil {
+	if err := Write(&saved, FormatJSON, Report{ParamKeys: keys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	if err := RenderHTML(&later, saved.Bytes(), nil, nil); err != nil {
@@ -72,14 +72,14 @@ func TestRenderHTMLRejectsNonResult(t *testing.T) {
 }
 
 // TestHTMLRoundsReportDataGolden: a rounds result (testdata/golden/rounds.json,
-// what WriteRounds writes for roundsBench) gives a page whose data section
+// what Write writes in JSON for roundsBench) gives a page whose data section
 // has the runs as the results and the rest — seed as a string, baseline,
 // summary — as rounds; a run writes the same page.
 func TestHTMLRoundsReportDataGolden(t *testing.T) {
 	b, results := roundsBench(t)
 	results[2].Err = "" // all three base rounds: verdicts
 	var saved bytes.Buffer
-	if err := WriteRounds(&saved, FormatJSON, b, 7, results); err != nil {
+	if err := Write(&saved, FormatJSON, Report{ParamKeys: b.ParamKeys, Results: results, Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "rounds.json", saved.Bytes())
@@ -102,7 +102,7 @@ func TestHTMLRoundsReportDataGolden(t *testing.T) {
 	}
 
 	var direct bytes.Buffer
-	if err := WriteRoundsHTML(&direct, b, 7, results, nil); err != nil {
+	if err := Write(&direct, FormatHTML, Report{ParamKeys: b.ParamKeys, Results: results, Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	var later bytes.Buffer

@@ -30,7 +30,7 @@ func TestNoSecretInSavedResults(t *testing.T) {
 		{Name: "kafka2", Role: "broker", URL: "http://u:hunter2/x@10.0.0.2:9100/metrics", Err: "refused"}}}}
 	for _, format := range []string{FormatMarkdown, FormatJSON} {
 		var out bytes.Buffer
-		if err := Write(&out, format, nil, results); err != nil {
+		if err := Write(&out, format, Report{Results: results}); err != nil {
 			t.Fatal(err)
 		}
 		outputs[format] = out.String()

@@ -3,6 +3,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
 )
 
@@ -143,9 +145,9 @@ func cells(r result.Result, capacity bool) []string {
 	return append(row, status)
 }
 
-// WriteMarkdown writes the results as a Markdown table, with the failures'
-// reasons listed below it.
-func WriteMarkdown(w io.Writer, paramKeys []string, results []result.Result) error {
+// writeRunsMarkdown writes the results as a Markdown table, with the
+// failures' reasons listed below it.
+func writeRunsMarkdown(w io.Writer, paramKeys []string, results []result.Result) error {
 	var b strings.Builder
 	capacity := hasCapacity(results)
 	h := header(paramKeys, capacity)
@@ -185,9 +187,9 @@ func writeMarkdownRow(b *strings.Builder, cells []string) {
 	b.WriteString("\n")
 }
 
-// WriteCSV writes the table as CSV, with each machine's columns (hostreport.go)
+// writeCSV writes the table as CSV, with each machine's columns (hostreport.go)
 // and an "error" column last.
-func WriteCSV(w io.Writer, paramKeys []string, results []result.Result) error {
+func writeCSV(w io.Writer, paramKeys []string, results []result.Result) error {
 	hosts := hostNames(results)
 	capacity := hasCapacity(results)
 	rows := [][]string{append(append(header(paramKeys, capacity), csvHostHeader(hosts)...), "error")}
@@ -202,28 +204,48 @@ func writeCSVRows(w io.Writer, rows [][]string) error {
 	return csv.NewWriter(w).WriteAll(rows) // WriteAll flushes and returns the writer's error
 }
 
-// WriteJSON writes the results as a JSON array, one object per scenario.
-func WriteJSON(w io.Writer, paramKeys []string, results []result.Result) error {
-	return writeIndented(w, result.JSONResults(paramKeys, results))
-}
-
 func writeIndented(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-// Write writes results in one of Formats.
-func Write(w io.Writer, format string, paramKeys []string, results []result.Result) error {
+// Report is what a bench leaves to write: its results and, for a bench of
+// several rounds, the bench and its seed, so that the runs come with the
+// summary over the rounds (and the verdicts from spec.MinVerdictRounds on).
+type Report struct {
+	ParamKeys []string // the parameters that vary, the tables' first columns; nil: read from the results
+	Results   []result.Result
+	Bench     *spec.Bench      // nil, or Rounds 1: the runs alone
+	Seed      uint64           // the seed of Bench's rounds
+	File      *result.FileText // the bench file, which an HTML page shows; may be nil
+}
+
+// rounds is whether r has the rounds' summary.
+func (r Report) rounds() bool { return r.Bench != nil && r.Bench.Rounds > 1 }
+
+// Write writes r in one of Formats: Markdown, CSV, JSON or the HTML page
+// (RenderHTML of the JSON).
+func Write(w io.Writer, format string, r Report) error {
 	switch format {
 	case FormatMarkdown:
-		return WriteMarkdown(w, paramKeys, results)
+		return writeMarkdown(w, r)
 	case FormatCSV:
-		return WriteCSV(w, paramKeys, results)
+		if r.rounds() {
+			return writeSummaryCSV(w, r.Bench, Summarize(r.Bench, r.Results))
+		}
+		return writeCSV(w, r.ParamKeys, r.Results)
 	case FormatJSON:
-		return WriteJSON(w, paramKeys, results)
+		if r.rounds() {
+			return writeRoundsJSON(w, r)
+		}
+		return writeIndented(w, result.JSONResults(r.ParamKeys, r.Results))
 	case FormatHTML:
-		return WriteHTML(w, paramKeys, results, nil)
+		var js bytes.Buffer
+		if err := Write(&js, FormatJSON, Report{ParamKeys: r.ParamKeys, Results: r.Results, Bench: r.Bench, Seed: r.Seed}); err != nil {
+			return err
+		}
+		return RenderHTML(w, js.Bytes(), r.ParamKeys, r.File)
 	}
 	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }

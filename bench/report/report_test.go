@@ -88,7 +88,7 @@ func TestReportGolden(t *testing.T) {
 		}
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, format, keys, results); err != nil {
+			if err := Write(&buf, format, Report{ParamKeys: keys, Results: results}); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, "table."+map[string]string{FormatMarkdown: "md", FormatCSV: "csv", FormatJSON: "json"}[format], buf.Bytes())
@@ -109,7 +109,7 @@ func TestReportGolden(t *testing.T) {
 }
 
 func TestWriteUnknownFormat(t *testing.T) {
-	if err := Write(&bytes.Buffer{}, "xml", nil, nil); err == nil {
+	if err := Write(&bytes.Buffer{}, "xml", Report{}); err == nil {
 		t.Error("Write with format xml succeeded")
 	}
 }

@@ -41,7 +41,7 @@ func roundsBench(t *testing.T) (*spec.Bench, []result.Result) {
 func TestWriteRounds(t *testing.T) {
 	b, results := roundsBench(t)
 	var md bytes.Buffer
-	if err := WriteRounds(&md, FormatMarkdown, b, 7, results); err != nil {
+	if err := Write(&md, FormatMarkdown, Report{ParamKeys: b.ParamKeys, Results: results, Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -58,7 +58,7 @@ func TestWriteRounds(t *testing.T) {
 
 	results[2].Err = "" // all three base rounds
 	var cs bytes.Buffer
-	if err := WriteRounds(&cs, FormatCSV, b, 7, results); err != nil {
+	if err := Write(&cs, FormatCSV, Report{ParamKeys: b.ParamKeys, Results: results, Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&cs).ReadAll()
@@ -79,7 +79,7 @@ func TestWriteRounds(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	if err := WriteRounds(&js, FormatJSON, b, 7, results); err != nil {
+	if err := Write(&js, FormatJSON, Report{ParamKeys: b.ParamKeys, Results: results, Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -111,10 +111,10 @@ func TestWriteRoundsWithoutVerdicts(t *testing.T) {
 	b, results := roundsBench(t)
 	b.Rounds, b.Baseline = 2, ""
 	var js, md bytes.Buffer
-	if err := WriteRounds(&js, FormatJSON, b, 7, results[:4]); err != nil {
+	if err := Write(&js, FormatJSON, Report{ParamKeys: b.ParamKeys, Results: results[:4], Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteRounds(&md, FormatMarkdown, b, 7, results[:4]); err != nil {
+	if err := Write(&md, FormatMarkdown, Report{ParamKeys: b.ParamKeys, Results: results[:4], Bench: b, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(js.String(), `"baseline"`) || strings.Contains(js.String(), `"verdict"`) {

@@ -15,31 +15,31 @@ import (
 // IntervalMethod names the interval of the verdicts, in the reports.
 const IntervalMethod = "Hodges-Lehmann ratio, exact Mann-Whitney (rank-sum) interval, on log values"
 
-// WriteRounds writes the results of a bench with several rounds: the runs
-// (one row per scenario and round) and the summary over the rounds with the
-// verdicts against the baseline. Markdown has both tables; CSV has the
-// summary, one row per scenario and metric with each round's value; JSON
-// has both, with the seed.
-func WriteRounds(w io.Writer, format string, b *spec.Bench, seed uint64, results []result.Result) error {
-	sums := Summarize(b, results)
-	switch format {
-	case FormatMarkdown:
-		if err := WriteMarkdown(w, b.ParamKeys, results); err != nil || len(sums) == 0 {
-			return err // nothing measured: no summary
-		}
-		return writeSummaryMarkdown(w, b, seed, sums)
-	case FormatCSV:
-		return writeSummaryCSV(w, b, sums)
-	case FormatJSON:
-		doc := result.JSONRounds{Rounds: b.Rounds, Seed: seed, IntervalMethod: IntervalMethod,
-			Runs: jsonRuns(b.ParamKeys, results), Summary: jsonSummaries(sums)}
-		if b.Rounds >= spec.MinVerdictRounds {
-			doc.Baseline = spec.DisplayName(b.Baseline)
-			doc.MinEffect = verdict.MinEffect
-		}
-		return writeIndented(w, doc)
+// writeMarkdown writes the runs' table (one row per scenario, and per round
+// for a bench of rounds) and, for a bench of rounds that measured anything,
+// the summary over the rounds with the verdicts against the baseline.
+func writeMarkdown(w io.Writer, r Report) error {
+	if err := writeRunsMarkdown(w, r.ParamKeys, r.Results); err != nil || !r.rounds() {
+		return err
 	}
-	return Write(w, format, b.ParamKeys, results) // reports an unknown format
+	sums := Summarize(r.Bench, r.Results)
+	if len(sums) == 0 {
+		return nil // nothing measured: no summary
+	}
+	return writeSummaryMarkdown(w, r.Bench, r.Seed, sums)
+}
+
+// writeRoundsJSON writes a bench of rounds as one object: the runs, the
+// summary over the rounds, the seed and, with verdicts, the baseline.
+func writeRoundsJSON(w io.Writer, r Report) error {
+	b := r.Bench
+	doc := result.JSONRounds{Rounds: b.Rounds, Seed: r.Seed, IntervalMethod: IntervalMethod,
+		Runs: jsonRuns(b.ParamKeys, r.Results), Summary: jsonSummaries(Summarize(b, r.Results))}
+	if b.Rounds >= spec.MinVerdictRounds {
+		doc.Baseline = spec.DisplayName(b.Baseline)
+		doc.MinEffect = verdict.MinEffect
+	}
+	return writeIndented(w, doc)
 }
 
 func jsonRuns(paramKeys []string, results []result.Result) []result.JSONResult {

@@ -50,7 +50,7 @@ func TestPacedThroughputVerdict(t *testing.T) {
 		t.Errorf("slow at 180 records/s, target 200: %s, ratio %v; want worse, 0.9", s.Verdict, s.Interval.Ratio)
 	}
 	var md bytes.Buffer
-	if err := WriteRounds(&md, FormatMarkdown, b, 1, results); err != nil {
+	if err := Write(&md, FormatMarkdown, Report{ParamKeys: b.ParamKeys, Results: results, Bench: b, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"| linger100 | produce records/s (÷ target 200) | 202, 202, 202, 202, 202 | 202 | 1.000 |", "beyond ±2 %"} {

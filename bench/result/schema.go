@@ -17,7 +17,7 @@ type FileText struct {
 }
 
 // ReportData is the page's data section (<script id="report-data">): the
-// JSON result as WriteJSON wrote it (with rounds, WriteRounds' runs as the
+// JSON result as report.Write wrote it (with rounds, the runs of its object as the
 // results and the rest as rounds), and what the page needs besides.
 type ReportData struct {
 	Title     string          `json:"title"`

@@ -25,7 +25,7 @@ matrix:
   acks: ["1", "all"]
 `)
 	var table bytes.Buffer
-	if err := report.WriteMarkdown(&table, b.ParamKeys, results); err != nil {
+	if err := report.Write(&table, report.FormatMarkdown, report.Report{ParamKeys: b.ParamKeys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	rows := tableRows(t, table.String())
@@ -43,7 +43,7 @@ matrix:
 		}
 	}
 	var js bytes.Buffer
-	if err := report.WriteJSON(&js, b.ParamKeys, results); err != nil {
+	if err := report.Write(&js, report.FormatJSON, report.Report{ParamKeys: b.ParamKeys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	var parsed []struct {

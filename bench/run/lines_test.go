@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/lines"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -43,13 +44,13 @@ func TestPlanWriteError(t *testing.T) {
 // error and is not written to again.
 func TestProgressWriteError(t *testing.T) {
 	w := &fullWriter{}
-	pg := &progress{out: lineWriter{w: w}, interval: time.Second, total: 1}
+	pg := &progress{out: lines.New(w), interval: time.Second, total: 1}
 	rec := NewRecorder(0, false, 0)
 	rec.Produced(time.Now(), time.Millisecond, 100, probes.RecordID{})
 	b := &spec.Bench{NumRecords: 10}
 	pg.report(0, spec.Scenario{}, b, rec, time.Second, time.Second)
 	pg.report(0, spec.Scenario{}, b, rec, 2*time.Second, time.Second)
-	if !errors.Is(pg.out.err, errFull) || w.writes != 1 {
-		t.Errorf("progress: err %v after %d writes, want %v after 1", pg.out.err, w.writes, errFull)
+	if !errors.Is(pg.out.Err(), errFull) || w.writes != 1 {
+		t.Errorf("progress: err %v after %d writes, want %v after 1", pg.out.Err(), w.writes, errFull)
 	}
 }

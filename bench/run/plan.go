@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/lines"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
@@ -20,12 +21,12 @@ import (
 // DescribeConfigs) and refuses what Run would refuse.
 func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	lw := &lineWriter{w: w}
-	lw.printf("plan: %d scenarios × %d rounds = %d runs", len(b.Scenarios), b.Rounds, len(runs))
+	lw := lines.New(w)
+	lw.Printf("plan: %d scenarios × %d rounds = %d runs", len(b.Scenarios), b.Rounds, len(runs))
 	if b.Rounds > 1 {
-		lw.printf(", order shuffled with --seed=%d", r.Seed)
+		lw.Printf(", order shuffled with --seed=%d", r.Seed)
 	}
-	lw.printf("\n")
+	lw.Printf("\n")
 	for round := 1; round <= b.Rounds; round++ {
 		var names []string
 		for _, run := range runs {
@@ -33,10 +34,10 @@ func (r *Runner) Plan(ctx context.Context, b *spec.Bench, w io.Writer) error {
 				names = append(names, b.Scenarios[run.scenario].DisplayName())
 			}
 		}
-		lw.printf("round %d: %s\n", round, strings.Join(names, ", "))
+		lw.Printf("round %d: %s\n", round, strings.Join(names, ", "))
 	}
-	if lw.err != nil {
-		return fmt.Errorf("writing the plan: %w", lw.err)
+	if lw.Err() != nil {
+		return fmt.Errorf("writing the plan: %w", lw.Err())
 	}
 	var cc *brokercfg.Changer
 	if brokercfg.HasSettings(b) {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/lines"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 )
@@ -12,7 +13,7 @@ import (
 // progress prints, every interval, ProducerPerformance's window line and
 // where the bench stands ("scenario i of n") with an estimate of the end.
 type progress struct {
-	out      lineWriter // its err is the first failed write; later lines are skipped
+	out      *lines.Writer // nil: no progress lines; its Err is the first failed write, later lines are skipped
 	interval time.Duration
 	total    int
 	finished []time.Duration // run time of each finished scenario
@@ -45,22 +46,22 @@ func (pg *progress) watch(i int, s spec.Scenario, b *spec.Bench, rec *Recorder) 
 }
 
 func (pg *progress) report(i int, s spec.Scenario, b *spec.Bench, rec *Recorder, elapsed, window time.Duration) {
-	if pg.out.w == nil {
+	if pg.out == nil {
 		return
 	}
 	pw, cw := rec.ProduceWindow(), rec.ConsumeWindow()
 	switch {
 	case pw.Records > 0:
-		pg.out.printf("%s\n", windowLine(pw, window, "sent"))
+		pg.out.Printf("%s\n", windowLine(pw, window, "sent"))
 	case cw.Records > 0:
-		pg.out.printf("%s\n", windowLine(cw, window, "consumed"))
+		pg.out.Printf("%s\n", windowLine(cw, window, "consumed"))
 	}
 	f := fraction(b, rec, elapsed)
 	line := fmt.Sprintf("scenario %d of %d (%s): %.0f%%", i+1, pg.total, s.DisplayName(), 100*f)
 	if eta, ok := estimate(elapsed, f, pg.finished, pg.total-i-1); ok {
 		line += ", ETA " + eta.Round(time.Second).String()
 	}
-	pg.out.printf("%s\n", line)
+	pg.out.Printf("%s\n", line)
 }
 
 // windowLine is ProducerPerformance's progress line (for the consumer, with

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafka-bench/kafka_bench_exporter/bench/lines"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
@@ -43,7 +44,7 @@ func TestEstimate(t *testing.T) {
 
 func TestProgressReport(t *testing.T) {
 	var out bytes.Buffer
-	pg := &progress{out: lineWriter{w: &out}, interval: time.Second, total: 4, finished: []time.Duration{10 * time.Second}}
+	pg := &progress{out: lines.New(&out), interval: time.Second, total: 4, finished: []time.Duration{10 * time.Second}}
 	b := &spec.Bench{NumRecords: 900, WarmupRecords: 100}
 	rec := NewRecorder(100, false, 0)
 	for range 250 {

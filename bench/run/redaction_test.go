@@ -112,13 +112,13 @@ hosts:
 	outputs := map[string]string{"log": logs.String(), "progress": progress.String()}
 	for _, format := range report.Formats {
 		var out bytes.Buffer
-		if err := report.Write(&out, format, b.ParamKeys, results); err != nil {
+		if err := report.Write(&out, format, report.Report{ParamKeys: b.ParamKeys, Results: results}); err != nil {
 			t.Fatal(err)
 		}
 		outputs[format] = out.String()
 	}
 	var page bytes.Buffer
-	if err := report.WriteHTML(&page, b.ParamKeys, results, &result.FileText{Name: "bench.yml", Text: file}); err != nil {
+	if err := report.Write(&page, report.FormatHTML, report.Report{ParamKeys: b.ParamKeys, Results: results, File: &result.FileText{Name: "bench.yml", Text: file}}); err != nil {
 		t.Fatal(err)
 	}
 	outputs["html with the bench file"] = page.String()
@@ -133,7 +133,7 @@ hosts:
 			t.Fatal("the bench file has no SASL block to replace")
 		}
 		var page bytes.Buffer
-		if err := report.WriteHTML(&page, b.ParamKeys, results, &result.FileText{Name: "bench.yml", Text: text}); err != nil {
+		if err := report.Write(&page, report.FormatHTML, report.Report{ParamKeys: b.ParamKeys, Results: results, File: &result.FileText{Name: "bench.yml", Text: text}}); err != nil {
 			t.Fatal(err)
 		}
 		outputs[name] = page.String()

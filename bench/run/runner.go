@@ -18,6 +18,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/brokercfg"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/hostwatch"
+	"github.com/kafka-bench/kafka_bench_exporter/bench/lines"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -66,9 +67,9 @@ type Runner struct {
 	OnResult func(result.Result)
 	// Seed shuffles the scenario order of each round (schedule.go).
 	Seed uint64
-	// Share is this process's part of the bench: nil is Alone, the whole
+	// Part is this process's part of the bench: nil is Alone, the whole
 	// bench; package workers makes it one worker of several.
-	Share Share
+	Part Part
 	// Credentials are shared by every Kafka client of the bench (admin,
 	// probes, capacity ramps, the results topic's): one OAuth token for
 	// all. Nil: Run makes a pool of its own.
@@ -91,11 +92,11 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	if r.ProgressInterval <= 0 {
 		r.ProgressInterval = DefaultProgressInterval
 	}
-	share := r.Share
-	if share == nil {
-		share = Alone{}
+	part := r.Part
+	if part == nil {
+		part = Alone{}
 	}
-	b, sweepID, err := share.Begin(b)
+	b, sweepID, err := part.Begin(b)
 	if err != nil {
 		return nil, err
 	}
@@ -134,16 +135,16 @@ func (r *Runner) Run(ctx context.Context, b *spec.Bench) (_ []result.Result, err
 	}
 
 	runs := schedule(len(b.Scenarios), b.Rounds, r.Seed)
-	sweep, err := share.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger)
+	sweep, err := part.Start(ctx, b.Kafka, r.Credentials, len(runs), r.Logger)
 	if err != nil {
 		return nil, err
 	}
 	defer sweep.Close()
-	prog := &progress{out: lineWriter{w: r.Progress}, interval: r.ProgressInterval, total: len(runs)}
+	prog := &progress{out: lines.New(r.Progress), interval: r.ProgressInterval, total: len(runs)}
 	defer func() {
 		// The bench outlives a broken progress stream; it is said once.
-		if prog.out.err != nil {
-			r.Logger.Warn("progress lines stopped", "err", prog.out.err)
+		if prog.out.Err() != nil {
+			r.Logger.Warn("progress lines stopped", "err", prog.out.Err())
 		}
 	}()
 	var results []result.Result

@@ -71,7 +71,7 @@ matrix:
   acks: ["1", "all"]
 `)
 	var table bytes.Buffer
-	if err := report.WriteMarkdown(&table, b.ParamKeys, results); err != nil {
+	if err := report.Write(&table, report.FormatMarkdown, report.Report{ParamKeys: b.ParamKeys, Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	rows := tableRows(t, table.String())

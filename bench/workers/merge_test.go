@@ -46,7 +46,7 @@ func sweepOf(t *testing.T, results ...result.Result) *Sweep {
 	var paths []string
 	for i, r := range results {
 		var buf bytes.Buffer
-		if err := report.WriteJSON(&buf, []string{"record_size"}, []result.Result{r}); err != nil {
+		if err := report.Write(&buf, report.FormatJSON, report.Report{ParamKeys: []string{"record_size"}, Results: []result.Result{r}}); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, writeTemp(t, i, buf.Bytes()))

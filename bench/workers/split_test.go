@@ -13,35 +13,35 @@ func TestShareSplitsExactly(t *testing.T) {
 			var sum, lo, hi int64 = 0, math.MaxInt64, 0
 			var rateSum float64
 			for i := range workers {
-				s := shareOf(n, workers, i)
+				s := partOf(n, workers, i)
 				sum += s
 				lo, hi = min(lo, s), max(hi, s)
-				rateSum += rateShareOf(float64(n), workers, i)
+				rateSum += ratePartOf(float64(n), workers, i)
 			}
 			if sum != n || hi-lo > 1 {
-				t.Errorf("shareOf(%d, %d): sum %d (want %d), shares %d ... %d", n, workers, sum, n, lo, hi)
+				t.Errorf("partOf(%d, %d): sum %d (want %d), shares %d ... %d", n, workers, sum, n, lo, hi)
 			}
 			if rateSum != float64(n) {
-				t.Errorf("rateShareOf(%d, %d): sum %v", n, workers, rateSum)
+				t.Errorf("ratePartOf(%d, %d): sum %v", n, workers, rateSum)
 			}
 		}
 	}
-	if s := rateShareOf(0, 3, 2); s != 0 {
+	if s := ratePartOf(0, 3, 2); s != 0 {
 		t.Errorf("rate 0 (as fast as possible) split to %v, want 0 on every worker", s)
 	}
 	// A fractional rate: every worker but the last gets rate/workers.
 	const rate = 1000.5
 	var sum float64
 	for i := range 3 {
-		sum += rateShareOf(rate, 3, i)
+		sum += ratePartOf(rate, 3, i)
 	}
-	if math.Abs(sum-rate) > 1e-9 || rateShareOf(rate, 3, 0) != rate/3 {
-		t.Errorf("rate %v over 3 workers: shares sum to %v, first %v", rate, sum, rateShareOf(rate, 3, 0))
+	if math.Abs(sum-rate) > 1e-9 || ratePartOf(rate, 3, 0) != rate/3 {
+		t.Errorf("rate %v over 3 workers: shares sum to %v, first %v", rate, sum, ratePartOf(rate, 3, 0))
 	}
 }
 
 // A paced rate below one record/s per worker is split into fractional
-// shares, never into a 0 share (which would send as fast as possible).
+// parts, never into a 0 part (which would send as fast as possible).
 func TestRateShareNeverUnlimited(t *testing.T) {
 	for _, c := range []struct {
 		rate    float64
@@ -49,7 +49,7 @@ func TestRateShareNeverUnlimited(t *testing.T) {
 	}{{1, 2}, {2, 3}, {10, 16}, {0.5, 7}, {3, 3}} {
 		var sum float64
 		for i := range c.workers {
-			s := rateShareOf(c.rate, c.workers, i)
+			s := ratePartOf(c.rate, c.workers, i)
 			if s <= 0 {
 				t.Errorf("rate %v over %d workers: worker %d gets %v (0 = unlimited)", c.rate, c.workers, i, s)
 			}
@@ -59,7 +59,7 @@ func TestRateShareNeverUnlimited(t *testing.T) {
 			t.Errorf("rate %v over %d workers: shares sum to %v", c.rate, c.workers, sum)
 		}
 	}
-	if got := rateShareOf(10, 16, 15); got != 10.0/16 {
+	if got := ratePartOf(10, 16, 15); got != 10.0/16 {
 		t.Errorf("rate 10 over 16 workers: worker 15 gets %v, want %v", got, 10.0/16)
 	}
 }

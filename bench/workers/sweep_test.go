@@ -14,7 +14,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-// The runner takes a worker's share through its sweep: the run starts at
+// The runner takes a worker's part through its sweep: the run starts at
 // the sweep's start, its result names the worker and is published for the
 // merge, which reads it back.
 func TestRunnerRunsAWorkersSweep(t *testing.T) {
@@ -25,7 +25,7 @@ func TestRunnerRunsAWorkersSweep(t *testing.T) {
 	b.Kafka.Kafka.Brokers = probetest.Kfake(t, 1)
 	start := time.Now().UTC().Truncate(time.Second)
 	w := &Worker{Workers: 1, StartAt: start, SweepName: "one", ResultsTopic: DefaultResultsTopic}
-	r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.DiscardHandler), Share: w}
+	r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.DiscardHandler), Part: w}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	results, err := r.Run(ctx, b)

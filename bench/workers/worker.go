@@ -1,5 +1,5 @@
 // Package workers runs one sweep of a bench file in several processes at
-// once: each worker's share of it (a Worker is a run.Share, its sweep a
+// once: each worker's part of it (a Worker is a run.Part, its sweep a
 // run.Sweep), the results topic they publish to, and "bench merge", which
 // adds their results up.
 package workers
@@ -33,7 +33,7 @@ const DefaultResultsTopic = "kafka-bench-results"
 const slotSlack = 30 * time.Second
 
 // Worker makes the runner one of several bench processes of one sweep
-// (--workers): it runs its share of every scenario on the scenario's topic
+// (--workers): it runs its part of every scenario on the scenario's topic
 // and publishes each result to the results topic for "bench merge". The
 // workers agree through their flags and Kafka alone.
 type Worker struct {
@@ -47,20 +47,20 @@ type Worker struct {
 	ResultsTopic string
 }
 
-// A Worker is the runner's share of the bench, its sweep the runner's
+// A Worker is the runner's part of the bench, its sweep the runner's
 // sweep.
 var (
-	_ run.Share = (*Worker)(nil)
+	_ run.Part  = (*Worker)(nil)
 	_ run.Sweep = (*workerSweep)(nil)
 )
 
 // Begin refuses what the workers cannot split and returns this worker's
-// share of b and the sweep id of its topics and groups.
+// part of b and the sweep id of its topics and groups.
 func (w *Worker) Begin(b *spec.Bench) (*spec.Bench, string, error) {
 	if err := w.Check(b); err != nil {
 		return nil, "", err
 	}
-	return w.share(b), w.sweepID(), nil
+	return w.part(b), w.sweepID(), nil
 }
 
 // Check refuses what a sweep cannot split; errors name the flag and value.
@@ -95,13 +95,13 @@ func (w *Worker) Check(b *spec.Bench) error {
 	return nil
 }
 
-// share is b with this worker's share of num_records, and with the
+// part is b with this worker's part of num_records, and with the
 // worker's index after each transactional.id: workers on one host would
 // otherwise fence each other's producers.
-func (w *Worker) share(b *spec.Bench) *spec.Bench {
+func (w *Worker) part(b *spec.Bench) *spec.Bench {
 	c := *b
 	if c.NumRecords > 0 {
-		c.NumRecords = shareOf(b.NumRecords, w.Workers, w.Index)
+		c.NumRecords = partOf(b.NumRecords, w.Workers, w.Index)
 	}
 	if w.Workers > 1 {
 		c.Scenarios = slices.Clone(b.Scenarios)
@@ -160,12 +160,12 @@ func (w *Worker) Start(ctx context.Context, k config.Cluster, creds *kclient.Cre
 // Close closes the results client.
 func (ws *workerSweep) Close() { ws.cl.Close() }
 
-// Scenario gives the probe this worker's share of the rate and says when
+// Scenario gives the probe this worker's part of the rate and says when
 // the seq-th run starts on every worker. The workers' consumers share the
 // scenario's one group, so each record is read once over the sweep; the
 // merge counts loss and duplicates (result.Accounting).
 func (ws *workerSweep) Scenario(b *spec.Bench, seq int, p *config.Probe) (time.Time, *result.WorkerInfo) {
-	p.Rate = rateShareOf(p.Rate, ws.Workers, ws.Index)
+	p.Rate = ratePartOf(p.Rate, ws.Workers, ws.Index)
 	slot := ws.scenarioStart(b, seq)
 	return slot, ws.info(b, seq, slot, 0)
 }

@@ -62,16 +62,16 @@ func TestWorkerCheck(t *testing.T) {
 			t.Errorf("%+v with %+v: %v, want %q", c.w, c.b, err, c.want)
 		}
 	}
-	if got := ok.share(&spec.Bench{NumRecords: 10}).NumRecords; got != 3 {
+	if got := ok.part(&spec.Bench{NumRecords: 10}).NumRecords; got != 3 {
 		t.Errorf("worker 2 of 3 takes %d of 10 records, want 3", got)
 	}
 	txn := &spec.Bench{Scenarios: []spec.Scenario{{Name: "tx", Probe: config.Probe{Producer: config.Producer{TransactionalID: "t-tx-host"}}}, {Name: "plain"}}}
-	shared := ok.share(txn)
-	if got := shared.Scenarios[0].Probe.Producer.TransactionalID; got != "t-tx-host-w2" {
+	parted := ok.part(txn)
+	if got := parted.Scenarios[0].Probe.Producer.TransactionalID; got != "t-tx-host-w2" {
 		t.Errorf("worker 2's transactional.id = %q, want t-tx-host-w2", got)
 	}
-	if shared.Scenarios[1].Probe.Producer.TransactionalID != "" || txn.Scenarios[0].Probe.Producer.TransactionalID != "t-tx-host" {
-		t.Errorf("share changed a non-transactional scenario or the bench itself: %+v", txn.Scenarios)
+	if parted.Scenarios[1].Probe.Producer.TransactionalID != "" || txn.Scenarios[0].Probe.Producer.TransactionalID != "t-tx-host" {
+		t.Errorf("part changed a non-transactional scenario or the bench itself: %+v", txn.Scenarios)
 	}
 	if id := (&Worker{SweepName: "2026-01-02T03:04:05Z"}).sweepID(); id != "2026-01-02T03-04-05Z" {
 		t.Errorf("sweep id %q is not fit for a topic name", id)

@@ -28,7 +28,7 @@ type workerFlags struct {
 }
 
 func addWorkerFlags(cmd *kingpin.CmdClause, wf *workerFlags) {
-	cmd.Flag("workers", "Workers of a sweep: each runs its share of every scenario's rate and num_records on the scenario's topic and publishes its results to --results.topic; with merge, the workers to wait for.").
+	cmd.Flag("workers", "Workers of a sweep: each runs its part of every scenario's rate and num_records on the scenario's topic and publishes its results to --results.topic; with merge, the workers to wait for.").
 		Envar("BENCH_WORKERS").IsSetByUser(&wf.setWorkers).Default("1").IntVar(&wf.workers)
 	cmd.Flag("worker-index", "This worker's index, 0 ... --workers - 1 (a Kubernetes Indexed Job sets JOB_COMPLETION_INDEX); worker 0 creates and deletes the topics.").
 		Envar("JOB_COMPLETION_INDEX").Default("0").IntVar(&wf.index)

@@ -113,7 +113,7 @@ func TestBenchWorkersRealBroker(t *testing.T) {
 	for i := range 3 {
 		w := readResults(t, filepath.Join(dir, fmt.Sprintf("sweep-ok-%d.json", i)))[0]
 		if w.Worker == nil || w.Worker.Index != i || w.Worker.Workers != 3 || w.Produce.Records != records/3 || w.Accounting == nil {
-			t.Fatalf("worker %d result: %+v, want its share of %d records and its accounting", i, w, records/3)
+			t.Fatalf("worker %d result: %+v, want its part of %d records and its accounting", i, w, records/3)
 		}
 		reads += w.Accounting.Reads
 	}

@@ -81,7 +81,7 @@ func TestTxnRate(t *testing.T) {
 		r := result.Result{Topic: "t", Produce: &result.ProduceResult{Records: 9000, NotCommitted: c.notCommitted,
 			Elapsed: 3 * time.Second, First: start, Last: start.Add(3 * time.Second)}}
 		var b bytes.Buffer
-		if err := benchreport.WriteJSON(&b, nil, []result.Result{r}); err != nil {
+		if err := benchreport.Write(&b, benchreport.FormatJSON, benchreport.Report{Results: []result.Result{r}}); err != nil {
 			t.Fatal(err)
 		}
 		res, err := parseResult(b.Bytes())
@@ -142,7 +142,7 @@ func TestOurResult(t *testing.T) {
 		Produce: &result.ProduceResult{Records: 9000, Bytes: 900000, Elapsed: 3 * time.Second, First: start, Last: start.Add(3 * time.Second)},
 		Consume: &result.ConsumeResult{Start: start, End: start.Add(5 * time.Second), Records: 9000, Rebalance: 500 * time.Millisecond}}
 	var b bytes.Buffer
-	if err := benchreport.WriteJSON(&b, nil, []result.Result{r}); err != nil {
+	if err := benchreport.Write(&b, benchreport.FormatJSON, benchreport.Report{Results: []result.Result{r}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := parseResult(b.Bytes())
@@ -160,14 +160,14 @@ func TestOurResult(t *testing.T) {
 	failed := r
 	failed.Err = "drain timeout"
 	b.Reset()
-	if err := benchreport.WriteJSON(&b, nil, []result.Result{failed}); err != nil {
+	if err := benchreport.Write(&b, benchreport.FormatJSON, benchreport.Report{Results: []result.Result{failed}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := parseResult(b.Bytes()); err == nil || !strings.Contains(err.Error(), "drain timeout") {
 		t.Errorf("a failed scenario: err = %v, want its error", err)
 	}
 	b.Reset()
-	if err := benchreport.WriteJSON(&b, nil, []result.Result{r, r}); err != nil {
+	if err := benchreport.Write(&b, benchreport.FormatJSON, benchreport.Report{Results: []result.Result{r, r}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := parseResult(b.Bytes()); err == nil {

@@ -14,12 +14,12 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
-// Share is how this process takes part in a bench. Alone, the default,
-// runs all of it; package workers runs one worker's share of a bench that
+// Part is how this process takes part in a bench. Alone, the default,
+// runs all of it; package workers runs one worker's part of a bench that
 // several processes run at once. Runner.Run asks it what to run and
 // starts its Sweep; the runs are the Sweep's.
-type Share interface {
-	// Begin refuses what the share cannot run and returns what this
+type Part interface {
+	// Begin refuses what the part cannot run and returns what this
 	// process runs of b and the sweep id of its topics and groups (empty:
 	// one from the clock).
 	Begin(b *spec.Bench) (*spec.Bench, string, error)
@@ -28,11 +28,11 @@ type Share interface {
 	Start(ctx context.Context, k config.Cluster, creds *kclient.CredentialPool, runs int, logger *slog.Logger) (Sweep, error)
 }
 
-// Sweep is a Share at work: each run's place in the sweep (when it
+// Sweep is a Part at work: each run's place in the sweep (when it
 // starts, its topic, who cleans up), its records (Records) and its
 // result.
 type Sweep interface {
-	// Scenario takes the seq-th run's probe (this process's share of its
+	// Scenario takes the seq-th run's probe (this process's part of its
 	// rate) and returns when the run starts (zero: at once) and who ran it
 	// (nil for the whole bench).
 	Scenario(b *spec.Bench, seq int, p *config.Probe) (start time.Time, worker *result.WorkerInfo)
@@ -79,7 +79,7 @@ type GroupDrain interface {
 type Alone struct{}
 
 var (
-	_ Share = Alone{}
+	_ Part  = Alone{}
 	_ Sweep = Alone{}
 )
 
