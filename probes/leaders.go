@@ -182,7 +182,7 @@ var errDescribeClusterDenied = errors.New("DescribeCluster denied")
 // brokerSet is what a leader spread knows of the cluster's brokers.
 type brokerSet struct {
 	ids   []int32          // the brokers that serve (unfenced), sorted
-	racks map[int32]string // broker.rack of each of ids ("": none)
+	racks map[int32]string // broker.rack of each broker listed, fenced ones too ("": none)
 	// registered holds every broker the cluster has registered, fenced
 	// (restarting) ones too; nil where the cluster does not say (Kafka
 	// before 4.0, or DescribeCluster denied): then no broker is gone.
@@ -227,6 +227,14 @@ func (p *Probe) describeBrokers(ctx context.Context) (brokerSet, error) {
 		slices.Sort(bs.ids)
 		return bs, nil
 	}
+	return brokersOf(resp), nil
+}
+
+// brokersOf is the brokerSet of a DescribeCluster response. A fenced
+// broker (restarting) keeps its rack: its replicas stay, and a spread must
+// know where they are to keep the replicas in distinct racks.
+func brokersOf(resp *kmsg.DescribeClusterResponse) brokerSet {
+	bs := brokerSet{racks: map[int32]string{}}
 	if resp.Version >= 2 {
 		bs.registered = map[int32]bool{}
 	}
@@ -234,16 +242,15 @@ func (p *Probe) describeBrokers(ctx context.Context) (brokerSet, error) {
 		if bs.registered != nil {
 			bs.registered[b.NodeID] = true
 		}
-		if b.IsFenced {
-			continue
-		}
-		bs.ids = append(bs.ids, b.NodeID)
 		if b.Rack != nil {
 			bs.racks[b.NodeID] = *b.Rack
 		}
+		if !b.IsFenced {
+			bs.ids = append(bs.ids, b.NodeID)
+		}
 	}
 	slices.Sort(bs.ids)
-	return bs, nil
+	return bs
 }
 
 func (p *Probe) spreadLeadersOnce(ctx context.Context) (leaders []int32, err error) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 func TestPlanLeaders(t *testing.T) {
@@ -59,6 +60,28 @@ func TestPlanLeaders(t *testing.T) {
 		if got := planLeaders(c.brokers, c.parts); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: planLeaders = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// A fenced (restarting) broker's replicas keep their rack: brokers 1, 2, 3
+// in racks a, b, c serve and 4, in rack a, is fenced. Broker 1 takes the
+// place of 4, the replica in its own rack, so the replicas stay in three
+// racks, not [1 4 2] in racks a, a, b.
+func TestPlanLeadersFencedBrokerRack(t *testing.T) {
+	resp := kmsg.NewPtrDescribeClusterResponse()
+	resp.Version = 2
+	for id, rack := range map[int32]string{1: "a", 2: "b", 3: "c", 4: "a"} {
+		b := kmsg.NewDescribeClusterResponseBroker()
+		b.NodeID, b.Rack, b.IsFenced = id, kmsg.StringPtr(rack), id == 4
+		resp.Brokers = append(resp.Brokers, b)
+	}
+	bs := brokersOf(resp)
+	if want := []int32{1, 2, 3}; !reflect.DeepEqual(bs.ids, want) {
+		t.Fatalf("serving brokers %v, want %v", bs.ids, want)
+	}
+	got := planLeaders(bs, []kadm.PartitionDetail{{Partition: 0, Replicas: []int32{4, 2, 3}}})
+	if want := map[int32][]int32{0: {1, 2, 3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("planLeaders = %v, want %v", got, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package probes
 
 import (
 	"log/slog"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,10 +58,37 @@ func (l *liveness) consumed(now time.Time) {
 	}
 }
 
-// window is how recent the last produced and consumed record must be for
-// probe_up = 1: two lag intervals, or three rounds of records at low rates.
+// window is how recent the last produced record must be for probe_up = 1:
+// two lag intervals, or three rounds of records at low rates.
 func (l *liveness) window() time.Duration {
 	return max(2*time.Duration(l.cfg.LagInterval), 3*roundPeriod(l.cfg, l.partitions.Load()))
+}
+
+// consumeWindow is how recent the last consumed record must be: window,
+// and with a read_committed consumer of a transactional producer the time
+// between two commits on top, as it reads records only when their
+// transaction commits (ok false: none ever commits).
+func (l *liveness) consumeWindow() (w time.Duration, ok bool) {
+	w = l.window()
+	if !l.cfg.Producer.Transactional() || !l.cfg.Consumer.ReadCommitted() {
+		return w, true
+	}
+	runs, ok := abortRun(l.cfg.Producer.TransactionAbortRatio)
+	if !ok {
+		return w, false
+	}
+	return w + time.Duration(runs+1)*time.Duration(l.cfg.Producer.TransactionDurationMS)*time.Millisecond, true
+}
+
+// abortRun is the longest run of consecutive transactions abortsAt aborts
+// for ratio (at most, as ratio is a float): a run of m holds m aborts in m
+// transactions, and any m hold at most ⌈m × ratio⌉, so m < 1 / (1 − ratio).
+// With ratio 1 every transaction is aborted: ok is false.
+func abortRun(ratio float64) (m int, ok bool) {
+	if ratio >= 1 {
+		return 0, false
+	}
+	return int(math.Ceil(1/(1-ratio))) - 1, true
 }
 
 func (l *liveness) update(now time.Time) {
@@ -68,8 +96,10 @@ func (l *liveness) update(now time.Time) {
 	defer l.mu.Unlock()
 	w := l.window().Nanoseconds()
 	up := now.UnixNano()-l.lastProduced.Load() < w
-	if l.cfg.Consumer.Enabled {
-		up = up && now.UnixNano()-l.lastConsumed.Load() < w
+	// A read_committed consumer of transactions all aborted on purpose
+	// reads nothing by design: producing alone is up.
+	if cw, ok := l.consumeWindow(); l.cfg.Consumer.Enabled && ok {
+		up = up && now.UnixNano()-l.lastConsumed.Load() < cw.Nanoseconds()
 	}
 	up = up && l.failure == ""
 	was := l.up.Swap(up)

@@ -76,7 +76,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		info: family.Gauge("kafka_bench_probe_info", "Settings of a probe, as labels; always 1.", "topic", "acks", "compression",
 			"record_size_bytes", "batch_size_bytes", "linger_ms", "partitions", "replication_factor", "group"),
 		targetRate:      family.Gauge("kafka_bench_probe_target_rate_records_per_second", "Configured produce rate of the probe in records per second; 0 means as fast as possible."),
-		up:              family.Gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window (2 × lag_interval, or 3 rounds at low rates), else 0."),
+		up:              family.Gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window (2 × lag_interval, or 3 rounds at low rates; a read_committed consumer of transactions has the time between two commits on top), else 0."),
 		produced:        family.Counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
 		producedBytes:   family.Counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
 		produceFailed:   family.Counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason: "+strings.Join(FailureReasons, ", ")+".", "reason"),

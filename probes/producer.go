@@ -323,6 +323,13 @@ func (pr *producer) acknowledged(r *kgo.Record, h payload.Header, derr, err erro
 	if derr != nil {
 		return // cannot happen: the value is ours
 	}
+	if pr.txn != nil {
+		if err != nil {
+			pr.txn.failed.Add(1)
+		} else {
+			pr.txn.acked.Add(1)
+		}
+	}
 	if err != nil {
 		pr.fails.add(failureReason(err), 1)
 		pr.trackers.wontArrive(RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}, now)

@@ -99,6 +99,10 @@ type rebalances struct {
 
 	mu      sync.Mutex
 	windows atomic.Pointer[[]*window] // copy on write: read per record
+	// orphans are the open windows of members that left the group (the
+	// churn member), under mu: closed with the last open window of the
+	// members that stay (close).
+	orphans []*window
 	e2e     prometheus.Observer
 	partAs  prometheus.Counter
 	partRv  prometheus.Counter
@@ -176,18 +180,56 @@ func (r *rebalances) open(start time.Time) *window {
 	return w
 }
 
+// close ends w at end, and, when no window of a member that stays is open
+// any more, those of the members that left (orphans): the rebalance their
+// leave began is over once every member that stays has records again
+// after its callbacks.
 func (r *rebalances) close(w *window, end time.Time) {
 	r.stale.Store(true)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	nw := &window{start: w.start, end: end}
 	old := *r.windows.Load()
+	ending := map[*window]bool{w: true}
+	orphan := map[*window]bool{}
+	for _, o := range r.orphans {
+		orphan[o] = true
+	}
+	open := false
+	for _, x := range old {
+		open = open || (x != w && x.end.IsZero() && !orphan[x])
+	}
+	if !open {
+		for _, o := range r.orphans {
+			ending[o] = true
+		}
+		r.orphans = nil
+	}
 	ws := make([]*window, len(old))
 	for i, x := range old {
-		if x == w {
-			x = nw
+		if ending[x] {
+			x = &window{start: x.start, end: end}
 		}
 		ws[i] = x
+	}
+	r.windows.Store(&ws)
+}
+
+// orphan hands w, the open window of a member that left the group, to
+// the members that stay (close); with dropped true (the member held no
+// partitions, so nothing waits for its leave) it is taken out.
+func (r *rebalances) orphan(w *window, dropped bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !dropped {
+		r.orphans = append(r.orphans, w)
+		return
+	}
+	old := *r.windows.Load()
+	ws := make([]*window, 0, len(old))
+	for _, x := range old {
+		if x != w {
+			ws = append(ws, x)
+		}
 	}
 	r.windows.Store(&ws)
 }
@@ -215,6 +257,9 @@ type member struct {
 	joined bool
 	active *window // the rebalance under way; nil: none
 	cause  string
+	// revoked is how many partitions its last revoke or lost callback
+	// took: when it leaves the group, those it held.
+	revoked int
 }
 
 func newMember(r *rebalances, clk clock, churn bool) *member {
@@ -228,11 +273,13 @@ func (mb *member) callbacks(onRevoked func(context.Context, *kgo.Client, map[str
 	}
 	revoked = func(ctx context.Context, cl *kgo.Client, parts map[string][]int32) {
 		mb.r.partRv.Add(float64(count(parts)))
+		mb.setRevoked(count(parts))
 		mb.begin(false)
 		onRevoked(ctx, cl, parts)
 	}
 	lost = func(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
 		mb.r.partLo.Add(float64(count(parts)))
+		mb.setRevoked(count(parts))
 		mb.begin(true)
 	}
 	return assigned, revoked, lost
@@ -276,6 +323,26 @@ func (mb *member) begin(lost bool) {
 	mb.active = mb.r.open(now)
 }
 
+func (mb *member) setRevoked(n int) {
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	mb.revoked = n
+}
+
+// left is called once the member left the group (its client closed, which
+// revokes what it held): the rebalance it began is not its to end, as it
+// reads no more. It is ended by the members that stay, or dropped where it
+// held no partitions. Not counted: the member saw no end of it.
+func (mb *member) left() {
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	if mb.active == nil {
+		return
+	}
+	mb.r.orphan(mb.active, mb.revoked == 0)
+	mb.active = nil
+}
+
 // churn runs consumer.churn until ctx ends: every interval one more
 // member joins the group, reads and commits as the others do, and leaves
 // after duration.
@@ -298,6 +365,7 @@ func (p *Probe) churn(ctx context.Context) {
 		cancel()
 		p.reb.churnAt.Store(p.clk.now().UnixNano())
 		c.client.Close() // leaves the group
+		c.member.left()
 	}
 }
 

@@ -1,11 +1,13 @@
 package probes
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -75,6 +77,61 @@ func TestMemberRebalances(t *testing.T) {
 	mb.consumed(now)
 	if rebalanceCount(t, m, "consumer") != 1 {
 		t.Error("a rebalance after the group was described as consumer is not labelled with it")
+	}
+}
+
+// consumer.churn: the churn member leaves, its client's close revoking
+// what it held; the member that stays is given those partitions and reads
+// them. The rebalance the leave began ends then, not never: a record
+// intended in steady state afterwards is not one of a rebalance. A churn
+// member that held nothing leaves no rebalance behind.
+func TestChurnMemberLeaveClosedByTheOthers(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := newRebalanceMetrics(reg)
+	cfg := config.NewProbe("p")
+	cfg.Resolve()
+	r := newRebalances(cfg, m, nil)
+	base := time.Unix(1_000_000, 0)
+	now := base
+	clk := clock{base: base, mono: func() time.Duration { return now.Sub(base) }, wall: func() time.Time { return now }}
+	nop := func(context.Context, *kgo.Client, map[string][]int32) {}
+	stays, churn := newMember(r, clk, false), newMember(r, clk, true)
+	stayAssigned, _, _ := stays.callbacks(nop)
+	churnAssigned, churnRevoked, _ := churn.callbacks(nop)
+	stayAssigned(t.Context(), nil, map[string][]int32{"t": {0, 1}}) // joins
+	stays.consumed(now)
+	churnAssigned(t.Context(), nil, map[string][]int32{"t": {2}}) // the churn member joins
+	churn.consumed(now)
+
+	now = now.Add(time.Minute)
+	leave := now
+	churnRevoked(t.Context(), nil, map[string][]int32{"t": {2}}) // its client closes
+	churn.left()
+	if !r.during(leave.Add(time.Millisecond).UnixNano()) {
+		t.Fatal("a record intended right after the churn member left is not within a rebalance")
+	}
+	now = now.Add(time.Second)
+	stayAssigned(t.Context(), nil, map[string][]int32{"t": {2}})
+	now = now.Add(time.Second)
+	stays.consumed(now)
+	if !r.during(leave.Add(time.Second).UnixNano()) {
+		t.Error("a record intended before the partitions were read again is not within the rebalance")
+	}
+	if r.during(now.Add(10 * time.Minute).UnixNano()) {
+		t.Error("a record intended in steady state after the churn member left counts as within a rebalance")
+	}
+
+	// A churn member that held no partitions: its leave's revoke (empty)
+	// is no rebalance of anyone.
+	churn2 := newMember(r, clk, true)
+	assigned2, revoked2, _ := churn2.callbacks(nop)
+	now = now.Add(time.Minute)
+	assigned2(t.Context(), nil, map[string][]int32{})
+	now = now.Add(time.Minute)
+	revoked2(t.Context(), nil, map[string][]int32{})
+	churn2.left()
+	if r.during(now.Add(time.Minute).UnixNano()) {
+		t.Error("the leave of a churn member that held no partitions left a rebalance open")
 	}
 }
 

@@ -3,7 +3,9 @@ package probes
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -35,6 +37,9 @@ type txn struct {
 	deadline time.Time
 	begun    uint64   // transactions begun
 	from     []uint64 // each partition's first sequence number in the open transaction
+	// The open transaction's records acknowledged and failed, counted by
+	// the promises (all run before the flush that precedes its end).
+	acked, failed atomic.Uint64
 }
 
 func newTxn(cfg config.Producer, m *txnProbeMetrics) *txn {
@@ -81,6 +86,8 @@ func (pr *producer) beginTxn(ctx context.Context, n uint64) bool {
 		return false
 	}
 	t.open, t.deadline = true, time.Now().Add(t.duration)
+	t.acked.Store(0)
+	t.failed.Store(0)
 	t.from = append(t.from[:0], pr.seqs...)
 	return true
 }
@@ -109,13 +116,23 @@ func (pr *producer) endTxn() {
 		abort = true
 		_ = pr.client.AbortBufferedRecords(ctx)
 	}
+	if failed := t.failed.Load(); err == nil && !abort && failed > 0 {
+		// As with Kafka's Java producer, whose commit a failed send
+		// refuses (an abortable error): the transaction is aborted, not
+		// committed without the records that failed. franz-go would
+		// commit the others, and with none acknowledged end it without
+		// a word to the broker and return nil.
+		abort, err = true, fmt.Errorf("%d of its records failed to produce (%d acknowledged): aborted, not committed", failed, t.acked.Load())
+	}
 	try, latency := kgo.TryCommit, t.m.commitLatency
 	if abort {
 		try, latency = kgo.TryAbort, t.m.abortLatency
 	}
 	start := time.Now()
 	endErr := pr.client.EndTransaction(ctx, try)
-	if endErr == nil {
+	// With no record acknowledged there was no transaction on the broker
+	// to end: nothing to time.
+	if endErr == nil && t.acked.Load() > 0 {
 		latency.Observe(time.Since(start).Seconds())
 	}
 	if endErr != nil && !abort {
@@ -150,7 +167,7 @@ func (pr *producer) endTxn() {
 	switch {
 	case err != nil:
 		t.m.failed.Inc()
-		pr.errs.warn("txn:end", "ending a transaction failed; its records count as failed produces", "records", records, "aborted", abort, "err", err)
+		pr.errs.warn("txn:end", "a transaction failed: aborted, or its end refused or unconfirmed", "records", records, "aborted", abort, "err", err)
 	case abort:
 		t.m.aborted.Inc()
 		t.m.abortedRecords.Add(float64(records))

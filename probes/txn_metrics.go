@@ -10,8 +10,9 @@ import (
 var (
 	// TransactionOutcomes are how a transaction of the probe ended
 	// (outcome): committed, aborted on purpose (transaction.abort.ratio), or
-	// failed (its end was refused or unconfirmed; its records count neither
-	// as lost nor as aborted).
+	// failed (a record of it failed to produce, so it was aborted as Kafka's
+	// Java producer does, or its end was refused or unconfirmed; its records
+	// count neither as lost nor as aborted).
 	TransactionOutcomes = []string{"committed", "aborted", "failed"}
 	// TransactionEnds are the ends the probe asks for (end).
 	TransactionEnds = []string{"commit", "abort"}
@@ -28,7 +29,7 @@ type txnMetrics struct {
 
 func newTxnMetrics(reg prometheus.Registerer) *txnMetrics {
 	m := &txnMetrics{
-		transactions:   family.Counter("kafka_bench_transactions_total", "Transactions of the probe's producer, by outcome: committed, aborted (on purpose, transaction.abort.ratio) or failed (the end was refused or its outcome unknown).", "outcome"),
+		transactions:   family.Counter("kafka_bench_transactions_total", "Transactions of the probe's producer, by outcome: committed, aborted (on purpose, transaction.abort.ratio) or failed (a record of it failed to produce, so it was aborted, or the end was refused or its outcome unknown).", "outcome"),
 		endLatency:     family.Histogram("kafka_bench_transaction_end_latency_seconds", "Duration of ending a transaction (EndTxn, after its records were acknowledged), by end: commit or abort.", "end"),
 		abortedRecords: family.Counter("kafka_bench_transaction_aborted_records_total", "Probe records written in transactions that were aborted; none of them is expected by a read_committed consumer, none counts as lost."),
 		abortedRead:    family.Counter("kafka_bench_transaction_aborted_records_read_total", "Probe records of aborted transactions that the probe's consumer read with isolation.level read_committed: must stay 0."),

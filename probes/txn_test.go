@@ -5,6 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
@@ -134,5 +138,74 @@ probes:
 	time.Sleep(2 * time.Second) // past the loss grace
 	if lost := value("kafka_bench_records_lost_total"); lost != 0 {
 		t.Errorf("lost %v, want 0", lost)
+	}
+}
+
+// A transaction in which records failed to produce is not committed: with
+// every produce denied (TOPIC_AUTHORIZATION_FAILED, which does not fail the
+// producer id, so franz-go ends a transaction with nothing acknowledged
+// without a word to the broker), or with one broker's partition denied
+// while the others are acknowledged, as Kafka's Java producer refuses such
+// a commit. Each counts as failed, and no commit is timed.
+func TestTransactionWithFailedRecordsNotCommitted(t *testing.T) {
+	for name, denied := range map[string]func(node int32) bool{
+		"every record":    func(int32) bool { return true },
+		"one partition's": func(node int32) bool { return node == 0 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := kfake.NewCluster(kfake.NumBrokers(3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(c.Close)
+			leadEveryBroker(t, c, "kafka-bench-tx") // partition p on broker p
+			c.ControlKey(int16(kmsg.Produce), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+				c.KeepControl()
+				req := kreq.(*kmsg.ProduceRequest)
+				if req.TransactionID == nil || !denied(c.CurrentNode()) {
+					return nil, nil, false
+				}
+				resp := req.ResponseKind().(*kmsg.ProduceResponse)
+				for _, rt := range req.Topics {
+					st := kmsg.NewProduceResponseTopic()
+					st.Topic, st.TopicID = rt.Topic, rt.TopicID
+					for _, rp := range rt.Partitions {
+						sp := kmsg.NewProduceResponseTopicPartition()
+						sp.Partition = rp.Partition
+						sp.ErrorCode = kerr.TopicAuthorizationFailed.Code
+						st.Partitions = append(st.Partitions, sp)
+					}
+					resp.Topics = append(resp.Topics, st)
+				}
+				return resp, nil, true
+			})
+			x := probetest.StartWith(t, `
+probes:
+  - name: tx
+    rate: 300
+    lag_interval: 500ms
+    create_topic: {partitions: 3}
+    producer: {transactional.id: canary, transaction.duration.ms: 100}
+    consumer: {enabled: false}
+`, c.ListenAddrs(), probes.Options{Logger: probetest.Logger()})
+			value := func(f scrape.Families, name string, labels ...string) float64 {
+				return probetest.Value(t, f, name, append([]string{"probe", "tx"}, labels...)...)
+			}
+			probetest.Eventually(t, time.Minute, "transactions ended with records denied", func() (bool, string) {
+				f := x.Gather(t)
+				ended, denied := value(f, "kafka_bench_transactions_total"), value(f, "kafka_bench_produce_failed_total", "reason", "auth")
+				return ended >= 5 && denied > 0, fmt.Sprintf("%v transactions ended, %v records denied", ended, denied)
+			})
+			f := x.Gather(t)
+			if committed, failed := value(f, "kafka_bench_transactions_total", "outcome", "committed"), value(f, "kafka_bench_transactions_total", "outcome", "failed"); committed != 0 || failed < 5 {
+				t.Errorf("%v transactions counted committed, %v failed; want none committed (records of each failed), every one failed", committed, failed)
+			}
+			if n := value(f, "kafka_bench_transaction_end_latency_seconds", "end", "commit"); n != 0 {
+				t.Errorf("%v commits timed, want 0", n)
+			}
+			if produced := value(f, "kafka_bench_produced_records_total"); name == "one partition's" && produced == 0 {
+				t.Error("no record acknowledged on the other brokers")
+			}
+		})
 	}
 }

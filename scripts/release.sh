@@ -12,6 +12,8 @@
 #                               does, beside the Helm CLI), once, then cached
 #   scripts/release.sh docs     print what each platform archive carries beside
 #                               the binary, as name=path lines
+#   scripts/release.sh targets  print the GOOS/GOARCH it builds, one a line
+#                               (scripts/test.sh compiles each)
 #
 # Output: ${RELEASE_DIR:-dist/VERSION}/ (replaced).
 #   RELEASE_TARGETS   GOOS/GOARCH list (default: linux/amd64 linux/arm64
@@ -47,6 +49,11 @@ archive_docs() {
 	git ls-files --cached --others --exclude-standard docs | LC_ALL=C sort | sed 's/.*/&=&/'
 }
 
+# The platforms of the release: archives of each, the image of the linux ones.
+release_targets() {
+	printf '%s\n' ${RELEASE_TARGETS:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64}
+}
+
 version=${1:-}
 if [ "$version" = tools ]; then
 	tools /dev/null
@@ -54,6 +61,10 @@ if [ "$version" = tools ]; then
 fi
 if [ "$version" = docs ]; then
 	archive_docs
+	exit 0
+fi
+if [ "$version" = targets ]; then
+	release_targets
 	exit 0
 fi
 [[ $version =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] ||
@@ -66,7 +77,7 @@ tagged=$(git rev-parse -q --verify "refs/tags/$version^{commit}" || true)
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct HEAD)
 export SOURCE_DATE_EPOCH
 out=${RELEASE_DIR:-dist/$version}
-targets=${RELEASE_TARGETS:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64}
+mapfile -t targets < <(release_targets)
 ca=${CA_CERTIFICATES:-/etc/ssl/certs/ca-certificates.crt}
 repository=${IMAGE_REPOSITORY:-ghcr.io/kafka-bench/kafka_bench_exporter}
 source_url=https://github.com/kafka-bench/kafka_bench_exporter
@@ -99,7 +110,7 @@ mkdir -p "$out"
 mtime=(-mtime "$SOURCE_DATE_EPOCH")
 mapfile -t docs < <(archive_docs)
 image_bins=()
-for target in $targets; do
+for target in "${targets[@]}"; do
 	goos=${target%/*} goarch=${target#*/}
 	name=kafka_bench_exporter-$version.$goos-$goarch
 	exe=kafka_bench_exporter

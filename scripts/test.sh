@@ -94,6 +94,15 @@ checks_log=$(mktemp)
   low_priority go vet -C deploy/release ./...
   phase_end "go vet (checks)"
 
+  phase_begin "release platforms build (checks)"
+  # Every platform of the release compiles (a syscall that only Unix has,
+  # say): the list is scripts/release.sh's own.
+  for target in $(scripts/release.sh targets); do
+    echo "== go build ./... for $target"
+    CGO_ENABLED=0 GOOS=${target%/*} GOARCH=${target#*/} low_priority go build ./...
+  done
+  phase_end "release platforms build (checks)"
+
   phase_begin "waiting for the golangci-lint build (checks)"
   wait "$lint_pid" || { echo "building golangci-lint failed" >&2; exit 1; }
   phase_end "waiting for the golangci-lint build (checks)"

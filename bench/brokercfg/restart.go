@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/template"
 	"time"
 
@@ -264,10 +263,7 @@ func (c *Changer) runHook(ctx context.Context, id int32, want map[string]staticV
 	cmd.Env = append(os.Environ(), env...)
 	out := &tailBuffer{max: hookOutputMax}
 	cmd.Stdout, cmd.Stderr = out, out
-	// Its own process group, killed whole on the timeout; a Ctrl-C on the
-	// terminal reaches the bench alone, which lets the hook finish.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownProcessGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	err = cmd.Run()
 	if ctx.Err() != nil {

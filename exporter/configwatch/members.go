@@ -23,16 +23,19 @@ const (
 
 // members is what the watcher knows of each broker between polls.
 type members struct {
-	listed      map[int32]bool      // in the last Metadata answer; nil before the first
-	ever        map[int32]bool      // listed once at least
-	goneAt      map[int32]time.Time // left the metadata, not back yet
-	restartSeen map[int32]bool      // a restart counted since the last poll
+	listed map[int32]bool      // in the last Metadata answer; nil before the first
+	ever   map[int32]bool      // listed once at least
+	goneAt map[int32]time.Time // left the metadata, not back yet
+	// restartSeen holds, per broker, when its return from a restart was
+	// counted: until a poll that began after it tells the broker's release,
+	// a release change is that restart, not a second one.
+	restartSeen map[int32]time.Time
 	racks       map[int32]string
 	versions    map[int32]string // last release seen
 }
 
 func newMembers() *members {
-	return &members{ever: map[int32]bool{}, goneAt: map[int32]time.Time{}, restartSeen: map[int32]bool{},
+	return &members{ever: map[int32]bool{}, goneAt: map[int32]time.Time{}, restartSeen: map[int32]time.Time{},
 		racks: map[int32]string{}, versions: map[int32]string{}}
 }
 
@@ -187,7 +190,7 @@ func (w *Watcher) observeMembers(gen uint64, now time.Time, listed []int32) (bac
 		w.logger.Info("broker back in the cluster metadata: a restart", args...)
 		w.record(now, Change{Resource: KindBroker, Broker: b}, []KeyChange{{Key: "registered", Old: "false", New: "true"}})
 		w.m.brokerRestarts.WithLabelValues(b).Inc()
-		m.restartSeen[id] = true
+		m.restartSeen[id] = now
 		back = true
 	}
 	m.listed = cur

@@ -3,10 +3,13 @@ package configwatch
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // TestRestartSeenBetweenPolls: with an hour between configuration polls, a
@@ -64,5 +67,44 @@ func TestRestartSeenBetweenPolls(t *testing.T) {
 	}
 	if got := f.logs.lines("broker back in the cluster metadata"); len(got) != 1 {
 		t.Errorf("log lines of the return: %q, want 1", got)
+	}
+}
+
+// TestUpgradeCountedOnce: a configuration poll that began before broker 2
+// stopped ends after its return, with the release it answered before; the
+// next poll sees the new release. One restart, one release change.
+func TestUpgradeCountedOnce(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	w := New(reg, slog.New(slog.DiscardHandler), Options{})
+	f := &fixture{reg: reg}
+	versions := func(v2 string) snapshot {
+		return snapshot{facts: &facts{clusterID: "c1", version: "v4.0", brokers: []int32{1, 2},
+			versions: map[int32]string{1: "v4.0", 2: v2}}}
+	}
+	t0 := time.Unix(1700000000, 0)
+	w.observeMembers(w.gen, t0, []int32{1, 2})
+	w.observe(w.gen, t0.Add(time.Second), time.Second, versions("v4.0"))
+	// A poll begins at t1; meanwhile broker 2 leaves the metadata and is
+	// back, upgraded.
+	t1 := t0.Add(time.Minute)
+	w.observeMembers(w.gen, t1.Add(time.Second), []int32{1})
+	w.observeMembers(w.gen, t1.Add(5*time.Second), []int32{1, 2})
+	w.observe(w.gen, t1.Add(6*time.Second), 6*time.Second, versions("v4.0")) // asked before the stop
+	w.observe(w.gen, t1.Add(8*time.Second), time.Second, versions("v4.1"))
+	m := f.gather(t)
+	if n, _ := m.Value("kafka_bench_broker_restarts_total", "broker", "2"); n != 1 {
+		t.Errorf("kafka_bench_broker_restarts_total{broker=2} = %v, want 1", n)
+	}
+	if n, _ := m.Value("kafka_bench_broker_version_changes_total", "broker", "2"); n != 1 {
+		t.Errorf("kafka_bench_broker_version_changes_total{broker=2} = %v, want 1", n)
+	}
+	if v := m.Label("kafka_bench_broker_info", "version", "broker", "2"); v != "v4.1" {
+		t.Errorf("broker 2 version %q, want v4.1", v)
+	}
+	// The mark is cleared by the poll that told the new release: a later
+	// upgrade without a return seen counts again.
+	w.observe(w.gen, t1.Add(time.Hour), time.Second, versions("v4.2"))
+	if n, _ := f.gather(t).Value("kafka_bench_broker_restarts_total", "broker", "2"); n != 2 {
+		t.Errorf("after a second upgrade: restarts %v, want 2", n)
 	}
 }

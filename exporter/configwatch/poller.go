@@ -231,7 +231,7 @@ func (w *Watcher) observe(gen uint64, now time.Time, took time.Duration, s snaps
 		w.m.describeFailed.WithLabelValues(string(k)).Add(float64(s.failed[k]))
 	}
 	if s.facts != nil {
-		w.observeCluster(now, s.facts)
+		w.observeCluster(now, now.Add(-took), s.facts)
 	}
 	for _, id := range slices.Sorted(maps.Keys(s.brokers)) {
 		w.observeBroker(now, id, s.brokers[id])
@@ -265,7 +265,8 @@ func (w *Watcher) noteFailure(s snapshot) {
 	}
 }
 
-func (w *Watcher) observeCluster(now time.Time, f *facts) {
+// observeCluster applies the cluster facts of a poll that began at started.
+func (w *Watcher) observeCluster(now, started time.Time, f *facts) {
 	prev := w.cluster
 	// Without the quorum's answer a KRaft controller is unknown (metadata
 	// names a random broker): keep the last one known rather than flap.
@@ -312,12 +313,17 @@ func (w *Watcher) observeCluster(now time.Time, f *facts) {
 			b := idLabel(id)
 			w.record(now, Change{Resource: KindBroker, Broker: b}, []KeyChange{{Key: "version", Old: old, New: v}})
 			w.m.brokerVersions.WithLabelValues(b).Inc()
-			if !w.members.restartSeen[id] {
+			if _, counted := w.members.restartSeen[id]; !counted {
 				w.m.brokerRestarts.WithLabelValues(b).Inc()
 			}
 		}
 		w.members.versions[id] = v
-		delete(w.members.restartSeen, id)
+		// A poll that began before the broker's return may hold the
+		// release it answered before it stopped: the mark stays for the
+		// next poll.
+		if at, ok := w.members.restartSeen[id]; ok && !started.Before(at) {
+			delete(w.members.restartSeen, id)
+		}
 	}
 	w.setBrokerInfo(f.brokers)
 }
