@@ -37,8 +37,9 @@ const (
 
 // setupShare checks the cluster serves share groups, sets the group's
 // configs (share.auto.offset.reset earliest, so that no record produced
-// before a member's first fetch is skipped, and the lock duration and
-// delivery limit of the share block), starts a new group at the topic's
+// before a member's first fetch is skipped, share.isolation.level as
+// consumer.isolation.level says, and the lock duration and delivery limit
+// of the share block), starts a new group at the topic's
 // end (shareStartAtEnd; a consume-only bench reads from the start) and
 // makes the run's share tracker,
 // whose grace is the longest the broker takes to give up on a record:
@@ -48,11 +49,13 @@ func (p *Probe) setupShare(ctx context.Context) error {
 		return err
 	}
 	sh := p.cfg.Consumer.Share
-	configs := map[string]string{kclient.ShareAutoOffsetReset: "earliest"}
-	if p.cfg.Consumer.ReadCommitted() {
-		// A share group reads with the isolation of its group config,
-		// not of its members; read_uncommitted is its default.
-		configs[kclient.ShareIsolationLevel] = "read_committed"
+	// A share group reads with the isolation of its group config, not of
+	// its members: consumer.isolation.level is set on the group every
+	// start, read_uncommitted too, so that a group an earlier run (or
+	// anyone) set read_committed follows the configuration.
+	configs := map[string]string{
+		kclient.ShareAutoOffsetReset: "earliest",
+		kclient.ShareIsolationLevel:  p.cfg.Consumer.IsolationLevel,
 	}
 	if sh.RecordLockDurationMS > 0 {
 		configs[kclient.ShareRecordLockDuration] = strconv.Itoa(sh.RecordLockDurationMS)

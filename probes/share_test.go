@@ -223,3 +223,42 @@ func TestShareProbeStartsWhenOffsetsRefused(t *testing.T) {
 		t.Errorf("no WARN about the other process's members:\n%s", logs)
 	}
 }
+
+// consumer.isolation.level is the share group's share.isolation.level at
+// every start, read_uncommitted too: a group left read_committed (by an
+// earlier run of the probe, or by anyone) reads uncommitted records again
+// once the configuration says so.
+func TestShareProbeSetsIsolationLevel(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "kafka-bench-sq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	adm, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(adm.Close)
+	ctx := context.Background()
+	isolation := func() string {
+		got, err := kclient.ShareGroupConfigs(ctx, adm, "g-iso")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[kclient.ShareIsolationLevel]
+	}
+	for _, level := range []string{"read_committed", "read_uncommitted"} {
+		other := map[string]string{"read_committed": "read_uncommitted", "read_uncommitted": "read_committed"}[level]
+		if err := kclient.SetShareGroupConfigs(ctx, adm, "g-iso", map[string]string{kclient.ShareIsolationLevel: other}); err != nil {
+			t.Fatal(err)
+		}
+		x := probetest.StartWith(t, shareConfig("        group.id: g-iso\n")+"      isolation.level: "+level+"\n", c.ListenAddrs(),
+			probes.Options{Logger: probetest.Logger()})
+		x.WaitReady(t, "sq", 30*time.Second)
+		probetest.Eventually(t, 30*time.Second, "the group's share.isolation.level "+level, func() (bool, string) {
+			got := isolation()
+			return got == level, "share.isolation.level = " + got
+		})
+		x.Stop()
+	}
+}
