@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
@@ -749,9 +750,20 @@ func FieldError(scope, key string, value any, problem string) error {
 }
 
 func formatValue(key string, v any) string {
+	// A property Kafka types PASSWORD is a secret whatever its name says
+	// (kafkaprops, the one table of Kafka's properties).
+	secret := kafkaprops.Secret(key)
 	switch x := v.(type) {
 	case string:
+		if secret && x != "" {
+			x = redact.Redacted
+		}
 		return fmt.Sprintf("%q", redact.Value(key, x))
+	case RawValue:
+		if x != "" && (secret || redact.SensitiveKey(key)) {
+			return redact.Redacted // a secret written unquoted: 123456
+		}
+		return redact.Text(string(x))
 	case model.Duration:
 		return x.String()
 	case Secret:
