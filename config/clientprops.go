@@ -20,7 +20,8 @@ import (
 // kafkaprops.Properties). A key that the YAML sets too keeps the YAML's
 // value: the file is the team's shared default, the YAML this exporter's
 // choice. A key it cannot honour is an error naming the file, the line, the
-// key and why, its value shown only when it holds no secret.
+// key and why, its value shown only when it holds no secret (an unknown
+// key's never: it is most likely a misspelt secret key).
 
 // propsTree is a properties file as YAML: the kafka block, and the
 // producer: and consumer: blocks every probe gets.
@@ -72,7 +73,9 @@ func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) str
 		}
 		named := rows[e.Key]
 		if len(named) == 0 {
-			return propsTree{}, FieldError(where, e.Key, e.Value, "not a Kafka producer or consumer property (kafka-clients 4.4.0)")
+			// A properties file holds secrets (sasl.jaas.config, the
+			// stores' passwords) as kafka.sasl does.
+			return propsTree{}, unknownKeyError(where, e.Key, e.Value, true, "not a Kafka producer or consumer property (kafka-clients 4.4.0)")
 		}
 		mapped := false
 		for _, row := range named {

@@ -154,7 +154,10 @@ sasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab
 func TestPropertiesFileInvalid(t *testing.T) {
 	const yamlText = "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n"
 	for props, want := range map[string]string{
-		"linger.mss=5\n": `client.properties:1: linger.mss = "5": not a Kafka producer or consumer property (kafka-clients 4.4.0)`,
+		"linger.mss=5\n": `client.properties:1: linger.mss = <secret>: not a Kafka producer or consumer property (kafka-clients 4.4.0)`,
+		// A misspelt secret key: its value is most likely the secret, as
+		// in the YAML's kafka.sasl.
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.confg=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";\n": `client.properties:3: sasl.jaas.confg = <secret>: not a Kafka producer or consumer property`,
 		"bootstrap.servers=k:9092\npartitioner.class=org.example.P\n":                                                       `client.properties:2: partitioner.class = "org.example.P": not applicable: the probe chooses every record's partition itself`,
 		"security.protocol=SSL\nssl.truststore.type=BCFKS\nssl.truststore.location=t.bcfks\n":                               `client.properties:2: ssl.truststore.type = "BCFKS": must be PEM, PKCS12 or JKS: Go reads PEM, PKCS12 and JKS stores: convert it (keytool -importkeystore -deststoretype PKCS12)`,
 		"security.protocol=SSL\nssl.keystore.location=/etc/kafka/keystore.jks\n":                                            `client.properties:2: ssl.keystore.location = "/etc/kafka/keystore.jks": a JKS keystore needs ssl.keystore.password, as in Kafka`,
