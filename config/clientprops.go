@@ -267,7 +267,7 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	if v, ok := get("sasl.oauthbearer.token.endpoint.url"); ok {
 		yamlnode.SetPath(kafka, []string{"sasl", "oauth", "token_endpoint"}, str(v))
 	}
-	if v, ok := get("sasl.login.callback.handler.class"); ok && !strings.HasSuffix(v, ".OAuthBearerLoginCallbackHandler") {
+	if v, ok := get("sasl.login.callback.handler.class"); ok && v != oauthLoginHandler {
 		return fail("sasl.login.callback.handler.class", javaClassReason)
 	}
 	jaas, ok := get("sasl.jaas.config")
@@ -278,11 +278,14 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	if err != nil {
 		return fail("sasl.jaas.config", err.Error())
 	}
-	want := map[string]string{"PLAIN": "PlainLoginModule", "SCRAM-SHA-256": "ScramLoginModule", "SCRAM-SHA-512": "ScramLoginModule",
-		"OAUTHBEARER": "OAuthBearerLoginModule", "GSSAPI": "Krb5LoginModule"}[strings.ToUpper(mechanism)]
-	if want == "" || !strings.HasSuffix(module, "."+want) {
+	class, ok := loginModules[strings.ToUpper(mechanism)]
+	switch {
+	case !ok:
 		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s", module, mechanism))
+	case module != class:
+		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s: Kafka's is %s", module, mechanism, class))
 	}
+	want := class[strings.LastIndex(class, ".")+1:]
 	sasl := func(path ...string) []string { return append([]string{"sasl"}, path...) }
 	for _, o := range options {
 		switch {
@@ -317,67 +320,207 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 
 const javaClassReason = "names a Java class, which a Go client cannot load"
 
+// loginModules are the login modules of the mechanisms, by the class name
+// a JAAS line names: Kafka's, and the JDK's for Kerberos.
+var loginModules = map[string]string{
+	"PLAIN":         "org.apache.kafka.common.security.plain.PlainLoginModule",
+	"SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+	"SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
+	"OAUTHBEARER":   "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",
+	"GSSAPI":        "com.sun.security.auth.module.Krb5LoginModule",
+}
+
+// oauthLoginHandler is Kafka's login callback handler of OAUTHBEARER with
+// a token endpoint, the one sasl.login.callback.handler.class may name.
+const oauthLoginHandler = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
+
 type jaasOption struct{ key, value string }
 
-// parseJAAS parses one JAAS login module entry, `Module flag k=v k="v";`,
-// as sasl.jaas.config holds it. Its errors never quote the text: it holds
-// passwords.
+// parseJAAS parses sasl.jaas.config as Kafka's JaasConfig does, with Java's
+// StreamTokenizer (jaasTokens): one login module entry,
+// `Module flag k=v k="v" k='v';`, the flag in any case, values a word or a
+// quoted string (with Java's escapes), comments (`//`, `/* */`) skipped; a
+// client takes exactly one entry (JaasContext.loadClientContext). Its
+// errors never quote the text: it holds passwords.
 func parseJAAS(s string) (module string, options []jaasOption, err error) {
-	s = strings.TrimSpace(s)
-	if !strings.HasSuffix(s, ";") {
-		return "", nil, fmt.Errorf("must end with ';'")
-	}
-	s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
-	fields := func() (string, bool) {
-		s = strings.TrimLeft(s, " \t\n")
-		i := strings.IndexAny(s, " \t\n")
-		if i < 0 {
-			i = len(s)
+	t := jaasTokens{s: []rune(s)}
+	const shape = "must be <LoginModule> required <option>=<value> ...;"
+	entries := 0
+	for tok := t.next(); tok.kind != jaasEOF; tok = t.next() {
+		if entries++; entries > 1 {
+			return "", nil, fmt.Errorf("holds more than one login module; a client takes one, as in Kafka")
 		}
-		f := s[:i]
-		s = s[i:]
-		return f, f != ""
-	}
-	module, _ = fields()
-	flag, ok := fields()
-	if !ok || !slices.Contains([]string{"required", "requisite", "sufficient", "optional"}, flag) {
-		return "", nil, fmt.Errorf("must be <LoginModule> required <option>=<value> ...;")
-	}
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		eq := strings.IndexByte(s, '=')
-		if eq <= 0 {
-			return "", nil, fmt.Errorf("an option of %s is not <name>=<value>", module)
+		var ok bool
+		if module, ok = tok.text(); !ok {
+			return "", nil, fmt.Errorf("%s (the login module is not a class name)", shape)
 		}
-		key := strings.TrimSpace(s[:eq])
-		s = strings.TrimLeft(s[eq+1:], " \t")
-		var value string
-		if strings.HasPrefix(s, `"`) {
-			end := -1
-			for i := 1; i < len(s); i++ {
-				if s[i] == '\\' {
-					i++
-					continue
+		flag, ok := t.next().text()
+		if !ok || !slices.Contains([]string{"REQUIRED", "REQUISITE", "SUFFICIENT", "OPTIONAL"}, strings.ToUpper(flag)) {
+			return "", nil, fmt.Errorf("%s (the control flag of %s is required, requisite, sufficient or optional)", shape, module)
+		}
+		for tok = t.next(); tok.kind != jaasEOF && !tok.is(';'); tok = t.next() {
+			key, _ := tok.text()
+			value, ok := "", t.next().is('=')
+			if ok {
+				value, ok = t.next().text()
+			}
+			if !ok {
+				// Never the key: a value cut where it should have
+				// been quoted shows its pieces as keys.
+				return "", nil, fmt.Errorf("an option of %s is not <name>=<value>, the value a word of letters, digits and . - _ $ or quoted (\"...\" or '...'), as Kafka's JAAS parser reads it", module)
+			}
+			options = append(options, jaasOption{key, value})
+		}
+		if !tok.is(';') {
+			return "", nil, fmt.Errorf("must end with ';'")
+		}
+	}
+	if entries == 0 {
+		return "", nil, fmt.Errorf("%s (it is empty)", shape)
+	}
+	return module, options, nil
+}
+
+// A jaasToken is one token of Java's StreamTokenizer: a word or a quoted
+// string (text), a number, or another character (char).
+type jaasToken struct {
+	kind int
+	val  string
+	char rune
+}
+
+const (
+	jaasEOF = iota
+	jaasText
+	jaasNumber
+	jaasChar
+)
+
+func (t jaasToken) is(c rune) bool { return t.kind == jaasChar && t.char == c }
+
+// text is the token's text, if it is a word or a quoted string.
+func (t jaasToken) text() (string, bool) { return t.val, t.kind == jaasText }
+
+// jaasTokens is java.io.StreamTokenizer as Kafka's JaasConfig sets it up:
+// blanks (up to ' ') between tokens; words of letters, digits and
+// . - _ $ (and of any character from U+00A0 up), not starting with a digit,
+// '.' or '-' (a number); strings in " or ', ending at the quote or the line,
+// with the escapes \a \b \f \n \r \t \v, octal \ooo and \<char>; '/' starts
+// a comment (// and a lone / to the end of the line, /* */); any other
+// character is a token of its own.
+type jaasTokens struct {
+	s []rune
+	i int
+}
+
+func (t *jaasTokens) read() rune {
+	if t.i >= len(t.s) {
+		t.i++
+		return -1
+	}
+	t.i++
+	return t.s[t.i-1]
+}
+
+func (t *jaasTokens) unread() { t.i-- }
+
+func jaasDigit(c rune) bool { return c >= '0' && c <= '9' || c == '.' || c == '-' }
+
+func jaasAlpha(c rune) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0xA0 || c == '-' || c == '_' || c == '$'
+}
+
+func (t *jaasTokens) next() jaasToken {
+	c := t.read()
+	for c >= 0 && c <= ' ' {
+		c = t.read()
+	}
+	switch {
+	case c < 0:
+		return jaasToken{kind: jaasEOF}
+	case jaasDigit(c):
+		if c == '-' {
+			if c = t.read(); c != '.' && (c < '0' || c > '9') {
+				t.unread()
+				return jaasToken{kind: jaasChar, char: '-'}
+			}
+		}
+		for dot := false; c == '.' && !dot || c >= '0' && c <= '9'; c = t.read() {
+			dot = dot || c == '.'
+		}
+		t.unread()
+		return jaasToken{kind: jaasNumber}
+	case jaasAlpha(c):
+		start := t.i - 1
+		for c >= 0 && (jaasAlpha(c) || jaasDigit(c)) {
+			c = t.read()
+		}
+		t.unread()
+		return jaasToken{kind: jaasText, val: string(t.s[start:t.i])}
+	case c == '"' || c == '\'':
+		return jaasToken{kind: jaasText, val: t.quoted(c)}
+	case c == '/':
+		switch c = t.read(); c {
+		case '*':
+			for prev := rune(0); ; prev = c {
+				if c = t.read(); c < 0 {
+					return jaasToken{kind: jaasEOF}
 				}
-				if s[i] == '"' {
-					end = i
+				if prev == '*' && c == '/' {
 					break
 				}
 			}
-			if end < 0 {
-				return "", nil, fmt.Errorf("option %s of %s has an unterminated quote", key, module)
-			}
-			value = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(s[1:end])
-			s = s[end+1:]
-		} else {
-			i := strings.IndexAny(s, " \t\n")
-			if i < 0 {
-				i = len(s)
-			}
-			value, s = s[:i], s[i:]
+		case '/':
+			t.toLineEnd()
+		default:
+			t.toLineEnd()
 		}
-		options = append(options, jaasOption{key, value})
+		return t.next()
 	}
-	return module, options, nil
+	return jaasToken{kind: jaasChar, char: c}
+}
+
+// toLineEnd skips to the end of the line (a comment).
+func (t *jaasTokens) toLineEnd() {
+	for c := t.read(); c >= 0 && c != '\n' && c != '\r'; c = t.read() {
+	}
+	t.unread()
+}
+
+// quoted reads a string quoted by q, its opening quote read.
+func (t *jaasTokens) quoted(q rune) string {
+	var b strings.Builder
+	for c := t.read(); c >= 0 && c != q; c = t.read() {
+		if c == '\n' || c == '\r' {
+			t.unread() // an unterminated string ends with its line
+			break
+		}
+		if c != '\\' {
+			b.WriteRune(c)
+			continue
+		}
+		switch c = t.read(); {
+		case c >= '0' && c <= '7':
+			v, first := c-'0', c
+			for n := 1; n < 3; n++ {
+				d := t.read()
+				if d < '0' || d > '7' || n == 2 && first > '3' {
+					t.unread()
+					break
+				}
+				v = v<<3 + d - '0'
+			}
+			c = v
+		default:
+			if e, ok := map[rune]rune{'a': 7, 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}[c]; ok {
+				c = e
+			}
+		}
+		if c >= 0 {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 // str is a string scalar: a password of digits stays a string.

@@ -200,3 +200,89 @@ func TestPropertiesFileInvalid(t *testing.T) {
 		t.Errorf("a missing properties file: %v", err)
 	}
 }
+
+// parseJAAS reads sasl.jaas.config as Kafka's JaasConfig does (Java's
+// StreamTokenizer): the results are those of JaasContext.loadClientContext
+// of kafka-clients 4.4.0 on the same lines.
+func TestParseJAAS(t *testing.T) {
+	const m = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	for in, want := range map[string][]jaasOption{
+		m + ` required username='alice' password='a\'b';`: {{"username", "alice"}, {"password", "a'b"}},
+		m + ` REQUIRED u="x";`:                            {{"u", "x"}},
+		m + ` Required u=x;`:                              {{"u", "x"}},
+		m + ` required u="a\"b\\c";`:                      {{"u", `a"b\c`}},
+		m + ` required u="tab\there";`:                    {{"u", "tab\there"}},
+		m + ` required /* comment */ u="x"; // trailing`:  {{"u", "x"}},
+		m + ` required u="x" ;`:                           {{"u", "x"}},
+		m + ` required;`:                                  nil,
+		m + ` required u=x-y.z_1$;`:                       {{"u", "x-y.z_1$"}},
+		m + ` required u = "x";`:                          {{"u", "x"}},
+		`"` + m + `" required u="x";`:                     {{"u", "x"}},
+		m + ` required u="\101\q";`:                       {{"u", "Aq"}},
+		m + ` required u='';`:                             {{"u", ""}},
+		m + ` required u=é;`:                              {{"u", "é"}},
+		m + ` required "k k"="v";`:                        {{"k k", "v"}},
+		m + " optional\n  u=\"x\"\n  p='y';":              {{"u", "x"}, {"p", "y"}},
+		m + ` sufficient u="p@ss w=rd;";`:                 {{"u", "p@ss w=rd;"}},
+		m + ` requisite u='say "hi"' v="it's";`:           {{"u", `say "hi"`}, {"v", "it's"}},
+	} {
+		module, got, err := parseJAAS(in)
+		if err != nil || module != m || !reflect.DeepEqual(got, want) {
+			t.Errorf("parseJAAS(%s) = %s %q, %v; want %s %q", in, module, got, err, m, want)
+		}
+	}
+	// What Kafka refuses; the errors never quote the line's values.
+	for _, in := range []string{
+		m + ` required u=hunter2@x;`, // a value to quote
+		m + ` required u=12345;`,     // a number, not a word
+		m + ` required u=-hunter2;`,
+		m + ` required u="x"; N required v="y";`,
+		m + ` bogus u="x";`,
+		m + ` required u="x" hunter2;`,
+		m + ` required u="hunter2;`,
+		m + ` required u="x"`,
+		m + ` required u=a/hunter2;`,
+		m + ` required u="x";;`,
+		``, `  `, `/* only */`, m,
+	} {
+		if _, _, err := parseJAAS(in); err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("parseJAAS(%s) = %v, want an error without the value", in, err)
+		}
+	}
+}
+
+// A JAAS line as Kafka reads it: single quotes, a flag in capitals; a login
+// module is named by its exact class, as Kafka loads it.
+func TestPropertiesFileJAAS(t *testing.T) {
+	const yamlText = "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n"
+	cfg, err := loadWith(t, yamlText, `security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-256
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule REQUIRED username='alice' password='s3cr3t';
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Kafka.SASL; s.Username != "alice" || s.Password.Reveal() != "s3cr3t" {
+		t.Errorf("kafka.sasl = %q / %q, want alice / s3cr3t", s.Username, s.Password.Reveal())
+	}
+	for props, want := range map[string]string{
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=foo.PlainLoginModule required username=\"u\" password=\"hunter2\";\n": `sasl.jaas.config = "<secret>": login module foo.PlainLoginModule does not serve sasl.mechanism PLAIN: Kafka's is org.apache.kafka.common.security.plain.PlainLoginModule`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=org.example.OAuthBearerLoginCallbackHandler\n": `sasl.login.callback.handler.class = "org.example.OAuthBearerLoginCallbackHandler": names a Java class`,
+	} {
+		if _, err := loadWith(t, yamlText, props); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("properties %q:\n got %v\nwant …%s…", props, err, want)
+		}
+	}
+}
+
+func FuzzParseJAAS(f *testing.F) {
+	for _, s := range []string{`M required u="x";`, `M REQUIRED u='a\'b' /* c */ v=w;`, `M required u="\101`, "M required // x\n;", "-.5 /"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		module, _, err := parseJAAS(s)
+		if err == nil && module == "" && !strings.Contains(s, `""`) && !strings.Contains(s, "''") {
+			t.Fatalf("parseJAAS(%q): no module and no error", s)
+		}
+	})
+}
