@@ -25,9 +25,26 @@ func TestParseProperties(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseProperties:\n got %+v\nwant %+v", got, want)
 	}
-	for _, bad := range []string{"k=\\u12", "k=\\uzzzz", "\xff=1"} {
+	for _, bad := range []string{"k=\\u12", "k=\\uzzzz", "k=\\u+123"} {
 		if _, err := ParseProperties([]byte(bad)); err == nil {
 			t.Errorf("ParseProperties(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+// The text as Java's Properties.load(InputStream) reads it, as every Kafka
+// tool loads a client.properties: ISO-8859-1 (a UTF-8 "é" is two
+// characters, as to the Java clients), a surrogate pair of escapes one
+// character, a lone \r the end of a line.
+func TestParsePropertiesAsJava(t *testing.T) {
+	for in, want := range map[string][]PropertyEntry{
+		"a=\\uD83D\\uDE00\nlone=\\uD83D!\n": {{"a", "\U0001F600", 1}, {"lone", "\uFFFD!", 2}},
+		"a=1\rb=2\rc=x\\\r   y\r\nd=4":      {{"a", "1", 1}, {"b", "2", 2}, {"c", "xy", 3}, {"d", "4", 5}},
+		"utf8=\xc3\xa9\nlatin1=\xe9\n":      {{"utf8", "\u00c3\u00a9", 1}, {"latin1", "é", 2}},
+	} {
+		got, err := ParseProperties([]byte(in))
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseProperties(%q):\n got %#v, %v\nwant %#v", in, got, err, want)
 		}
 	}
 }
