@@ -55,6 +55,10 @@ func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) str
 		rows[p.Name] = append(rows[p.Name], p)
 	}
 	for _, e := range entries {
+		// Kafka's ConfigDef trims every value it parses, whatever its
+		// type, a password too (String.trim: blanks and control
+		// characters); java.util.Properties keeps trailing blanks.
+		e.Value = strings.TrimFunc(e.Value, func(r rune) bool { return r <= ' ' })
 		where := fmt.Sprintf("%s:%d", file, e.Line)
 		if path, ok := clientKeys[e.Key]; ok {
 			v := str(e.Value)

@@ -303,3 +303,19 @@ func FuzzParseJAAS(f *testing.F) {
 		}
 	})
 }
+
+// Trailing blanks are trimmed from every value, as Kafka's ConfigDef trims
+// what it parses (a password too): linger.ms=5 with a blank after it is 5
+// to every Java client, and changeit with one the truststore's password.
+func TestPropertiesFileTrimsAsKafka(t *testing.T) {
+	cfg, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n",
+		"security.protocol=SSL \nssl.truststore.type=PKCS12\t\nssl.truststore.location=t.p12 \nssl.truststore.password=changeit\\ \nlinger.ms=5 \nclient.id=bench\\t\nacks=all \n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, p := cfg.Kafka.TLS, cfg.Probes[0].Producer
+	if tl.TruststorePassword.Reveal() != "changeit" || filepath.Base(tl.TruststoreFile) != "t.p12" || tl.TruststoreType != "PKCS12" ||
+		p.LingerMS != 5 || p.Acks != "all" || cfg.Kafka.ClientID != "bench" {
+		t.Errorf("kafka.tls = %+v (password %q), linger.ms %d, acks %q, client_id %q", tl, tl.TruststorePassword.Reveal(), p.LingerMS, p.Acks, cfg.Kafka.ClientID)
+	}
+}
