@@ -256,6 +256,34 @@ func yamlChoosesStores(kafka, props *yaml.Node) {
 	}
 }
 
+// secretKeys are the secrets of the kafka block a properties file sets,
+// by block and key: each comes from one of the key, its _file and its _env
+// (secret.Source).
+var secretKeys = [][2]string{{"sasl", "password"}, {"tls", "truststore_password"}, {"tls", "keystore_password"}, {"tls", "key_password"}}
+
+// yamlChoosesSecrets drops from the properties file's kafka block (props)
+// each secret the YAML's kafka block sets in any of its three ways, so
+// that a YAML's password_file or password_env wins over the file's JAAS
+// password as its password would, although the keys differ.
+func yamlChoosesSecrets(kafka, props *yaml.Node) {
+	for _, k := range secretKeys {
+		yb, pb := yamlnode.Lookup(kafka, k[0]), yamlnode.Lookup(props, k[0])
+		if yb == nil || pb == nil || pb.Kind != yaml.MappingNode {
+			continue
+		}
+		if yamlnode.Lookup(yb, k[1]) == nil && yamlnode.Lookup(yb, k[1]+"_file") == nil && yamlnode.Lookup(yb, k[1]+"_env") == nil {
+			continue
+		}
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(pb.Content); i += 2 {
+			if pb.Content[i].Value != k[1] {
+				kept = append(kept, pb.Content[i], pb.Content[i+1])
+			}
+		}
+		pb.Content = kept
+	}
+}
+
 func has(get func(string) (string, bool), k string) bool { _, ok := get(k); return ok }
 
 // saslProperties maps sasl.mechanism and the JAAS login module's options.

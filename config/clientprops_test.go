@@ -319,3 +319,27 @@ func TestPropertiesFileTrimsAsKafka(t *testing.T) {
 		t.Errorf("kafka.tls = %+v (password %q), linger.ms %d, acks %q, client_id %q", tl, tl.TruststorePassword.Reveal(), p.LingerMS, p.Acks, cfg.Kafka.ClientID)
 	}
 }
+
+// The YAML's password_file or password_env wins over the properties
+// file's JAAS password, as its password does: the YAML is this exporter's
+// choice (and so for kafka.tls's store passwords).
+func TestPropertiesFileYAMLPasswordWins(t *testing.T) {
+	const props = `security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="bench" password="from-file";
+ssl.truststore.type=PKCS12
+ssl.truststore.location=t.p12
+ssl.truststore.password=from-file
+`
+	for _, yamlSASL := range []string{"password_env: BENCH_PW", "password_file: pw.txt", "password: from-yaml"} {
+		cfg, err := loadWith(t, "kafka:\n  properties_file: client.properties\n  sasl: {"+yamlSASL+"}\n  tls: {truststore_password_env: TRUST_PW}\nprobes: [{name: a}]\n", props)
+		if err != nil {
+			t.Errorf("kafka.sasl.%s: %v", yamlSASL, err)
+			continue
+		}
+		s, tl := cfg.Kafka.SASL, cfg.Kafka.TLS
+		if s.Username != "bench" || s.Password.Reveal() == "from-file" || tl.TruststorePassword != "" || tl.TruststorePasswordEnv != "TRUST_PW" {
+			t.Errorf("kafka.sasl.%s: the file's password is kept: sasl %+v, tls %+v", yamlSASL, s, tl)
+		}
+	}
+}
