@@ -101,7 +101,7 @@ type Producer struct {
 	BatchSize         int    `yaml:"batch.size" values:"> 0, at most 104857600 (franz-go's request limit)" doc:"franz-go always batches; Kafka's 0 (one record per batch) is refused; the batch limit is max(batch.size, record_size + 128), which franz-go needs ≥ 512"`
 	BufferMemory      int64  `yaml:"buffer.memory" values:"≥ record_size"`
 	CompressionType   string `yaml:"compression.type" values:"{none}, {gzip}, {snappy}, {lz4}, {zstd}"`
-	EnableIdempotence *bool  `yaml:"enable.idempotence" default:"true with acks=all, else false" values:"true requires acks=all"`
+	EnableIdempotence *bool  `yaml:"enable.idempotence" default:"true with acks=all and retries > 0, else false" values:"true requires acks=all and retries > 0"`
 	MaxInFlight       int    `yaml:"max.in.flight.requests.per.connection" values:"≥ 1; ≤ 5 with idempotence"`
 	RequestTimeoutMS  int    `yaml:"request.timeout.ms" values:"100 … 2147483647 (franz-go)"`
 	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms" values:"≥ linger.ms + request.timeout.ms, and ≥ 1000 (franz-go)"`
@@ -443,7 +443,9 @@ func (p *Probe) Resolve() {
 		p.Consumer.Share.GroupID = DefaultTopicPrefix + p.Name + "-share"
 	}
 	if p.Producer.EnableIdempotence == nil {
-		v := p.Producer.Acks == "all" || p.Producer.Acks == "-1"
+		// As ProducerConfig: unset, idempotence yields to acks and
+		// retries that conflict with it.
+		v := (p.Producer.Acks == "all" || p.Producer.Acks == "-1") && p.Producer.Retries != 0
 		p.Producer.EnableIdempotence = &v
 	}
 	if p.Capacity != nil && p.Capacity.Topic == "" {
@@ -604,6 +606,8 @@ func (p *Producer) validate(s string, recordSize int) error {
 		return FieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
 	case p.Retries < 0:
 		return FieldError(s, "producer.retries", p.Retries, "must be >= 0")
+	case p.Retries == 0 && p.Idempotent():
+		return FieldError(s, "producer.enable.idempotence", true, "requires retries > 0, as in Kafka; set enable.idempotence: false to use retries 0")
 	case p.MaxRequestSize != nil && int(*p.MaxRequestSize) < recordSize+BatchOverhead:
 		return FieldError(s, "producer.max.request.size", *p.MaxRequestSize, fmt.Sprintf("must be >= record_size + %d (%d): a request holds at least one record's batch", BatchOverhead, recordSize+BatchOverhead))
 	case p.CompressionGzipLevel != nil && *p.CompressionGzipLevel != -1 && (*p.CompressionGzipLevel < 1 || *p.CompressionGzipLevel > 9):
@@ -632,7 +636,7 @@ func (p *Producer) validateTransactions(s string) error {
 	case strings.TrimSpace(p.TransactionalID) == "":
 		return FieldError(s, "producer.transactional.id", p.TransactionalID, "must not be blank")
 	case !p.Idempotent():
-		return FieldError(s, "producer.transactional.id", p.TransactionalID, "requires enable.idempotence (acks=all), as in Kafka")
+		return FieldError(s, "producer.transactional.id", p.TransactionalID, "requires enable.idempotence (acks=all, retries > 0), as in Kafka")
 	case p.TransactionDurationMS < 1:
 		return FieldError(s, "producer.transaction.duration.ms", p.TransactionDurationMS, "must be >= 1")
 	case p.TransactionTimeoutMS <= p.TransactionDurationMS:

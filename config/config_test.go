@@ -33,7 +33,8 @@ var invalidFiles = map[string]string{
 	"invalid-remote-assignor-classic.yml":            "probe \"p1\": consumer.group.remote.assignor = \"uniform\": applies only with group.protocol: consumer (the broker assigns); with classic, set partition.assignment.strategy",
 	"invalid-strategy-with-consumer-protocol.yml":    "probe \"p1\": consumer.partition.assignment.strategy = \"cooperative-sticky\": must not be set with group.protocol: consumer (the broker assigns; choose its assignor with group.remote.assignor), as in Kafka",
 	"invalid-zstd-level-bad.yml":                     "probe \"p1\": producer.compression.zstd.level = 23: must be -131072 \u2026 22, as in Kafka",
-	"invalid-transactional-without-idempotence.yml":  "probe \"p1\": producer.transactional.id = \"tx\": requires enable.idempotence (acks=all), as in Kafka",
+	"invalid-transactional-without-idempotence.yml":  "probe \"p1\": producer.transactional.id = \"tx\": requires enable.idempotence (acks=all, retries > 0), as in Kafka",
+	"invalid-retries0-idempotence-explicit.yml":      "probe \"p1\": producer.enable.idempotence = true: requires retries > 0, as in Kafka; set enable.idempotence: false to use retries 0",
 	"invalid-abort-ratio-without-transactions.yml":   "probe \"p1\": producer.transaction.abort.ratio = 0.1: applies only with producer.transactional.id",
 	"invalid-abort-ratio-above-one.yml":              "probe \"p1\": producer.transaction.abort.ratio = 1.5: must be between 0 and 1",
 	"invalid-transaction-timeout-below-duration.yml": "probe \"p1\": producer.transaction.timeout.ms = 5000: must be above transaction.duration.ms (5000): the broker would abort every transaction",
@@ -208,6 +209,19 @@ func TestZeroValuesOverrideDefaults(t *testing.T) {
 	}
 	if p.Producer.Idempotent() {
 		t.Error("acks=1 without explicit enable.idempotence must disable idempotence")
+	}
+}
+
+// Without enable.idempotence, retries 0 turns idempotence off, as in the
+// Java producer (ProducerConfig: a conflicting setting wins over the
+// default), so that the probe sends what a Java producer would.
+func TestRetriesZeroDisablesDefaultIdempotence(t *testing.T) {
+	cfg, err := Parse([]byte("probes:\n  - name: z\n    producer: {retries: 0}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Probes[0].Producer.Idempotent() {
+		t.Error("retries 0 without explicit enable.idempotence must disable idempotence")
 	}
 }
 
