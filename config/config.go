@@ -149,9 +149,11 @@ type Consumer struct {
 	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms" values:"≥ 10 (franz-go)"`
 	MaxPollRecords         int    `yaml:"max.poll.records" values:"≥ 1"`
 	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms" values:"≥ 1" doc:"how often the probe commits (synchronously, to time the commits)"`
-	SessionTimeoutMS       int    `yaml:"session.timeout.ms" values:"100 … 2147483647 (franz-go)"`
-	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms" values:"≥ 1, below session.timeout.ms"`
-	AutoOffsetReset        string `yaml:"auto.offset.reset" values:"{earliest}, {latest}" doc:"applies to a committed offset out of range: partitions found at start begin at their end, partitions added later at their start (see How it measures)"`
+	// SessionTimeoutMS and HeartbeatIntervalMS belong to the classic
+	// protocol: unset, Kafka's defaults (SessionTimeout, HeartbeatInterval).
+	SessionTimeoutMS    *int   `yaml:"session.timeout.ms" default:"{45000}" values:"100 … 2147483647 (franz-go); with {group.protocol: classic} only, as in Kafka"`
+	HeartbeatIntervalMS *int   `yaml:"heartbeat.interval.ms" default:"{3000}" values:"≥ 1, below session.timeout.ms; with {group.protocol: classic} only, as in Kafka"`
+	AutoOffsetReset     string `yaml:"auto.offset.reset" values:"{earliest}, {latest}" doc:"applies to a committed offset out of range: partitions found at start begin at their end, partitions added later at their start (see How it measures)"`
 	// GroupProtocol is classic or consumer (KIP-848).
 	GroupProtocol       string `yaml:"group.protocol" values:"{classic}, {consumer}" doc:"{consumer}: the KIP-848 protocol, where the broker assigns (Kafka 4.0+; franz-go falls back to classic when the broker lacks it: {kafka_bench_consumer_group_protocol_info} shows the one in use)"`
 	GroupRemoteAssignor string `yaml:"group.remote.assignor" default:"unset: {uniform}" values:"{uniform}, {range}; with {group.protocol: consumer} only" doc:"the broker's assignor of the group"`
@@ -416,8 +418,6 @@ func (c *Consumer) SetDefaults() {
 	c.FetchMaxWaitMS = 500
 	c.MaxPollRecords = 500
 	c.AutoCommitIntervalMS = 1000
-	c.SessionTimeoutMS = 45000
-	c.HeartbeatIntervalMS = 3000
 	c.AutoOffsetReset = "earliest"
 	c.GroupProtocol = GroupProtocolClassic
 	c.IsolationLevel = "read_uncommitted"
@@ -456,6 +456,22 @@ func (p *Probe) Resolve() {
 // HostAgent reports host-agent mode: no probes at all, only the host
 // collector (and the configuration watcher when brokers are set).
 func (c *Config) HostAgent() bool { return c.Probes != nil && len(c.Probes) == 0 }
+
+// SessionTimeout is session.timeout.ms, Kafka's 45000 when unset.
+func (c *Consumer) SessionTimeout() int {
+	if c.SessionTimeoutMS != nil {
+		return *c.SessionTimeoutMS
+	}
+	return 45000
+}
+
+// HeartbeatInterval is heartbeat.interval.ms, Kafka's 3000 when unset.
+func (c *Consumer) HeartbeatInterval() int {
+	if c.HeartbeatIntervalMS != nil {
+		return *c.HeartbeatIntervalMS
+	}
+	return 3000
+}
 
 // Idempotent reports enable.idempotence after Resolve.
 func (p *Producer) Idempotent() bool {
@@ -672,10 +688,10 @@ func (c *Consumer) validate(s string) error {
 		return FieldError(s, "consumer.max.poll.records", c.MaxPollRecords, "must be >= 1")
 	case c.AutoCommitIntervalMS < 1:
 		return FieldError(s, "consumer.auto.commit.interval.ms", c.AutoCommitIntervalMS, "must be >= 1")
-	case c.SessionTimeoutMS < 1:
-		return FieldError(s, "consumer.session.timeout.ms", c.SessionTimeoutMS, "must be >= 1")
-	case c.HeartbeatIntervalMS < 1 || c.HeartbeatIntervalMS >= c.SessionTimeoutMS:
-		return FieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatIntervalMS, "must be >= 1 and below session.timeout.ms")
+	case c.SessionTimeout() < 1:
+		return FieldError(s, "consumer.session.timeout.ms", c.SessionTimeout(), "must be >= 1")
+	case c.HeartbeatInterval() < 1 || c.HeartbeatInterval() >= c.SessionTimeout():
+		return FieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatInterval(), "must be >= 1 and below session.timeout.ms")
 	case c.AutoOffsetReset != "earliest" && c.AutoOffsetReset != "latest":
 		return FieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, "must be earliest or latest")
 	case c.Consumers < 1 || c.Consumers > maxConsumers:
@@ -727,6 +743,16 @@ func (c *Consumer) validateGroup(s string) error {
 			seen[a] = true
 		}
 	case GroupProtocolConsumer:
+		// The broker's group.consumer.session.timeout.ms and
+		// heartbeat interval apply; Java refuses the client's.
+		for _, k := range []struct {
+			key string
+			v   *int
+		}{{"session.timeout.ms", c.SessionTimeoutMS}, {"heartbeat.interval.ms", c.HeartbeatIntervalMS}} {
+			if k.v != nil {
+				return FieldError(s, "consumer."+k.key, *k.v, "must not be set with group.protocol: consumer (the broker's group.consumer."+k.key+" applies), as in Kafka")
+			}
+		}
 		if c.PartitionAssignmentStrategy != "" {
 			return FieldError(s, "consumer.partition.assignment.strategy", c.PartitionAssignmentStrategy, "must not be set with group.protocol: consumer (the broker assigns; choose its assignor with group.remote.assignor), as in Kafka")
 		}

@@ -214,8 +214,12 @@ func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
 		{key: "consumer.max.partition.fetch.bytes", value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},
 		{key: "consumer.fetch.max.wait.ms", value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(ms(c.FetchMaxWaitMS))}},
-		{key: "consumer.session.timeout.ms", value: c.SessionTimeoutMS, opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeoutMS))}},
-		{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatIntervalMS, opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatIntervalMS))}},
+	}
+	if c.GroupProtocol == config.GroupProtocolClassic {
+		// With the consumer protocol the broker's settings apply.
+		props = append(props,
+			property{key: "consumer.session.timeout.ms", value: c.SessionTimeout(), opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeout()))}},
+			property{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatInterval(), opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatInterval()))}})
 	}
 	props = append(props, groupProtocolProps(c)...)
 	if c.GroupInstanceID != "" {

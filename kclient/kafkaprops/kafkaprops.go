@@ -142,7 +142,7 @@ var Properties = sorted(append([]Property{
 	m(Consumer, "group.instance.id", TypeString, "static membership (KIP-345); with several consumers each member's id ends in -<member>", "InstanceID"),
 	m(Consumer, "group.protocol", TypeString, "consumer: ServerSideBalancer (KIP-848; franz-go falls back to classic when the broker lacks it, kafka_bench_consumer_group_protocol_info shows which one runs); classic: the client-side balancers of partition.assignment.strategy", "ServerSideBalancer", "Balancers"),
 	m(Consumer, "group.remote.assignor", TypeString, "with group.protocol consumer: uniform (StickyBalancer) or range (RangeBalancer); franz-go names the broker's assignor from its first balancer; unset, uniform", "Balancers"),
-	m(Consumer, "heartbeat.interval.ms", TypeInt, "", "HeartbeatInterval"),
+	m(Consumer, "heartbeat.interval.ms", TypeInt, "with group.protocol classic; refused with consumer, as Java refuses it (the broker's group.consumer.heartbeat.interval.ms applies)", "HeartbeatInterval"),
 	na(Consumer, "internal.throw.on.fetch.stable.offset.unsupported", TypeBoolean, "an internal setting of the Java consumer for Kafka Streams"),
 	m(Consumer, "isolation.level", TypeString, "read_committed: ReadCommitted; read_uncommitted: ReadUncommitted", "FetchIsolationLevel"),
 	na(Consumer, "key.deserializer", TypeClass, ownBytes),
@@ -151,7 +151,7 @@ var Properties = sorted(append([]Property{
 	m(Consumer, "max.poll.interval.ms", TypeInt, "the rebalance timeout a member sends when it joins, as the Java consumer does; franz-go has no poll deadline (the probe polls all the time); unset, franz-go's 60 s", "RebalanceTimeout"),
 	m(Consumer, "max.poll.records", TypeInt, "PollRecords(ctx, max.poll.records) on every poll"),
 	m(Consumer, "partition.assignment.strategy", TypeList, "with group.protocol classic: range (RangeBalancer), roundrobin (RoundRobinBalancer), sticky (StickyBalancer), cooperative-sticky (CooperativeStickyBalancer), or their Java class names, comma-separated in order of preference; unset, cooperative-sticky (franz-go's default; Java's is range, cooperative-sticky)", "Balancers"),
-	m(Consumer, "session.timeout.ms", TypeInt, "", "SessionTimeout"),
+	m(Consumer, "session.timeout.ms", TypeInt, "with group.protocol classic; refused with consumer, as Java refuses it (the broker's group.consumer.session.timeout.ms applies)", "SessionTimeout"),
 	na(Consumer, "share.acknowledgement.mode", TypeString, "a share group consumer's setting (KIP-932), not a consumer group's"),
 	na(Consumer, "share.acquire.mode", TypeString, "a share group consumer's setting (KIP-932), not a consumer group's"),
 
