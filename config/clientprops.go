@@ -39,7 +39,7 @@ var clientKeys = map[string][]string{
 
 // securityKeys are the properties security reads.
 var securityKeys = []string{"security.protocol", "sasl.mechanism", "sasl.jaas.config", "sasl.kerberos.service.name",
-	"sasl.oauthbearer.token.endpoint.url", "sasl.login.callback.handler.class",
+	"sasl.oauthbearer.token.endpoint.url", "sasl.login.callback.handler.class", "sasl.client.callback.handler.class",
 	"ssl.truststore.type", "ssl.truststore.location", "ssl.truststore.password",
 	"ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password",
 	"ssl.endpoint.identification.algorithm", "ssl.protocol", "ssl.enabled.protocols"}
@@ -302,6 +302,9 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	if v, ok := get("sasl.login.callback.handler.class"); ok && v != oauthLoginHandler {
 		return fail("sasl.login.callback.handler.class", javaClassReason)
 	}
+	if v, ok := get("sasl.client.callback.handler.class"); ok && (v != awsCallbackHandler || !strings.EqualFold(mechanism, "AWS_MSK_IAM")) {
+		return fail("sasl.client.callback.handler.class", javaClassReason)
+	}
 	jaas, ok := get("sasl.jaas.config")
 	if !ok {
 		return nil
@@ -315,15 +318,15 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	case !ok:
 		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s", module, mechanism))
 	case module != class:
-		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s: Kafka's is %s", module, mechanism, class))
+		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s: its login module is %s", module, mechanism, class))
 	}
 	want := class[strings.LastIndex(class, ".")+1:]
 	sasl := func(path ...string) []string { return append([]string{"sasl"}, path...) }
 	for _, o := range options {
 		switch {
-		case want != "Krb5LoginModule" && want != "OAuthBearerLoginModule" && o.key == "username":
+		case (want == "PlainLoginModule" || want == "ScramLoginModule") && o.key == "username":
 			yamlnode.SetPath(kafka, sasl("username"), str(o.value))
-		case want != "Krb5LoginModule" && want != "OAuthBearerLoginModule" && o.key == "password":
+		case (want == "PlainLoginModule" || want == "ScramLoginModule") && o.key == "password":
 			yamlnode.SetPath(kafka, sasl("password"), str(o.value))
 		case want == "OAuthBearerLoginModule" && o.key == "clientId":
 			yamlnode.SetPath(kafka, sasl("oauth", "client_id"), str(o.value))
@@ -339,12 +342,14 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 			if realm != "" {
 				yamlnode.SetPath(kafka, sasl("kerberos", "realm"), str(realm))
 			}
+		case want == "IAMLoginModule" && awsOptions[o.key] != "":
+			yamlnode.SetPath(kafka, sasl("aws", awsOptions[o.key]), str(o.value))
 		case want == "Krb5LoginModule" && o.key == "serviceName":
 			yamlnode.SetPath(kafka, sasl("kerberos", "service_name"), str(o.value))
 		case want == "Krb5LoginModule" && (o.key == "useKeyTab" || o.key == "storeKey") && strings.EqualFold(o.value, "true"),
 			want == "Krb5LoginModule" && o.key == "useTicketCache" && strings.EqualFold(o.value, "false"):
 		default:
-			return fail("sasl.jaas.config", fmt.Sprintf("option %s of %s is not supported (franz-go logs in with a keytab, a password or a token endpoint only)", o.key, want))
+			return fail("sasl.jaas.config", fmt.Sprintf("option %s of %s is not supported (franz-go logs in with a keytab, a password, a token endpoint or the AWS credential chain only)", o.key, want))
 		}
 	}
 	return nil
@@ -360,7 +365,16 @@ var loginModules = map[string]string{
 	"SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
 	"OAUTHBEARER":   "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",
 	"GSSAPI":        "com.sun.security.auth.module.Krb5LoginModule",
+	"AWS_MSK_IAM":   "software.amazon.msk.auth.iam.IAMLoginModule", // Amazon's aws-msk-iam-auth
 }
+
+// awsCallbackHandler is aws-msk-iam-auth's client callback handler, the one
+// sasl.client.callback.handler.class may name (with AWS_MSK_IAM).
+const awsCallbackHandler = "software.amazon.msk.auth.iam.IAMClientCallbackHandler"
+
+// awsOptions are the options of aws-msk-iam-auth's IAMLoginModule the
+// kafka.sasl.aws block has.
+var awsOptions = map[string]string{"awsProfileName": "profile", "awsRoleArn": "role_arn", "awsRoleSessionName": "session_name", "awsStsRegion": "region"}
 
 // oauthLoginHandler is Kafka's login callback handler of OAUTHBEARER with
 // a token endpoint, the one sasl.login.callback.handler.class may name.

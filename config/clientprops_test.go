@@ -283,7 +283,7 @@ sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule REQUIRE
 		t.Errorf("kafka.sasl = %q / %q, want alice / s3cr3t", s.Username, s.Password.Reveal())
 	}
 	for props, want := range map[string]string{
-		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=foo.PlainLoginModule required username=\"u\" password=\"hunter2\";\n": `sasl.jaas.config = "<secret>": login module foo.PlainLoginModule does not serve sasl.mechanism PLAIN: Kafka's is org.apache.kafka.common.security.plain.PlainLoginModule`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=foo.PlainLoginModule required username=\"u\" password=\"hunter2\";\n": `sasl.jaas.config = "<secret>": login module foo.PlainLoginModule does not serve sasl.mechanism PLAIN: its login module is org.apache.kafka.common.security.plain.PlainLoginModule`,
 		"security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=org.example.OAuthBearerLoginCallbackHandler\n": `sasl.login.callback.handler.class = "org.example.OAuthBearerLoginCallbackHandler": names a Java class`,
 	} {
 		if _, err := loadWith(t, yamlText, props); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "hunter2") {
@@ -340,6 +340,32 @@ ssl.truststore.password=from-file
 		s, tl := cfg.Kafka.SASL, cfg.Kafka.TLS
 		if s.Username != "bench" || s.Password.Reveal() == "from-file" || tl.TruststorePassword != "" || tl.TruststorePasswordEnv != "TRUST_PW" {
 			t.Errorf("kafka.sasl.%s: the file's password is kept: sasl %+v, tls %+v", yamlSASL, s, tl)
+		}
+	}
+}
+
+// AWS_MSK_IAM as Amazon's aws-msk-iam-auth client.properties gives it: the
+// IAMLoginModule's options are kafka.sasl.aws's.
+func TestPropertiesFileAWSMSKIAM(t *testing.T) {
+	cfg, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n", `bootstrap.servers=b-1.msk.example:9098
+security.protocol=SASL_SSL
+sasl.mechanism=AWS_MSK_IAM
+sasl.jaas.config=software.amazon.msk.auth.iam.IAMLoginModule required awsProfileName="bench" awsRoleArn="arn:aws:iam::123456789012:role/kafka-bench" awsRoleSessionName="bench-1" awsStsRegion="eu-west-1";
+sasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMClientCallbackHandler
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Kafka.SASL; s.Mechanism != "AWS_MSK_IAM" || s.AWS.Profile != "bench" || s.AWS.RoleARN != "arn:aws:iam::123456789012:role/kafka-bench" ||
+		s.AWS.SessionName != "bench-1" || s.AWS.Region != "eu-west-1" || !cfg.Kafka.TLS.Enabled {
+		t.Errorf("kafka.sasl = %+v", s)
+	}
+	for props, want := range map[string]string{
+		"security.protocol=SASL_SSL\nsasl.mechanism=AWS_MSK_IAM\nsasl.jaas.config=foo.IAMLoginModule required;\n":                                      `login module foo.IAMLoginModule does not serve sasl.mechanism AWS_MSK_IAM: its login module is software.amazon.msk.auth.iam.IAMLoginModule`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMClientCallbackHandler\n": `sasl.client.callback.handler.class = "software.amazon.msk.auth.iam.IAMClientCallbackHandler": names a Java class`,
+	} {
+		if _, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n", props); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("properties %q:\n got %v\nwant …%s…", props, err, want)
 		}
 	}
 }
