@@ -506,20 +506,14 @@ func (t *jaasTokens) next() jaasToken {
 	case c == '"' || c == '\'':
 		return jaasToken{kind: jaasText, val: t.quoted(c)}
 	case c == '/':
-		switch c = t.read(); c {
-		case '*':
-			for prev := rune(0); ; prev = c {
-				if c = t.read(); c < 0 {
-					return jaasToken{kind: jaasEOF}
-				}
-				if prev == '*' && c == '/' {
-					break
-				}
+		if c = t.read(); c != '*' {
+			t.toLineEnd() // "//", and '/', Java's comment character
+			return t.next()
+		}
+		for prev, cur := rune(0), rune(0); prev != '*' || cur != '/'; {
+			if prev, cur = cur, t.read(); cur < 0 {
+				return jaasToken{kind: jaasEOF}
 			}
-		case '/':
-			t.toLineEnd()
-		default:
-			t.toLineEnd()
 		}
 		return t.next()
 	}

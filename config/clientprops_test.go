@@ -230,6 +230,8 @@ func TestParseJAAS(t *testing.T) {
 		m + ` required u="a\"b\\c";`:                      {{"u", `a"b\c`}},
 		m + ` required u="tab\there";`:                    {{"u", "tab\there"}},
 		m + ` required /* comment */ u="x"; // trailing`:  {{"u", "x"}},
+		m + ` required /*/ u="no" */ u="x"; /**/`:         {{"u", "x"}},
+		m + " required\n  / a comment\n  u=\"x\";":        {{"u", "x"}},
 		m + ` required u="x" ;`:                           {{"u", "x"}},
 		m + ` required;`:                                  nil,
 		m + ` required u=x-y.z_1$;`:                       {{"u", "x-y.z_1$"}},
