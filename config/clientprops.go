@@ -20,7 +20,8 @@ import (
 // kafkaprops.Properties). A key that the YAML sets too keeps the YAML's
 // value: the file is the team's shared default, the YAML this exporter's
 // choice. A key it cannot honour is an error naming the file, the line, the
-// key and why, its value shown only when it holds no secret.
+// key and why, its value shown only when it holds no secret (an unknown
+// key's never: it is most likely a misspelt secret key).
 
 // propsTree is a properties file as YAML: the kafka block, and the
 // producer: and consumer: blocks every probe gets.
@@ -38,7 +39,7 @@ var clientKeys = map[string][]string{
 
 // securityKeys are the properties security reads.
 var securityKeys = []string{"security.protocol", "sasl.mechanism", "sasl.jaas.config", "sasl.kerberos.service.name",
-	"sasl.oauthbearer.token.endpoint.url", "sasl.login.callback.handler.class",
+	"sasl.oauthbearer.token.endpoint.url", "sasl.login.callback.handler.class", "sasl.client.callback.handler.class",
 	"ssl.truststore.type", "ssl.truststore.location", "ssl.truststore.password",
 	"ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password",
 	"ssl.endpoint.identification.algorithm", "ssl.protocol", "ssl.enabled.protocols"}
@@ -54,6 +55,10 @@ func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) str
 		rows[p.Name] = append(rows[p.Name], p)
 	}
 	for _, e := range entries {
+		// Kafka's ConfigDef trims every value it parses, whatever its
+		// type, a password too (String.trim: blanks and control
+		// characters); java.util.Properties keeps trailing blanks.
+		e.Value = strings.TrimFunc(e.Value, func(r rune) bool { return r <= ' ' })
 		where := fmt.Sprintf("%s:%d", file, e.Line)
 		if path, ok := clientKeys[e.Key]; ok {
 			v := str(e.Value)
@@ -72,7 +77,9 @@ func propertiesToYAML(entries []PropertyEntry, file string, abs func(string) str
 		}
 		named := rows[e.Key]
 		if len(named) == 0 {
-			return propsTree{}, FieldError(where, e.Key, e.Value, "not a Kafka producer or consumer property (kafka-clients 4.4.0)")
+			// A properties file holds secrets (sasl.jaas.config, the
+			// stores' passwords) as kafka.sasl does.
+			return propsTree{}, unknownKeyError(where, e.Key, e.Value, true, "not a Kafka producer or consumer property (kafka-clients 4.4.0)")
 		}
 		mapped := false
 		for _, row := range named {
@@ -249,6 +256,34 @@ func yamlChoosesStores(kafka, props *yaml.Node) {
 	}
 }
 
+// secretKeys are the secrets of the kafka block a properties file sets,
+// by block and key: each comes from one of the key, its _file and its _env
+// (secret.Source).
+var secretKeys = [][2]string{{"sasl", "password"}, {"tls", "truststore_password"}, {"tls", "keystore_password"}, {"tls", "key_password"}}
+
+// yamlChoosesSecrets drops from the properties file's kafka block (props)
+// each secret the YAML's kafka block sets in any of its three ways, so
+// that a YAML's password_file or password_env wins over the file's JAAS
+// password as its password would, although the keys differ.
+func yamlChoosesSecrets(kafka, props *yaml.Node) {
+	for _, k := range secretKeys {
+		yb, pb := yamlnode.Lookup(kafka, k[0]), yamlnode.Lookup(props, k[0])
+		if yb == nil || pb == nil || pb.Kind != yaml.MappingNode {
+			continue
+		}
+		if yamlnode.Lookup(yb, k[1]) == nil && yamlnode.Lookup(yb, k[1]+"_file") == nil && yamlnode.Lookup(yb, k[1]+"_env") == nil {
+			continue
+		}
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(pb.Content); i += 2 {
+			if pb.Content[i].Value != k[1] {
+				kept = append(kept, pb.Content[i], pb.Content[i+1])
+			}
+		}
+		pb.Content = kept
+	}
+}
+
 func has(get func(string) (string, bool), k string) bool { _, ok := get(k); return ok }
 
 // saslProperties maps sasl.mechanism and the JAAS login module's options.
@@ -264,8 +299,11 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	if v, ok := get("sasl.oauthbearer.token.endpoint.url"); ok {
 		yamlnode.SetPath(kafka, []string{"sasl", "oauth", "token_endpoint"}, str(v))
 	}
-	if v, ok := get("sasl.login.callback.handler.class"); ok && !strings.HasSuffix(v, ".OAuthBearerLoginCallbackHandler") {
+	if v, ok := get("sasl.login.callback.handler.class"); ok && v != oauthLoginHandler {
 		return fail("sasl.login.callback.handler.class", javaClassReason)
+	}
+	if v, ok := get("sasl.client.callback.handler.class"); ok && (v != awsCallbackHandler || !strings.EqualFold(mechanism, "AWS_MSK_IAM")) {
+		return fail("sasl.client.callback.handler.class", javaClassReason)
 	}
 	jaas, ok := get("sasl.jaas.config")
 	if !ok {
@@ -275,17 +313,20 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 	if err != nil {
 		return fail("sasl.jaas.config", err.Error())
 	}
-	want := map[string]string{"PLAIN": "PlainLoginModule", "SCRAM-SHA-256": "ScramLoginModule", "SCRAM-SHA-512": "ScramLoginModule",
-		"OAUTHBEARER": "OAuthBearerLoginModule", "GSSAPI": "Krb5LoginModule"}[strings.ToUpper(mechanism)]
-	if want == "" || !strings.HasSuffix(module, "."+want) {
+	class, ok := loginModules[strings.ToUpper(mechanism)]
+	switch {
+	case !ok:
 		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s", module, mechanism))
+	case module != class:
+		return fail("sasl.jaas.config", fmt.Sprintf("login module %s does not serve sasl.mechanism %s: its login module is %s", module, mechanism, class))
 	}
+	want := class[strings.LastIndex(class, ".")+1:]
 	sasl := func(path ...string) []string { return append([]string{"sasl"}, path...) }
 	for _, o := range options {
 		switch {
-		case want != "Krb5LoginModule" && want != "OAuthBearerLoginModule" && o.key == "username":
+		case (want == "PlainLoginModule" || want == "ScramLoginModule") && o.key == "username":
 			yamlnode.SetPath(kafka, sasl("username"), str(o.value))
-		case want != "Krb5LoginModule" && want != "OAuthBearerLoginModule" && o.key == "password":
+		case (want == "PlainLoginModule" || want == "ScramLoginModule") && o.key == "password":
 			yamlnode.SetPath(kafka, sasl("password"), str(o.value))
 		case want == "OAuthBearerLoginModule" && o.key == "clientId":
 			yamlnode.SetPath(kafka, sasl("oauth", "client_id"), str(o.value))
@@ -301,12 +342,14 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 			if realm != "" {
 				yamlnode.SetPath(kafka, sasl("kerberos", "realm"), str(realm))
 			}
+		case want == "IAMLoginModule" && awsOptions[o.key] != "":
+			yamlnode.SetPath(kafka, sasl("aws", awsOptions[o.key]), str(o.value))
 		case want == "Krb5LoginModule" && o.key == "serviceName":
 			yamlnode.SetPath(kafka, sasl("kerberos", "service_name"), str(o.value))
 		case want == "Krb5LoginModule" && (o.key == "useKeyTab" || o.key == "storeKey") && strings.EqualFold(o.value, "true"),
 			want == "Krb5LoginModule" && o.key == "useTicketCache" && strings.EqualFold(o.value, "false"):
 		default:
-			return fail("sasl.jaas.config", fmt.Sprintf("option %s of %s is not supported (franz-go logs in with a keytab, a password or a token endpoint only)", o.key, want))
+			return fail("sasl.jaas.config", fmt.Sprintf("option %s of %s is not supported (franz-go logs in with a keytab, a password, a token endpoint or the AWS credential chain only)", o.key, want))
 		}
 	}
 	return nil
@@ -314,67 +357,210 @@ func saslProperties(kafka *yaml.Node, get func(string) (string, bool), fail func
 
 const javaClassReason = "names a Java class, which a Go client cannot load"
 
+// loginModules are the login modules of the mechanisms, by the class name
+// a JAAS line names: Kafka's, and the JDK's for Kerberos.
+var loginModules = map[string]string{
+	"PLAIN":         "org.apache.kafka.common.security.plain.PlainLoginModule",
+	"SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+	"SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
+	"OAUTHBEARER":   "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",
+	"GSSAPI":        "com.sun.security.auth.module.Krb5LoginModule",
+	"AWS_MSK_IAM":   "software.amazon.msk.auth.iam.IAMLoginModule", // Amazon's aws-msk-iam-auth
+}
+
+// awsCallbackHandler is aws-msk-iam-auth's client callback handler, the one
+// sasl.client.callback.handler.class may name (with AWS_MSK_IAM).
+const awsCallbackHandler = "software.amazon.msk.auth.iam.IAMClientCallbackHandler"
+
+// awsOptions are the options of aws-msk-iam-auth's IAMLoginModule the
+// kafka.sasl.aws block has.
+var awsOptions = map[string]string{"awsProfileName": "profile", "awsRoleArn": "role_arn", "awsRoleSessionName": "session_name", "awsStsRegion": "region"}
+
+// oauthLoginHandler is Kafka's login callback handler of OAUTHBEARER with
+// a token endpoint, the one sasl.login.callback.handler.class may name.
+const oauthLoginHandler = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
+
 type jaasOption struct{ key, value string }
 
-// parseJAAS parses one JAAS login module entry, `Module flag k=v k="v";`,
-// as sasl.jaas.config holds it. Its errors never quote the text: it holds
-// passwords.
+// parseJAAS parses sasl.jaas.config as Kafka's JaasConfig does, with Java's
+// StreamTokenizer (jaasTokens): one login module entry,
+// `Module flag k=v k="v" k='v';`, the flag in any case, values a word or a
+// quoted string (with Java's escapes), comments (`//`, `/* */`) skipped; a
+// client takes exactly one entry (JaasContext.loadClientContext). Its
+// errors never quote the text: it holds passwords.
 func parseJAAS(s string) (module string, options []jaasOption, err error) {
-	s = strings.TrimSpace(s)
-	if !strings.HasSuffix(s, ";") {
-		return "", nil, fmt.Errorf("must end with ';'")
-	}
-	s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
-	fields := func() (string, bool) {
-		s = strings.TrimLeft(s, " \t\n")
-		i := strings.IndexAny(s, " \t\n")
-		if i < 0 {
-			i = len(s)
+	t := jaasTokens{s: []rune(s)}
+	const shape = "must be <LoginModule> required <option>=<value> ...;"
+	entries := 0
+	for tok := t.next(); tok.kind != jaasEOF; tok = t.next() {
+		if entries++; entries > 1 {
+			return "", nil, fmt.Errorf("holds more than one login module; a client takes one, as in Kafka")
 		}
-		f := s[:i]
-		s = s[i:]
-		return f, f != ""
-	}
-	module, _ = fields()
-	flag, ok := fields()
-	if !ok || !slices.Contains([]string{"required", "requisite", "sufficient", "optional"}, flag) {
-		return "", nil, fmt.Errorf("must be <LoginModule> required <option>=<value> ...;")
-	}
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		eq := strings.IndexByte(s, '=')
-		if eq <= 0 {
-			return "", nil, fmt.Errorf("an option of %s is not <name>=<value>", module)
+		var ok bool
+		if module, ok = tok.text(); !ok {
+			return "", nil, fmt.Errorf("%s (the login module is not a class name)", shape)
 		}
-		key := strings.TrimSpace(s[:eq])
-		s = strings.TrimLeft(s[eq+1:], " \t")
-		var value string
-		if strings.HasPrefix(s, `"`) {
-			end := -1
-			for i := 1; i < len(s); i++ {
-				if s[i] == '\\' {
-					i++
-					continue
-				}
-				if s[i] == '"' {
-					end = i
-					break
-				}
-			}
-			if end < 0 {
-				return "", nil, fmt.Errorf("option %s of %s has an unterminated quote", key, module)
-			}
-			value = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(s[1:end])
-			s = s[end+1:]
-		} else {
-			i := strings.IndexAny(s, " \t\n")
-			if i < 0 {
-				i = len(s)
-			}
-			value, s = s[:i], s[i:]
+		flag, ok := t.next().text()
+		if !ok || !slices.Contains([]string{"REQUIRED", "REQUISITE", "SUFFICIENT", "OPTIONAL"}, strings.ToUpper(flag)) {
+			return "", nil, fmt.Errorf("%s (the control flag of %s is required, requisite, sufficient or optional)", shape, module)
 		}
-		options = append(options, jaasOption{key, value})
+		for tok = t.next(); tok.kind != jaasEOF && !tok.is(';'); tok = t.next() {
+			key, _ := tok.text()
+			value, ok := "", t.next().is('=')
+			if ok {
+				value, ok = t.next().text()
+			}
+			if !ok {
+				// Never the key: a value cut where it should have
+				// been quoted shows its pieces as keys.
+				return "", nil, fmt.Errorf("an option of %s is not <name>=<value>, the value a word of letters, digits and . - _ $ or quoted (\"...\" or '...'), as Kafka's JAAS parser reads it", module)
+			}
+			options = append(options, jaasOption{key, value})
+		}
+		if !tok.is(';') {
+			return "", nil, fmt.Errorf("must end with ';'")
+		}
+	}
+	if entries == 0 {
+		return "", nil, fmt.Errorf("%s (it is empty)", shape)
 	}
 	return module, options, nil
+}
+
+// A jaasToken is one token of Java's StreamTokenizer: a word or a quoted
+// string (text), a number, or another character (char).
+type jaasToken struct {
+	kind int
+	val  string
+	char rune
+}
+
+const (
+	jaasEOF = iota
+	jaasText
+	jaasNumber
+	jaasChar
+)
+
+func (t jaasToken) is(c rune) bool { return t.kind == jaasChar && t.char == c }
+
+// text is the token's text, if it is a word or a quoted string.
+func (t jaasToken) text() (string, bool) { return t.val, t.kind == jaasText }
+
+// jaasTokens is java.io.StreamTokenizer as Kafka's JaasConfig sets it up:
+// blanks (up to ' ') between tokens; words of letters, digits and
+// . - _ $ (and of any character from U+00A0 up), not starting with a digit,
+// '.' or '-' (a number); strings in " or ', ending at the quote or the line,
+// with the escapes \a \b \f \n \r \t \v, octal \ooo and \<char>; '/' starts
+// a comment (// and a lone / to the end of the line, /* */); any other
+// character is a token of its own.
+type jaasTokens struct {
+	s []rune
+	i int
+}
+
+func (t *jaasTokens) read() rune {
+	if t.i >= len(t.s) {
+		t.i++
+		return -1
+	}
+	t.i++
+	return t.s[t.i-1]
+}
+
+func (t *jaasTokens) unread() { t.i-- }
+
+func jaasDigit(c rune) bool { return c >= '0' && c <= '9' || c == '.' || c == '-' }
+
+func jaasAlpha(c rune) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0xA0 || c == '-' || c == '_' || c == '$'
+}
+
+func (t *jaasTokens) next() jaasToken {
+	c := t.read()
+	for c >= 0 && c <= ' ' {
+		c = t.read()
+	}
+	switch {
+	case c < 0:
+		return jaasToken{kind: jaasEOF}
+	case jaasDigit(c):
+		if c == '-' {
+			if c = t.read(); c != '.' && (c < '0' || c > '9') {
+				t.unread()
+				return jaasToken{kind: jaasChar, char: '-'}
+			}
+		}
+		for dot := false; c == '.' && !dot || c >= '0' && c <= '9'; c = t.read() {
+			dot = dot || c == '.'
+		}
+		t.unread()
+		return jaasToken{kind: jaasNumber}
+	case jaasAlpha(c):
+		start := t.i - 1
+		for c >= 0 && (jaasAlpha(c) || jaasDigit(c)) {
+			c = t.read()
+		}
+		t.unread()
+		return jaasToken{kind: jaasText, val: string(t.s[start:t.i])}
+	case c == '"' || c == '\'':
+		return jaasToken{kind: jaasText, val: t.quoted(c)}
+	case c == '/':
+		if c = t.read(); c != '*' {
+			t.toLineEnd() // "//", and '/', Java's comment character
+			return t.next()
+		}
+		for prev, cur := rune(0), rune(0); prev != '*' || cur != '/'; {
+			if prev, cur = cur, t.read(); cur < 0 {
+				return jaasToken{kind: jaasEOF}
+			}
+		}
+		return t.next()
+	}
+	return jaasToken{kind: jaasChar, char: c}
+}
+
+// toLineEnd skips to the end of the line (a comment).
+func (t *jaasTokens) toLineEnd() {
+	for c := t.read(); c >= 0 && c != '\n' && c != '\r'; c = t.read() {
+	}
+	t.unread()
+}
+
+// quoted reads a string quoted by q, its opening quote read.
+func (t *jaasTokens) quoted(q rune) string {
+	var b strings.Builder
+	for c := t.read(); c >= 0 && c != q; c = t.read() {
+		if c == '\n' || c == '\r' {
+			t.unread() // an unterminated string ends with its line
+			break
+		}
+		if c != '\\' {
+			b.WriteRune(c)
+			continue
+		}
+		switch c = t.read(); {
+		case c >= '0' && c <= '7':
+			v, first := c-'0', c
+			for n := 1; n < 3; n++ {
+				d := t.read()
+				if d < '0' || d > '7' || n == 2 && first > '3' {
+					t.unread()
+					break
+				}
+				v = v<<3 + d - '0'
+			}
+			c = v
+		default:
+			if e, ok := map[rune]rune{'a': 7, 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}[c]; ok {
+				c = e
+			}
+		}
+		if c >= 0 {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 // str is a string scalar: a password of digits stays a string.

@@ -25,9 +25,26 @@ func TestParseProperties(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseProperties:\n got %+v\nwant %+v", got, want)
 	}
-	for _, bad := range []string{"k=\\u12", "k=\\uzzzz", "\xff=1"} {
+	for _, bad := range []string{"k=\\u12", "k=\\uzzzz", "k=\\u+123"} {
 		if _, err := ParseProperties([]byte(bad)); err == nil {
 			t.Errorf("ParseProperties(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+// The text as Java's Properties.load(InputStream) reads it, as every Kafka
+// tool loads a client.properties: ISO-8859-1 (a UTF-8 "é" is two
+// characters, as to the Java clients), a surrogate pair of escapes one
+// character, a lone \r the end of a line.
+func TestParsePropertiesAsJava(t *testing.T) {
+	for in, want := range map[string][]PropertyEntry{
+		"a=\\uD83D\\uDE00\nlone=\\uD83D!\n": {{"a", "\U0001F600", 1}, {"lone", "\uFFFD!", 2}},
+		"a=1\rb=2\rc=x\\\r   y\r\nd=4":      {{"a", "1", 1}, {"b", "2", 2}, {"c", "xy", 3}, {"d", "4", 5}},
+		"utf8=\xc3\xa9\nlatin1=\xe9\n":      {{"utf8", "\u00c3\u00a9", 1}, {"latin1", "é", 2}},
+	} {
+		got, err := ParseProperties([]byte(in))
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseProperties(%q):\n got %#v, %v\nwant %#v", in, got, err, want)
 		}
 	}
 }
@@ -154,7 +171,10 @@ sasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab
 func TestPropertiesFileInvalid(t *testing.T) {
 	const yamlText = "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n"
 	for props, want := range map[string]string{
-		"linger.mss=5\n": `client.properties:1: linger.mss = "5": not a Kafka producer or consumer property (kafka-clients 4.4.0)`,
+		"linger.mss=5\n": `client.properties:1: linger.mss = <secret>: not a Kafka producer or consumer property (kafka-clients 4.4.0)`,
+		// A misspelt secret key: its value is most likely the secret, as
+		// in the YAML's kafka.sasl.
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.confg=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";\n": `client.properties:3: sasl.jaas.confg = <secret>: not a Kafka producer or consumer property`,
 		"bootstrap.servers=k:9092\npartitioner.class=org.example.P\n":                                                       `client.properties:2: partitioner.class = "org.example.P": not applicable: the probe chooses every record's partition itself`,
 		"security.protocol=SSL\nssl.truststore.type=BCFKS\nssl.truststore.location=t.bcfks\n":                               `client.properties:2: ssl.truststore.type = "BCFKS": must be PEM, PKCS12 or JKS: Go reads PEM, PKCS12 and JKS stores: convert it (keytool -importkeystore -deststoretype PKCS12)`,
 		"security.protocol=SSL\nssl.keystore.location=/etc/kafka/keystore.jks\n":                                            `client.properties:2: ssl.keystore.location = "/etc/kafka/keystore.jks": a JKS keystore needs ssl.keystore.password, as in Kafka`,
@@ -195,5 +215,159 @@ func TestPropertiesFileInvalid(t *testing.T) {
 	}
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), `kafka.properties_file = "nope.properties"`) {
 		t.Errorf("a missing properties file: %v", err)
+	}
+}
+
+// parseJAAS reads sasl.jaas.config as Kafka's JaasConfig does (Java's
+// StreamTokenizer): the results are those of JaasContext.loadClientContext
+// of kafka-clients 4.4.0 on the same lines.
+func TestParseJAAS(t *testing.T) {
+	const m = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	for in, want := range map[string][]jaasOption{
+		m + ` required username='alice' password='a\'b';`: {{"username", "alice"}, {"password", "a'b"}},
+		m + ` REQUIRED u="x";`:                            {{"u", "x"}},
+		m + ` Required u=x;`:                              {{"u", "x"}},
+		m + ` required u="a\"b\\c";`:                      {{"u", `a"b\c`}},
+		m + ` required u="tab\there";`:                    {{"u", "tab\there"}},
+		m + ` required /* comment */ u="x"; // trailing`:  {{"u", "x"}},
+		m + ` required /*/ u="no" */ u="x"; /**/`:         {{"u", "x"}},
+		m + " required\n  / a comment\n  u=\"x\";":        {{"u", "x"}},
+		m + ` required u="x" ;`:                           {{"u", "x"}},
+		m + ` required;`:                                  nil,
+		m + ` required u=x-y.z_1$;`:                       {{"u", "x-y.z_1$"}},
+		m + ` required u = "x";`:                          {{"u", "x"}},
+		`"` + m + `" required u="x";`:                     {{"u", "x"}},
+		m + ` required u="\101\q";`:                       {{"u", "Aq"}},
+		m + ` required u='';`:                             {{"u", ""}},
+		m + ` required u=é;`:                              {{"u", "é"}},
+		m + ` required "k k"="v";`:                        {{"k k", "v"}},
+		m + " optional\n  u=\"x\"\n  p='y';":              {{"u", "x"}, {"p", "y"}},
+		m + ` sufficient u="p@ss w=rd;";`:                 {{"u", "p@ss w=rd;"}},
+		m + ` requisite u='say "hi"' v="it's";`:           {{"u", `say "hi"`}, {"v", "it's"}},
+	} {
+		module, got, err := parseJAAS(in)
+		if err != nil || module != m || !reflect.DeepEqual(got, want) {
+			t.Errorf("parseJAAS(%s) = %s %q, %v; want %s %q", in, module, got, err, m, want)
+		}
+	}
+	// What Kafka refuses; the errors never quote the line's values.
+	for _, in := range []string{
+		m + ` required u=hunter2@x;`, // a value to quote
+		m + ` required u=12345;`,     // a number, not a word
+		m + ` required u=-hunter2;`,
+		m + ` required u="x"; N required v="y";`,
+		m + ` bogus u="x";`,
+		m + ` required u="x" hunter2;`,
+		m + ` required u="hunter2;`,
+		m + ` required u="x"`,
+		m + ` required u=a/hunter2;`,
+		m + ` required u="x";;`,
+		``, `  `, `/* only */`, m,
+	} {
+		if _, _, err := parseJAAS(in); err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("parseJAAS(%s) = %v, want an error without the value", in, err)
+		}
+	}
+}
+
+// A JAAS line as Kafka reads it: single quotes, a flag in capitals; a login
+// module is named by its exact class, as Kafka loads it.
+func TestPropertiesFileJAAS(t *testing.T) {
+	const yamlText = "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n"
+	cfg, err := loadWith(t, yamlText, `security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-256
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule REQUIRED username='alice' password='s3cr3t';
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Kafka.SASL; s.Username != "alice" || s.Password.Reveal() != "s3cr3t" {
+		t.Errorf("kafka.sasl = %q / %q, want alice / s3cr3t", s.Username, s.Password.Reveal())
+	}
+	for props, want := range map[string]string{
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=foo.PlainLoginModule required username=\"u\" password=\"hunter2\";\n": `sasl.jaas.config = "<secret>": login module foo.PlainLoginModule does not serve sasl.mechanism PLAIN: its login module is org.apache.kafka.common.security.plain.PlainLoginModule`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=org.example.OAuthBearerLoginCallbackHandler\n": `sasl.login.callback.handler.class = "org.example.OAuthBearerLoginCallbackHandler": names a Java class`,
+	} {
+		if _, err := loadWith(t, yamlText, props); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("properties %q:\n got %v\nwant …%s…", props, err, want)
+		}
+	}
+}
+
+func FuzzParseJAAS(f *testing.F) {
+	for _, s := range []string{`M required u="x";`, `M REQUIRED u='a\'b' /* c */ v=w;`, `M required u="\101`, "M required // x\n;", "-.5 /"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		module, _, err := parseJAAS(s)
+		if err == nil && module == "" && !strings.Contains(s, `""`) && !strings.Contains(s, "''") {
+			t.Fatalf("parseJAAS(%q): no module and no error", s)
+		}
+	})
+}
+
+// Trailing blanks are trimmed from every value, as Kafka's ConfigDef trims
+// what it parses (a password too): linger.ms=5 with a blank after it is 5
+// to every Java client, and changeit with one the truststore's password.
+func TestPropertiesFileTrimsAsKafka(t *testing.T) {
+	cfg, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n",
+		"security.protocol=SSL \nssl.truststore.type=PKCS12\t\nssl.truststore.location=t.p12 \nssl.truststore.password=changeit\\ \nlinger.ms=5 \nclient.id=bench\\t\nacks=all \n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, p := cfg.Kafka.TLS, cfg.Probes[0].Producer
+	if tl.TruststorePassword.Reveal() != "changeit" || filepath.Base(tl.TruststoreFile) != "t.p12" || tl.TruststoreType != "PKCS12" ||
+		p.LingerMS != 5 || p.Acks != "all" || cfg.Kafka.ClientID != "bench" {
+		t.Errorf("kafka.tls = %+v (password %q), linger.ms %d, acks %q, client_id %q", tl, tl.TruststorePassword.Reveal(), p.LingerMS, p.Acks, cfg.Kafka.ClientID)
+	}
+}
+
+// The YAML's password_file or password_env wins over the properties
+// file's JAAS password, as its password does: the YAML is this exporter's
+// choice (and so for kafka.tls's store passwords).
+func TestPropertiesFileYAMLPasswordWins(t *testing.T) {
+	const props = `security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="bench" password="from-file";
+ssl.truststore.type=PKCS12
+ssl.truststore.location=t.p12
+ssl.truststore.password=from-file
+`
+	for _, yamlSASL := range []string{"password_env: BENCH_PW", "password_file: pw.txt", "password: from-yaml"} {
+		cfg, err := loadWith(t, "kafka:\n  properties_file: client.properties\n  sasl: {"+yamlSASL+"}\n  tls: {truststore_password_env: TRUST_PW}\nprobes: [{name: a}]\n", props)
+		if err != nil {
+			t.Errorf("kafka.sasl.%s: %v", yamlSASL, err)
+			continue
+		}
+		s, tl := cfg.Kafka.SASL, cfg.Kafka.TLS
+		if s.Username != "bench" || s.Password.Reveal() == "from-file" || tl.TruststorePassword != "" || tl.TruststorePasswordEnv != "TRUST_PW" {
+			t.Errorf("kafka.sasl.%s: the file's password is kept: sasl %+v, tls %+v", yamlSASL, s, tl)
+		}
+	}
+}
+
+// AWS_MSK_IAM as Amazon's aws-msk-iam-auth client.properties gives it: the
+// IAMLoginModule's options are kafka.sasl.aws's.
+func TestPropertiesFileAWSMSKIAM(t *testing.T) {
+	cfg, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n", `bootstrap.servers=b-1.msk.example:9098
+security.protocol=SASL_SSL
+sasl.mechanism=AWS_MSK_IAM
+sasl.jaas.config=software.amazon.msk.auth.iam.IAMLoginModule required awsProfileName="bench" awsRoleArn="arn:aws:iam::123456789012:role/kafka-bench" awsRoleSessionName="bench-1" awsStsRegion="eu-west-1";
+sasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMClientCallbackHandler
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Kafka.SASL; s.Mechanism != "AWS_MSK_IAM" || s.AWS.Profile != "bench" || s.AWS.RoleARN != "arn:aws:iam::123456789012:role/kafka-bench" ||
+		s.AWS.SessionName != "bench-1" || s.AWS.Region != "eu-west-1" || !cfg.Kafka.TLS.Enabled {
+		t.Errorf("kafka.sasl = %+v", s)
+	}
+	for props, want := range map[string]string{
+		"security.protocol=SASL_SSL\nsasl.mechanism=AWS_MSK_IAM\nsasl.jaas.config=foo.IAMLoginModule required;\n":                                      `login module foo.IAMLoginModule does not serve sasl.mechanism AWS_MSK_IAM: its login module is software.amazon.msk.auth.iam.IAMLoginModule`,
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMClientCallbackHandler\n": `sasl.client.callback.handler.class = "software.amazon.msk.auth.iam.IAMClientCallbackHandler": names a Java class`,
+	} {
+		if _, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n", props); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("properties %q:\n got %v\nwant …%s…", props, err, want)
+		}
 	}
 }

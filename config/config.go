@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
@@ -100,7 +101,7 @@ type Producer struct {
 	BatchSize         int    `yaml:"batch.size" values:"> 0, at most 104857600 (franz-go's request limit)" doc:"franz-go always batches; Kafka's 0 (one record per batch) is refused; the batch limit is max(batch.size, record_size + 128), which franz-go needs ≥ 512"`
 	BufferMemory      int64  `yaml:"buffer.memory" values:"≥ record_size"`
 	CompressionType   string `yaml:"compression.type" values:"{none}, {gzip}, {snappy}, {lz4}, {zstd}"`
-	EnableIdempotence *bool  `yaml:"enable.idempotence" default:"true with acks=all, else false" values:"true requires acks=all"`
+	EnableIdempotence *bool  `yaml:"enable.idempotence" default:"true with acks=all and retries > 0, else false" values:"true requires acks=all and retries > 0"`
 	MaxInFlight       int    `yaml:"max.in.flight.requests.per.connection" values:"≥ 1; ≤ 5 with idempotence"`
 	RequestTimeoutMS  int    `yaml:"request.timeout.ms" values:"100 … 2147483647 (franz-go)"`
 	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms" values:"≥ linger.ms + request.timeout.ms, and ≥ 1000 (franz-go)"`
@@ -148,9 +149,11 @@ type Consumer struct {
 	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms" values:"≥ 10 (franz-go)"`
 	MaxPollRecords         int    `yaml:"max.poll.records" values:"≥ 1"`
 	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms" values:"≥ 1" doc:"how often the probe commits (synchronously, to time the commits)"`
-	SessionTimeoutMS       int    `yaml:"session.timeout.ms" values:"100 … 2147483647 (franz-go)"`
-	HeartbeatIntervalMS    int    `yaml:"heartbeat.interval.ms" values:"≥ 1, below session.timeout.ms"`
-	AutoOffsetReset        string `yaml:"auto.offset.reset" values:"{earliest}, {latest}" doc:"applies to a committed offset out of range: partitions found at start begin at their end, partitions added later at their start (see How it measures)"`
+	// SessionTimeoutMS and HeartbeatIntervalMS belong to the classic
+	// protocol: unset, Kafka's defaults (SessionTimeout, HeartbeatInterval).
+	SessionTimeoutMS    *int   `yaml:"session.timeout.ms" default:"{45000}" values:"100 … 2147483647 (franz-go); with {group.protocol: classic} only, as in Kafka"`
+	HeartbeatIntervalMS *int   `yaml:"heartbeat.interval.ms" default:"{3000}" values:"≥ 1, below session.timeout.ms; with {group.protocol: classic} only, as in Kafka"`
+	AutoOffsetReset     string `yaml:"auto.offset.reset" values:"{earliest}, {latest}" doc:"applies to a committed offset out of range: partitions found at start begin at their end, partitions added later at their start (see How it measures)"`
 	// GroupProtocol is classic or consumer (KIP-848).
 	GroupProtocol       string `yaml:"group.protocol" values:"{classic}, {consumer}" doc:"{consumer}: the KIP-848 protocol, where the broker assigns (Kafka 4.0+; franz-go falls back to classic when the broker lacks it: {kafka_bench_consumer_group_protocol_info} shows the one in use)"`
 	GroupRemoteAssignor string `yaml:"group.remote.assignor" default:"unset: {uniform}" values:"{uniform}, {range}; with {group.protocol: consumer} only" doc:"the broker's assignor of the group"`
@@ -415,8 +418,6 @@ func (c *Consumer) SetDefaults() {
 	c.FetchMaxWaitMS = 500
 	c.MaxPollRecords = 500
 	c.AutoCommitIntervalMS = 1000
-	c.SessionTimeoutMS = 45000
-	c.HeartbeatIntervalMS = 3000
 	c.AutoOffsetReset = "earliest"
 	c.GroupProtocol = GroupProtocolClassic
 	c.IsolationLevel = "read_uncommitted"
@@ -442,7 +443,9 @@ func (p *Probe) Resolve() {
 		p.Consumer.Share.GroupID = DefaultTopicPrefix + p.Name + "-share"
 	}
 	if p.Producer.EnableIdempotence == nil {
-		v := p.Producer.Acks == "all" || p.Producer.Acks == "-1"
+		// As ProducerConfig: unset, idempotence yields to acks and
+		// retries that conflict with it.
+		v := (p.Producer.Acks == "all" || p.Producer.Acks == "-1") && p.Producer.Retries != 0
 		p.Producer.EnableIdempotence = &v
 	}
 	if p.Capacity != nil && p.Capacity.Topic == "" {
@@ -453,6 +456,22 @@ func (p *Probe) Resolve() {
 // HostAgent reports host-agent mode: no probes at all, only the host
 // collector (and the configuration watcher when brokers are set).
 func (c *Config) HostAgent() bool { return c.Probes != nil && len(c.Probes) == 0 }
+
+// SessionTimeout is session.timeout.ms, Kafka's 45000 when unset.
+func (c *Consumer) SessionTimeout() int {
+	if c.SessionTimeoutMS != nil {
+		return *c.SessionTimeoutMS
+	}
+	return 45000
+}
+
+// HeartbeatInterval is heartbeat.interval.ms, Kafka's 3000 when unset.
+func (c *Consumer) HeartbeatInterval() int {
+	if c.HeartbeatIntervalMS != nil {
+		return *c.HeartbeatIntervalMS
+	}
+	return 3000
+}
 
 // Idempotent reports enable.idempotence after Resolve.
 func (p *Producer) Idempotent() bool {
@@ -603,6 +622,8 @@ func (p *Producer) validate(s string, recordSize int) error {
 		return FieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
 	case p.Retries < 0:
 		return FieldError(s, "producer.retries", p.Retries, "must be >= 0")
+	case p.Retries == 0 && p.Idempotent():
+		return FieldError(s, "producer.enable.idempotence", true, "requires retries > 0, as in Kafka; set enable.idempotence: false to use retries 0")
 	case p.MaxRequestSize != nil && int(*p.MaxRequestSize) < recordSize+BatchOverhead:
 		return FieldError(s, "producer.max.request.size", *p.MaxRequestSize, fmt.Sprintf("must be >= record_size + %d (%d): a request holds at least one record's batch", BatchOverhead, recordSize+BatchOverhead))
 	case p.CompressionGzipLevel != nil && *p.CompressionGzipLevel != -1 && (*p.CompressionGzipLevel < 1 || *p.CompressionGzipLevel > 9):
@@ -631,7 +652,7 @@ func (p *Producer) validateTransactions(s string) error {
 	case strings.TrimSpace(p.TransactionalID) == "":
 		return FieldError(s, "producer.transactional.id", p.TransactionalID, "must not be blank")
 	case !p.Idempotent():
-		return FieldError(s, "producer.transactional.id", p.TransactionalID, "requires enable.idempotence (acks=all), as in Kafka")
+		return FieldError(s, "producer.transactional.id", p.TransactionalID, "requires enable.idempotence (acks=all, retries > 0), as in Kafka")
 	case p.TransactionDurationMS < 1:
 		return FieldError(s, "producer.transaction.duration.ms", p.TransactionDurationMS, "must be >= 1")
 	case p.TransactionTimeoutMS <= p.TransactionDurationMS:
@@ -667,10 +688,10 @@ func (c *Consumer) validate(s string) error {
 		return FieldError(s, "consumer.max.poll.records", c.MaxPollRecords, "must be >= 1")
 	case c.AutoCommitIntervalMS < 1:
 		return FieldError(s, "consumer.auto.commit.interval.ms", c.AutoCommitIntervalMS, "must be >= 1")
-	case c.SessionTimeoutMS < 1:
-		return FieldError(s, "consumer.session.timeout.ms", c.SessionTimeoutMS, "must be >= 1")
-	case c.HeartbeatIntervalMS < 1 || c.HeartbeatIntervalMS >= c.SessionTimeoutMS:
-		return FieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatIntervalMS, "must be >= 1 and below session.timeout.ms")
+	case c.SessionTimeout() < 1:
+		return FieldError(s, "consumer.session.timeout.ms", c.SessionTimeout(), "must be >= 1")
+	case c.HeartbeatInterval() < 1 || c.HeartbeatInterval() >= c.SessionTimeout():
+		return FieldError(s, "consumer.heartbeat.interval.ms", c.HeartbeatInterval(), "must be >= 1 and below session.timeout.ms")
 	case c.AutoOffsetReset != "earliest" && c.AutoOffsetReset != "latest":
 		return FieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, "must be earliest or latest")
 	case c.Consumers < 1 || c.Consumers > maxConsumers:
@@ -727,6 +748,16 @@ func (c *Consumer) validateGroup(s string) error {
 			seen[a] = true
 		}
 	case GroupProtocolConsumer:
+		// The broker's group.consumer.session.timeout.ms and
+		// heartbeat interval apply; Java refuses the client's.
+		for _, k := range []struct {
+			key string
+			v   *int
+		}{{"session.timeout.ms", c.SessionTimeoutMS}, {"heartbeat.interval.ms", c.HeartbeatIntervalMS}} {
+			if k.v != nil {
+				return FieldError(s, "consumer."+k.key, *k.v, "must not be set with group.protocol: consumer (the broker's group.consumer."+k.key+" applies), as in Kafka")
+			}
+		}
 		if c.PartitionAssignmentStrategy != "" {
 			return FieldError(s, "consumer.partition.assignment.strategy", c.PartitionAssignmentStrategy, "must not be set with group.protocol: consumer (the broker assigns; choose its assignor with group.remote.assignor), as in Kafka")
 		}
@@ -754,9 +785,20 @@ func FieldError(scope, key string, value any, problem string) error {
 }
 
 func formatValue(key string, v any) string {
+	// A property Kafka types PASSWORD is a secret whatever its name says
+	// (kafkaprops, the one table of Kafka's properties).
+	secret := kafkaprops.Secret(key)
 	switch x := v.(type) {
 	case string:
+		if secret && x != "" {
+			x = redact.Redacted
+		}
 		return fmt.Sprintf("%q", redact.Value(key, x))
+	case RawValue:
+		if x != "" && (secret || redact.SensitiveKey(key)) {
+			return redact.Redacted // a secret written unquoted: 123456
+		}
+		return redact.Text(string(x))
 	case model.Duration:
 		return x.String()
 	case Secret:

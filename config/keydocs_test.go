@@ -38,7 +38,7 @@ func TestReferenceDefaults(t *testing.T) {
 		"probes[].create_topic.configs":        "`{}`",
 		"kafka.brokers":                        "`[]`",
 		"probes[].topic":                       "`" + DefaultTopicPrefix + "<name>`",
-		"probes[].producer.enable.idempotence": "true with acks=all, else false",
+		"probes[].producer.enable.idempotence": "true with acks=all and retries > 0, else false",
 		"kafka.sasl.password":                  "",
 	} {
 		if d := got[path].Default; d != want {

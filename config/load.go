@@ -159,6 +159,7 @@ func mergeProperties(root *yaml.Node, read readProps) error {
 		return err
 	}
 	yamlChoosesStores(kafka, tree.kafka)
+	yamlChoosesSecrets(kafka, tree.kafka)
 	yamlnode.Merge(kafka, tree.kafka, true)
 	probes := yamlnode.Lookup(root, "probes")
 	if (probes == nil || probes.Kind != yaml.SequenceNode || len(probes.Content) == 0) && len(tree.producer.Content)+len(tree.consumer.Content) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -17,13 +18,20 @@ type PropertyEntry struct {
 // client.properties users hand to kafka-producer-perf-test --producer.config
 // and kcat -F): `key=value`, `key: value` or `key value` lines, `#` and `!`
 // comments, a trailing backslash continuing a line (the next line's leading
-// blanks dropped), and the escapes \t \n \r \f \uXXXX and \<char>. A key set
-// twice keeps its last value, as in Java. It reads nothing.
+// blanks dropped), and the escapes \t \n \r \f \uXXXX (two of them a
+// surrogate pair: one character) and \<char>. Lines end at \n, \r\n or a
+// lone \r. The text is ISO-8859-1, one character per byte, as
+// Properties.load(InputStream) reads it and so every Kafka tool (Kafka's
+// Utils.loadProps): a file means to us what it means to the Java clients,
+// a UTF-8 "é" two characters to both. A key set twice keeps its last
+// value, as in Java. It reads nothing.
 func ParseProperties(data []byte) ([]PropertyEntry, error) {
-	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("a properties file: not UTF-8 text")
+	latin1 := make([]rune, len(data))
+	for i, b := range data {
+		latin1[i] = rune(b)
 	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	text := strings.ReplaceAll(strings.ReplaceAll(string(latin1), "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(text, "\n")
 	var out []PropertyEntry
 	index := map[string]int{}
 	for i := 0; i < len(lines); i++ {
@@ -96,35 +104,39 @@ func unescapeProperty(s string) (string, error) {
 	if !strings.Contains(s, `\`) {
 		return s, nil
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
+	// Java's characters are UTF-16 units: \uD83D\uDE00 is one character.
+	var units []uint16
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r != '\\' || i == len(s) {
+			units = utf16.AppendRune(units, r)
 			continue
 		}
-		i++
-		switch c := s[i]; c {
+		r, n = utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch r {
 		case 't':
-			b.WriteByte('\t')
+			r = '\t'
 		case 'n':
-			b.WriteByte('\n')
+			r = '\n'
 		case 'r':
-			b.WriteByte('\r')
+			r = '\r'
 		case 'f':
-			b.WriteByte('\f')
+			r = '\f'
 		case 'u':
-			if i+5 > len(s) {
+			if i+4 > len(s) {
 				return "", fmt.Errorf(`malformed \uXXXX escape`)
 			}
-			r, err := strconv.ParseUint(s[i+1:i+5], 16, 32)
+			u, err := strconv.ParseUint(s[i:i+4], 16, 16)
 			if err != nil {
 				return "", fmt.Errorf(`malformed \uXXXX escape`)
 			}
-			b.WriteRune(rune(r))
+			units = append(units, uint16(u))
 			i += 4
-		default:
-			b.WriteByte(c)
+			continue
 		}
+		units = utf16.AppendRune(units, r)
 	}
-	return b.String(), nil
+	return string(utf16.Decode(units)), nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )
@@ -128,4 +129,32 @@ var URLKeyContext = map[string]map[string]any{
 	// Another host than fixtures.URLHost, so that only the key checked
 	// can show that one.
 	"oauth": {"token_endpoint": "https://token.test/token", "client_id": "bench", "client_secret_file": "secret"},
+}
+
+// Every property Kafka types PASSWORD is shown as <secret> in the load
+// error it causes, written in a properties file or in a probe's producer:
+// or consumer: block, whatever its name says
+// (sasl.oauthbearer.assertion.private.key.passphrase names no password),
+// and as a number too.
+func TestKafkaPasswordsRedacted(t *testing.T) {
+	n := 0
+	for _, p := range kafkaprops.Properties {
+		if p.Type != kafkaprops.TypePassword {
+			continue
+		}
+		n++
+		for _, value := range []string{"hunter2-" + p.Name, "90210"} {
+			_, err := loadWith(t, "kafka: {properties_file: client.properties}\nprobes: [{name: a}]\n", p.Name+"="+value+"\n")
+			if err == nil || strings.Contains(err.Error(), value) {
+				t.Errorf("%s in a properties file: %v", p.Name, err)
+			}
+			_, err = loadWith(t, fmt.Sprintf("probes: [{name: a, %s: {%s: %s}}]\n", p.In.Block(), p.Name, value), "")
+			if err == nil || strings.Contains(err.Error(), value) {
+				t.Errorf("%s in a %s block: %v", p.Name, p.In.Block(), err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no property of type PASSWORD")
+	}
 }

@@ -93,17 +93,24 @@ func checkStruct(n *yaml.Node, t reflect.Type, scope, path string) error {
 		k, v := n.Content[i], n.Content[i+1]
 		f, ok := fields[k.Value]
 		if !ok {
-			if holdsSecret(fields) {
-				// Most likely a misspelt password key: its value is one.
-				return FieldError(scope, join(path, k.Value), RawValue(redact.Redacted), unknownKeyProblem(path, k.Value, fields))
-			}
-			return nodeError(scope, join(path, k.Value), v, unknownKeyProblem(path, k.Value, fields))
+			return unknownKeyError(scope, join(path, k.Value), nodeValue(v), holdsSecret(fields), unknownKeyProblem(path, k.Value, fields))
 		}
 		if err := checkNode(v, f.Type, scope, join(path, k.Value)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// unknownKeyError is the error of a key its block does not have, in the
+// YAML or in a properties file: beside secrets (amongSecrets) it is most
+// likely a misspelt secret key (password_fiel, sasl.jaas.confg), so its
+// value is shown as <secret>.
+func unknownKeyError(scope, key string, value any, amongSecrets bool, problem string) error {
+	if amongSecrets {
+		value = RawValue(redact.Redacted)
+	}
+	return FieldError(scope, key, value, problem)
 }
 
 func holdsSecret(fields map[string]reflect.StructField) bool {
@@ -182,18 +189,21 @@ func join(path, key string) string {
 }
 
 func nodeError(scope, path string, n *yaml.Node, problem string) error {
-	var value any
+	return FieldError(scope, path, nodeValue(n), problem)
+}
+
+// nodeValue is how an error shows node n: a string quoted, another scalar
+// as written, a mapping or a list elided.
+func nodeValue(n *yaml.Node) any {
 	switch {
 	case n.Kind == yaml.MappingNode:
-		value = RawValue("{...}")
+		return RawValue("{...}")
 	case n.Kind == yaml.SequenceNode:
-		value = RawValue("[...]")
+		return RawValue("[...]")
 	case n.Tag == "!!str":
-		value = n.Value
-	default:
-		value = RawValue(n.Value)
+		return n.Value
 	}
-	return FieldError(scope, path, value, problem)
+	return RawValue(n.Value)
 }
 
 // RawValue prints a non-string scalar as written (no quotes).

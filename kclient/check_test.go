@@ -46,8 +46,8 @@ func TestCheckAcceptsTheEdges(t *testing.T) {
 		p.Producer.DeliveryTimeoutMS = 60100
 		p.Consumer.FetchMaxWaitMS = 10
 		p.Consumer.FetchMaxBytes = 104857600
-		p.Consumer.SessionTimeoutMS = 100
-		p.Consumer.HeartbeatIntervalMS = 99
+		p.Consumer.SessionTimeoutMS = new(100)
+		p.Consumer.HeartbeatIntervalMS = new(99)
 		p.Resolve()
 		cfg := &config.Config{Kafka: config.Kafka{Brokers: brokers, ClientID: strings.Repeat("c", 256-len("-capacity-edges"))}, Probes: []config.Probe{p}}
 		c := &config.Capacity{}

@@ -210,8 +210,12 @@ func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
 		{opts: append([]kgo.Opt{kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll()}, cb.opts()...), starts: true},
 		{key: "consumer.auto.offset.reset", value: c.AutoOffsetReset, opts: []kgo.Opt{kgo.ConsumeResetOffset(reset), kgo.ConsumeStartOffset(kgo.NewOffset().AtStart())}},
-		{key: "consumer.session.timeout.ms", value: c.SessionTimeoutMS, opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeoutMS))}},
-		{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatIntervalMS, opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatIntervalMS))}},
+	}
+	if c.GroupProtocol == config.GroupProtocolClassic {
+		// With the consumer protocol the broker's settings apply.
+		props = append(props,
+			property{key: "consumer.session.timeout.ms", value: c.SessionTimeout(), opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeout()))}},
+			property{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatInterval(), opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatInterval()))}})
 	}
 	props = append(props, groupProtocolProps(c)...)
 	if c.GroupInstanceID != "" {

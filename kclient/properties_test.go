@@ -60,14 +60,14 @@ var propertyCases = []propertyCase{
 		want: []kgo.Opt{kgo.ServerSideBalancer(), kgo.Balancers(kgo.StickyBalancer())}},
 	{block: "consumer", name: "group.remote.assignor", base: func(p *config.Probe) { p.Consumer.GroupProtocol = config.GroupProtocolConsumer },
 		set: func(p *config.Probe) { p.Consumer.GroupRemoteAssignor = "range" }, want: []kgo.Opt{kgo.Balancers(kgo.RangeBalancer())}},
-	{block: "consumer", name: "heartbeat.interval.ms", set: func(p *config.Probe) { p.Consumer.HeartbeatIntervalMS = 1000 }, want: []kgo.Opt{kgo.HeartbeatInterval(ms(1000))}},
+	{block: "consumer", name: "heartbeat.interval.ms", set: func(p *config.Probe) { p.Consumer.HeartbeatIntervalMS = new(1000) }, want: []kgo.Opt{kgo.HeartbeatInterval(ms(1000))}},
 	{block: "consumer", name: "isolation.level", set: func(p *config.Probe) { p.Consumer.IsolationLevel = "read_committed" }, want: []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}},
 	{block: "consumer", name: "max.partition.fetch.bytes", set: func(p *config.Probe) { p.Consumer.MaxPartitionFetchBytes = 65536 }, want: []kgo.Opt{kgo.FetchMaxPartitionBytes(65536)}},
 	{block: "consumer", name: "max.poll.interval.ms", set: func(p *config.Probe) { p.Consumer.MaxPollIntervalMS = new(300000) }, want: []kgo.Opt{kgo.RebalanceTimeout(ms(300000))}},
 	{block: "consumer", name: "partition.assignment.strategy", set: func(p *config.Probe) {
 		p.Consumer.PartitionAssignmentStrategy = "range, org.apache.kafka.clients.consumer.RoundRobinAssignor"
 	}, want: []kgo.Opt{kgo.Balancers(kgo.RangeBalancer(), kgo.RoundRobinBalancer())}},
-	{block: "consumer", name: "session.timeout.ms", set: func(p *config.Probe) { p.Consumer.SessionTimeoutMS = 10000 }, want: []kgo.Opt{kgo.SessionTimeout(ms(10000))}},
+	{block: "consumer", name: "session.timeout.ms", set: func(p *config.Probe) { p.Consumer.SessionTimeoutMS = new(10000) }, want: []kgo.Opt{kgo.SessionTimeout(ms(10000))}},
 	{block: "consumer", name: "connections.max.idle.ms", set: func(p *config.Probe) { p.Consumer.ConnectionsMaxIdleMS = new(540000) }, want: []kgo.Opt{kgo.ConnIdleTimeout(ms(540000))}},
 	{block: "consumer", name: "enable.metrics.push", set: func(p *config.Probe) { p.Consumer.EnableMetricsPush = false }, want: []kgo.Opt{kgo.DisableClientMetrics()}},
 	{block: "consumer", name: "metadata.max.age.ms", set: func(p *config.Probe) { p.Consumer.MetadataMaxAgeMS = 60000 }, want: []kgo.Opt{kgo.MetadataMaxAge(ms(60000))}},

@@ -78,7 +78,9 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 // as kafka.sasl.password, or a Kafka configuration name such as
 // ssl.keystore.password or sasl.jaas.config) holds a secret by its name:
 // its last dot-separated part names one, as in every configuration Kafka
-// types PASSWORD. Keys that name where a secret is (*_file, *_env) or how
+// types PASSWORD. The Kafka client properties are secrets by their type
+// too (kclient/kafkaprops, which FieldError asks): this rule covers the
+// keys outside that table, a broker's or a bench file's. Keys that name where a secret is (*_file, *_env) or how
 // to reach a service (URLKey) do not: a URL's credentials are Redacted
 // anyway (URL).
 func SensitiveKey(key string) bool {
@@ -114,7 +116,7 @@ func URLKey(key string) bool {
 }
 
 // sensitiveWords mark a key as a secret when its last part holds one.
-var sensitiveWords = []string{"password", "passwd", "secret", "token", "credential", "apikey", "api_key"}
+var sensitiveWords = []string{"password", "passwd", "passphrase", "secret", "token", "credential", "apikey", "api_key"}
 
 // Value is how every output shows a string value of a configuration
 // key: <secret> when the key names a secret (SensitiveKey); a URL with its
