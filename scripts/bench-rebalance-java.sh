@@ -4,13 +4,16 @@
 # under churn KIP-848's or the client's? Three real Kafka brokers
 # (internal/kafkatest/cmd/kafka-cluster), and per run one program that
 # creates its topic (6 partitions, RF 3), produces 1,000 records/s x 512 B
-# (acks=all) for 30 s to two members of a fresh group while a third joins
-# every 10 s and leaves 5 s later, and prints one JSON line: the end-to-end
-# latency (now - the record's CreateTime, set by the producer) p50/p99/max
-# over every record's first read, records lost and duplicated, assignment
-# changes. The Java program (internal/kafkatest/java/ChurnE2E.java, compiled
+# (acks=all) to two members of a fresh group for 10 s of warm-up and then
+# 30 s while a third joins every 10 s and leaves 5 s later, and prints one
+# JSON line over the 30 s: the end-to-end latency (now - the record's
+# CreateTime, set by the producer) p50/p99/max over every record's first
+# read, the time a moved partition is owned by nobody (from its revocation
+# to its next assignment callback: median, max, moves), records lost and
+# read again, assignment changes. The Java program (internal/kafkatest/java/ChurnE2E.java, compiled
 # here into a temporary directory against the jars of scripts/kafka.sh lib)
-# uses Kafka's producer and consumer; the Go one
+# uses Kafka's producer and consumer (in a JVM with C1 only and the serial
+# collector, less CPU beside the brokers); the Go one
 # (internal/kafkatest/cmd/kgo-churn) franz-go's, the same way. The runs go
 # round by round, classic then consumer, the client order alternating;
 # every line goes to $OUT/runs.jsonl, and the medians per client and
@@ -47,7 +50,7 @@ done
 run() { # client protocol round
   local topic="churn-$1-$2-$3" line
   case $1 in
-  java) line=$(java -cp "$out/classes:$lib/*" -Dlog4j2.configurationFile="$(scripts/kafka.sh log4j)" \
+  java) line=$(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx512m -cp "$out/classes:$lib/*" -Dlog4j2.configurationFile="$(scripts/kafka.sh log4j)" \
     ChurnE2E "$bootstrap" "$topic" "$2" "$duration" 2>>"$out/java.log") ;;
   franz-go) line=$("$out/kgo-churn" -brokers "$bootstrap" -topic "$topic" -protocol "$2" \
     -duration "${duration}s" 2>>"$out/kgo-churn.log") ;;
@@ -67,6 +70,7 @@ done
 echo "medians over $rounds rounds (ms; lost, duplicates and assignment changes summed)"
 jq -rs 'def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
   group_by(.client + " " + .protocol)[] |
-  "\(.[0].client) \(.[0].protocol): e2e p50 \(map(.e2e_p50_ms) | median) p99 \(map(.e2e_p99_ms) | median) max \(map(.e2e_max_ms) | median)" +
+  "\(.[0].client) \(.[0].protocol): e2e p50 \(map(.e2e_p50_ms) | median) p99 \(map(.e2e_p99_ms) | median) max \(map(.e2e_max_ms) | median)," +
+  " unowned median \(map(.unowned_p50_ms) | median) max \(map(.unowned_max_ms) | median) (moves \(map(.moves) | join(", ")))" +
   " (p99 per round \(map(.e2e_p99_ms) | join(", "))), lost \(map(.lost) | add), duplicates \(map(.duplicates) | add)," +
   " assignment changes \(map(.assignment_changes) | join(", "))"' "$out/runs.jsonl"

@@ -3,23 +3,27 @@
 // half is internal/kafkatest/cmd/kgo-churn, the same program in Go).
 //
 // It creates a topic (partitions, RF 3), starts two members of a fresh group
-// (group.protocol=consumer, or classic with the cooperative-sticky assignor),
-// waits until they own every partition, then produces rate records/s of size
-// bytes (acks=all, linger.ms=5, round-robin over the partitions, CreateTime
-// set by the producer) for duration seconds while a third member joins
-// (interval - churn) seconds after the start, leaves churn seconds later,
-// and so on. Every member auto-commits each second (and on revocation) and
-// takes each record's end-to-end latency as now - the record's timestamp.
-// After the producer stops it waits (at most 30 s) until every acknowledged
-// record was read, then prints one JSON line: the latency's p50, p99 and max
-// in ms over the first read of each record, records produced, read, lost
-// (acknowledged, never read) and duplicated, and the members' assignment
+// (group.protocol=consumer, or classic with the cooperative-sticky assignor)
+// and waits until they own every partition; then it produces rate records/s
+// of size bytes (acks=all, linger.ms=5, round-robin over the partitions,
+// CreateTime set by the producer) for warmup + duration seconds. The churn
+// starts with the measured duration: a third member joins (interval - churn)
+// seconds later, leaves churn seconds after it joined, and so on. Every
+// member auto-commits each second, commits on revocation, and takes each
+// record's end-to-end latency as now - the record's timestamp; a partition
+// that moves is unowned from its old owner's revocation (after the commit)
+// to its new owner's assignment callback. After the producer stops it waits
+// (at most 30 s) until every acknowledged record was read, then prints one
+// JSON line: over the records of the measured duration, the latency's p50,
+// p99 and max in ms of each record's first read; the unowned time's median
+// and max and the number of moves; records produced, lost (acknowledged,
+// never read) and read again (duplicates); and the members' assignment
 // changes (listener calls with partitions, every member counting its own).
 //
 // Compiled and run by scripts/bench-rebalance-java.sh against the jars of
 // scripts/kafka.sh lib:
 //
-//	java -cp <dir>:<lib>/* ChurnE2E <bootstrap> <topic> <classic|consumer> [duration rate size partitions interval churn]
+//	java -cp <dir>:<lib>/* ChurnE2E <bootstrap> <topic> <classic|consumer> [duration rate size partitions interval churn warmup]
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
@@ -36,6 +40,9 @@ public class ChurnE2E {
     static final AtomicInteger owned = new AtomicInteger();
     static final AtomicBoolean stopChurn = new AtomicBoolean(), stopAll = new AtomicBoolean();
     static final ConcurrentHashMap<Long, Long> firstRead = new ConcurrentHashMap<>(); // seq -> latency ms
+    static final ConcurrentHashMap<Integer, Long> revokedAt = new ConcurrentHashMap<>(); // partition -> ms
+    static final List<Long> gaps = Collections.synchronizedList(new ArrayList<>());
+    static volatile long warmSeq = Long.MAX_VALUE; // records from this sequence number on are measured
     static final AtomicLong reads = new AtomicLong();
 
     public static void main(String[] a) throws Exception {
@@ -48,6 +55,7 @@ public class ChurnE2E {
         int partitions = a.length > 6 ? Integer.parseInt(a[6]) : 6;
         int interval = a.length > 7 ? Integer.parseInt(a[7]) : 10;
         int churn = a.length > 8 ? Integer.parseInt(a[8]) : 5;
+        int warmup = a.length > 9 ? Integer.parseInt(a[9]) : 10;
         if (!protocol.equals("classic") && !protocol.equals("consumer"))
             throw new IllegalArgumentException("protocol " + protocol + ": want classic or consumer");
         String group = topic + "-group";
@@ -70,8 +78,6 @@ public class ChurnE2E {
                 throw new IllegalStateException("the two members own " + owned.get() + " of " + partitions + " partitions after 60 s");
             Thread.sleep(50);
         }
-        changes.set(0); // the first join is not churn's
-
         Thread churner = new Thread(() -> {
             try {
                 while (!stopChurn.get()) {
@@ -84,7 +90,6 @@ public class ChurnE2E {
                 return;
             }
         });
-        churner.start();
 
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -98,12 +103,20 @@ public class ChurnE2E {
         Arrays.fill(value, (byte) 'x');
         long produced = 0;
         try (KafkaProducer<Long, byte[]> producer = new KafkaProducer<>(pp)) {
-            long start = System.nanoTime(), end = start + TimeUnit.SECONDS.toNanos(duration);
+            long start = System.nanoTime(), measured = start + TimeUnit.SECONDS.toNanos(warmup);
+            long end = measured + TimeUnit.SECONDS.toNanos(duration);
             long perTick = Math.max(1, rate / 100); // a wake-up every 10 ms
             long tickNanos = TimeUnit.SECONDS.toNanos(1) * perTick / rate;
             for (long next = start; next < end; next += tickNanos) {
                 long sleep = next - System.nanoTime();
                 if (sleep > 0) TimeUnit.NANOSECONDS.sleep(sleep);
+                if (warmSeq == Long.MAX_VALUE && next >= measured) {
+                    // the warm-up's moves (the first joins) are not churn's
+                    changes.set(0);
+                    gaps.clear();
+                    warmSeq = produced;
+                    churner.start();
+                }
                 for (int i = 0; i < perTick; i++) {
                     long seq = produced++;
                     producer.send(new ProducerRecord<>(topic, (int) (seq % partitions), null, seq, value), (md, err) -> {
@@ -122,11 +135,18 @@ public class ChurnE2E {
         churner.join();
 
         long lost = ackedSeqs.stream().filter(s -> !firstRead.containsKey(s)).count();
-        long[] lat = firstRead.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] lat = firstRead.entrySet().stream().filter(e -> e.getKey() >= warmSeq)
+            .mapToLong(Map.Entry::getValue).sorted().toArray();
+        long[] gap;
+        synchronized (gaps) {
+            gap = gaps.stream().mapToLong(Long::longValue).sorted().toArray();
+        }
         System.out.printf("{\"client\":\"java\",\"protocol\":\"%s\",\"e2e_p50_ms\":%d,\"e2e_p99_ms\":%d,\"e2e_max_ms\":%d," +
-                "\"produced\":%d,\"acked\":%d,\"failed\":%d,\"read\":%d,\"lost\":%d,\"duplicates\":%d,\"assignment_changes\":%d}%n",
+                "\"unowned_p50_ms\":%d,\"unowned_max_ms\":%d,\"moves\":%d," +
+                "\"produced\":%d,\"acked\":%d,\"failed\":%d,\"lost\":%d,\"duplicates\":%d,\"assignment_changes\":%d}%n",
             protocol, q(lat, 0.50), q(lat, 0.99), lat.length == 0 ? -1 : lat[lat.length - 1],
-            produced, acked.get(), failed.get(), lat.length, lost, reads.get() - lat.length, changes.get());
+            q(gap, 0.50), gap.length == 0 ? -1 : gap[gap.length - 1], gap.length,
+            produced, acked.get(), failed.get(), lost, reads.get() - firstRead.size(), changes.get());
         System.exit(0);
     }
 
@@ -155,18 +175,27 @@ public class ChurnE2E {
             c.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 public void onPartitionsRevoked(Collection<TopicPartition> ps) {
                     if (ps.isEmpty()) return;
+                    c.commitSync(); // what was read, before giving partitions up
+                    long now = System.currentTimeMillis();
+                    for (TopicPartition p : ps) revokedAt.put(p.partition(), now);
                     changes.incrementAndGet();
                     if (counted) owned.addAndGet(-ps.size());
                 }
 
                 public void onPartitionsAssigned(Collection<TopicPartition> ps) {
                     if (ps.isEmpty()) return;
+                    long now = System.currentTimeMillis();
+                    for (TopicPartition p : ps) {
+                        Long at = revokedAt.remove(p.partition());
+                        if (at != null) gaps.add(now - at);
+                    }
                     changes.incrementAndGet();
                     if (counted) owned.addAndGet(ps.size());
                 }
 
                 public void onPartitionsLost(Collection<TopicPartition> ps) {
-                    onPartitionsRevoked(ps);
+                    changes.incrementAndGet();
+                    if (counted) owned.addAndGet(-ps.size());
                 }
             });
             while (leaveAt == null ? !stopAll.get() : !stopChurn.get() && System.nanoTime() < leaveAt) {

@@ -6,17 +6,21 @@
 //
 // It creates a topic (-partitions, RF 3), starts two members of a fresh
 // group (-protocol consumer: KIP-848's, with the server's assignor; classic:
-// the cooperative-sticky balancer), waits until they own every partition,
-// then produces -rate records/s of -size bytes (acks=all, linger 5 ms,
+// the cooperative-sticky balancer) and waits until they own every partition;
+// then it produces -rate records/s of -size bytes (acks=all, linger 5 ms,
 // round-robin over the partitions, the record's timestamp set by the
-// producer) for -duration while a third member joins -interval minus -churn
-// after the start, leaves -churn later, and so on. Every member auto-commits
-// each second (and on revocation) and takes each record's end-to-end latency
-// as now minus the record's timestamp. After the producer stops it waits (at
-// most 30 s) until every acknowledged record was read, then prints one JSON
-// line: the latency's p50, p99 and max in ms over the first read of each
-// record, records produced, read, lost (acknowledged, never read) and
-// duplicated, and the members' assignment changes (callbacks with
+// producer) for -warmup plus -duration. The churn starts with the measured
+// duration: a third member joins -interval minus -churn later, leaves -churn
+// after it joined, and so on. Every member auto-commits each second, commits
+// on revocation, and takes each record's end-to-end latency as now minus the
+// record's timestamp; a partition that moves is unowned from its old owner's
+// revocation (after the commit) to its new owner's assignment callback.
+// After the producer stops it waits (at most 30 s) until every acknowledged
+// record was read, then prints one JSON line: over the records of the
+// measured duration, the latency's p50, p99 and max in ms of each record's
+// first read; the unowned time's median and max and the number of moves;
+// records produced, lost (acknowledged, never read) and read again
+// (duplicates); and the members' assignment changes (callbacks with
 // partitions, every member counting its own).
 package main
 
@@ -47,10 +51,12 @@ type result struct {
 	P50               int64  `json:"e2e_p50_ms"`
 	P99               int64  `json:"e2e_p99_ms"`
 	Max               int64  `json:"e2e_max_ms"`
+	UnownedP50        int64  `json:"unowned_p50_ms"`
+	UnownedMax        int64  `json:"unowned_max_ms"`
+	Moves             int    `json:"moves"`
 	Produced          int64  `json:"produced"`
 	Acked             int64  `json:"acked"`
 	Failed            int64  `json:"failed"`
-	Read              int64  `json:"read"`
 	Lost              int64  `json:"lost"`
 	Duplicates        int64  `json:"duplicates"`
 	AssignmentChanges int64  `json:"assignment_changes"`
@@ -66,6 +72,9 @@ type run struct {
 	changes, owned, reads atomic.Int64
 	mu                    sync.Mutex
 	firstRead             map[uint64]int64 // sequence number: latency in ms
+	revokedAt             map[int32]time.Time
+	gaps                  []int64       // unowned times in ms
+	warmSeq               atomic.Uint64 // records from this sequence number on are measured
 }
 
 func main() {
@@ -80,6 +89,7 @@ func main() {
 	partitions := flag.Int("partitions", 6, "partitions of the topic")
 	interval := flag.Duration("interval", 10*time.Second, "a churn member joins every interval")
 	churn := flag.Duration("churn", 5*time.Second, "and leaves this long after it joined")
+	warmup := flag.Duration("warmup", 10*time.Second, "how long to produce before the measured duration, without churn")
 	flag.Parse()
 	if *topic == "" {
 		log.Fatal("-topic is required")
@@ -88,7 +98,8 @@ func main() {
 		log.Fatalf("-protocol = %q: want classic or consumer", *protocol)
 	}
 	r := &run{seeds: strings.Split(*brokers, ","), topic: *topic, group: *topic + "-group", protocol: *protocol,
-		partitions: *partitions, firstRead: map[uint64]int64{}}
+		partitions: *partitions, firstRead: map[uint64]int64{}, revokedAt: map[int32]time.Time{}}
+	r.warmSeq.Store(math.MaxUint64)
 	if err := r.createTopic(); err != nil {
 		log.Fatal(err)
 	}
@@ -106,8 +117,7 @@ func main() {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	r.changes.Store(0) // the first join is not churn's
-	churner.Go(func() {
+	startChurn := func() {
 		for {
 			select {
 			case <-stopChurn.Done():
@@ -118,9 +128,9 @@ func main() {
 			r.member(ctx, false)
 			cancel()
 		}
-	})
+	}
 
-	acked, failed, produced := r.produce(*duration, *rate, *size)
+	acked, failed, produced := r.produce(*warmup, *duration, *rate, *size, func() { churner.Go(startChurn) })
 	stopChurning()
 	churner.Wait()
 	drain := time.Now().Add(30 * time.Second)
@@ -132,16 +142,25 @@ func main() {
 
 	r.mu.Lock()
 	lat := make([]int64, 0, len(r.firstRead))
-	for _, l := range r.firstRead {
-		lat = append(lat, l)
+	for seq, l := range r.firstRead {
+		if seq >= r.warmSeq.Load() {
+			lat = append(lat, l)
+		}
 	}
+	read := int64(len(r.firstRead))
+	gaps := slices.Clone(r.gaps)
 	r.mu.Unlock()
 	slices.Sort(lat)
+	slices.Sort(gaps)
 	res := result{Client: "franz-go", Protocol: r.protocol, P50: quantile(lat, 0.5), P99: quantile(lat, 0.99), Max: -1,
-		Produced: produced, Acked: int64(len(acked)), Failed: failed, Read: int64(len(lat)), Lost: int64(r.unread(acked)),
-		Duplicates: r.reads.Load() - int64(len(lat)), AssignmentChanges: r.changes.Load()}
+		UnownedP50: quantile(gaps, 0.5), UnownedMax: -1, Moves: len(gaps),
+		Produced: produced, Acked: int64(len(acked)), Failed: failed, Lost: int64(r.unread(acked)),
+		Duplicates: r.reads.Load() - read, AssignmentChanges: r.changes.Load()}
 	if len(lat) > 0 {
 		res.Max = lat[len(lat)-1]
+	}
+	if len(gaps) > 0 {
+		res.UnownedMax = gaps[len(gaps)-1]
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		log.Fatal(err)
@@ -185,9 +204,10 @@ func (r *run) unread(acked []uint64) int {
 	return n
 }
 
-// produce sends rate records/s for d, rate/100 every 10 ms, and returns the
-// acknowledged sequence numbers, the failed count and the sent count.
-func (r *run) produce(d time.Duration, rate, size int) (acked []uint64, failed, sent int64) {
+// produce sends rate records/s for warmup+d, rate/100 every 10 ms, calls
+// measured when d begins, and returns the acknowledged sequence numbers, the
+// failed count and the sent count.
+func (r *run) produce(warmup, d time.Duration, rate, size int, measured func()) (acked []uint64, failed, sent int64) {
 	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(r.seeds...), kgo.DefaultProduceTopic(r.topic),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.RequiredAcks(kgo.AllISRAcks()),
 		kgo.ProducerLinger(5 * time.Millisecond)}, kclient.ProbingOpts()...)...)
@@ -201,8 +221,18 @@ func (r *run) produce(d time.Duration, rate, size int) (acked []uint64, failed, 
 	perTick := max(1, rate/100)
 	tick := time.Second * time.Duration(perTick) / time.Duration(rate)
 	start := time.Now()
-	for next := start; next.Before(start.Add(d)); next = next.Add(tick) {
+	begin := start.Add(warmup)
+	for next := start; next.Before(begin.Add(d)); next = next.Add(tick) {
 		time.Sleep(time.Until(next))
+		if r.warmSeq.Load() == math.MaxUint64 && !next.Before(begin) {
+			// the warm-up's moves (the first joins) are not churn's
+			r.changes.Store(0)
+			r.mu.Lock()
+			r.gaps = nil
+			r.mu.Unlock()
+			r.warmSeq.Store(uint64(sent))
+			measured()
+		}
 		for range perTick {
 			seq := uint64(sent)
 			sent++
@@ -230,33 +260,48 @@ func (r *run) produce(d time.Duration, rate, size int) (acked []uint64, failed, 
 // member reads the topic in the group until ctx ends, then closes its client
 // (which leaves the group). Only the two lasting members count owned.
 func (r *run) member(ctx context.Context, lasting bool) {
-	changed := func(sign int64) func(context.Context, *kgo.Client, map[string][]int32) {
-		return func(_ context.Context, _ *kgo.Client, ps map[string][]int32) {
-			n := 0
-			for _, p := range ps {
-				n += len(p)
-			}
-			if n == 0 {
-				return
-			}
-			r.changes.Add(1)
-			if lasting {
-				r.owned.Add(sign * int64(n))
-			}
+	// changed counts a callback with partitions and returns them.
+	changed := func(sign int64, ps map[string][]int32) []int32 {
+		all := ps[r.topic]
+		if len(all) == 0 {
+			return nil
 		}
+		r.changes.Add(1)
+		if lasting {
+			r.owned.Add(sign * int64(len(all)))
+		}
+		return all
 	}
-	revoked := changed(-1)
 	opts := append([]kgo.Opt{kgo.SeedBrokers(r.seeds...), kgo.ConsumerGroup(r.group), kgo.ConsumeTopics(r.topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.AutoCommitInterval(time.Second),
-		kgo.OnPartitionsAssigned(changed(1)),
+		kgo.OnPartitionsAssigned(func(_ context.Context, _ *kgo.Client, ps map[string][]int32) {
+			now := time.Now()
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, p := range changed(1, ps) {
+				if at, ok := r.revokedAt[p]; ok {
+					r.gaps = append(r.gaps, now.Sub(at).Milliseconds())
+					delete(r.revokedAt, p)
+				}
+			}
+		}),
 		// As the default: commit what was read before giving partitions up.
 		kgo.OnPartitionsRevoked(func(ctx context.Context, cl *kgo.Client, ps map[string][]int32) {
+			if len(ps[r.topic]) == 0 {
+				return
+			}
 			if err := cl.CommitUncommittedOffsets(ctx); err != nil {
 				log.Printf("committing on revocation: %v", err)
 			}
-			revoked(ctx, cl, ps)
+			now := time.Now()
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, p := range changed(-1, ps) {
+				r.revokedAt[p] = now
+			}
 		}),
-		kgo.OnPartitionsLost(revoked)}, kclient.ProbingOpts()...)
+		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, ps map[string][]int32) { changed(-1, ps) })},
+		kclient.ProbingOpts()...)
 	if r.protocol == "consumer" {
 		opts = append(opts, kgo.ServerSideBalancer(), kgo.Balancers(kgo.StickyBalancer()))
 	} else {
