@@ -76,6 +76,7 @@ echo "medians over $rounds rounds (ms; lost, duplicates and assignment changes s
 jq -rs 'def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
   group_by(.client + " " + .protocol)[] |
   "\(.[0].client) \(.[0].protocol): e2e p50 \(map(.e2e_p50_ms) | median) p99 \(map(.e2e_p99_ms) | median) max \(map(.e2e_max_ms) | median)," +
-  " unowned median \(map(.unowned_p50_ms) | median) max \(map(.unowned_max_ms) | median) (moves \(map(.moves) | join(", ")))" +
+  " unowned median \(map(.unowned_p50_ms) | median) max \(map(.unowned_max_ms) | median) (moves \(map(.moves) | join(", "));" +
+  " unowned times of all rounds: median \(map(.unowned_ms) | add | median) max \(map(.unowned_ms) | add | max), \(map(.unowned_ms) | add | map(select(. >= 1000)) | length) of \(map(.unowned_ms) | add | length) ≥ 1 s)" +
   " (p99 per round \(map(.e2e_p99_ms) | join(", "))), lost \(map(.lost) | add), duplicates \(map(.duplicates) | add)," +
   " assignment changes \(map(.assignment_changes) | join(", "))"' "$out/runs.jsonl"

@@ -16,7 +16,7 @@
 // (at most 30 s) until every acknowledged record was read, then prints one
 // JSON line: over the records of the measured duration, the latency's p50,
 // p99 and max in ms of each record's first read; the unowned time's median
-// and max and the number of moves; records produced, lost (acknowledged,
+// and max, the number of moves and every unowned time; records produced, lost (acknowledged,
 // never read) and read again (duplicates); and the members' assignment
 // changes (listener calls with partitions, every member counting its own).
 //
@@ -142,10 +142,10 @@ public class ChurnE2E {
             gap = gaps.stream().mapToLong(Long::longValue).sorted().toArray();
         }
         System.out.printf("{\"client\":\"java\",\"protocol\":\"%s\",\"e2e_p50_ms\":%d,\"e2e_p99_ms\":%d,\"e2e_max_ms\":%d," +
-                "\"unowned_p50_ms\":%d,\"unowned_max_ms\":%d,\"moves\":%d," +
+                "\"unowned_p50_ms\":%d,\"unowned_max_ms\":%d,\"moves\":%d,\"unowned_ms\":%s," +
                 "\"produced\":%d,\"acked\":%d,\"failed\":%d,\"lost\":%d,\"duplicates\":%d,\"assignment_changes\":%d}%n",
             protocol, q(lat, 0.50), q(lat, 0.99), lat.length == 0 ? -1 : lat[lat.length - 1],
-            q(gap, 0.50), gap.length == 0 ? -1 : gap[gap.length - 1], gap.length,
+            q(gap, 0.50), gap.length == 0 ? -1 : gap[gap.length - 1], gap.length, Arrays.toString(gap).replace(" ", ""),
             produced, acked.get(), failed.get(), lost, reads.get() - firstRead.size(), changes.get());
         System.exit(0);
     }

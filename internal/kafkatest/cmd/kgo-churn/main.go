@@ -18,7 +18,8 @@
 // After the producer stops it waits (at most 30 s) until every acknowledged
 // record was read, then prints one JSON line: over the records of the
 // measured duration, the latency's p50, p99 and max in ms of each record's
-// first read; the unowned time's median and max and the number of moves;
+// first read; the unowned time's median and max, the number of moves and
+// every unowned time;
 // records produced, lost (acknowledged, never read) and read again
 // (duplicates); and the members' assignment changes (callbacks with
 // partitions, every member counting its own).
@@ -46,20 +47,21 @@ import (
 
 // result is the line the Java half prints too.
 type result struct {
-	Client            string `json:"client"`
-	Protocol          string `json:"protocol"`
-	P50               int64  `json:"e2e_p50_ms"`
-	P99               int64  `json:"e2e_p99_ms"`
-	Max               int64  `json:"e2e_max_ms"`
-	UnownedP50        int64  `json:"unowned_p50_ms"`
-	UnownedMax        int64  `json:"unowned_max_ms"`
-	Moves             int    `json:"moves"`
-	Produced          int64  `json:"produced"`
-	Acked             int64  `json:"acked"`
-	Failed            int64  `json:"failed"`
-	Lost              int64  `json:"lost"`
-	Duplicates        int64  `json:"duplicates"`
-	AssignmentChanges int64  `json:"assignment_changes"`
+	Client            string  `json:"client"`
+	Protocol          string  `json:"protocol"`
+	P50               int64   `json:"e2e_p50_ms"`
+	P99               int64   `json:"e2e_p99_ms"`
+	Max               int64   `json:"e2e_max_ms"`
+	UnownedP50        int64   `json:"unowned_p50_ms"`
+	UnownedMax        int64   `json:"unowned_max_ms"`
+	Moves             int     `json:"moves"`
+	Unowned           []int64 `json:"unowned_ms"`
+	Produced          int64   `json:"produced"`
+	Acked             int64   `json:"acked"`
+	Failed            int64   `json:"failed"`
+	Lost              int64   `json:"lost"`
+	Duplicates        int64   `json:"duplicates"`
+	AssignmentChanges int64   `json:"assignment_changes"`
 }
 
 type run struct {
@@ -153,7 +155,7 @@ func main() {
 	slices.Sort(lat)
 	slices.Sort(gaps)
 	res := result{Client: "franz-go", Protocol: r.protocol, P50: quantile(lat, 0.5), P99: quantile(lat, 0.99), Max: -1,
-		UnownedP50: quantile(gaps, 0.5), UnownedMax: -1, Moves: len(gaps),
+		UnownedP50: quantile(gaps, 0.5), UnownedMax: -1, Moves: len(gaps), Unowned: append([]int64{}, gaps...),
 		Produced: produced, Acked: int64(len(acked)), Failed: failed, Lost: int64(r.unread(acked)),
 		Duplicates: r.reads.Load() - read, AssignmentChanges: r.changes.Load()}
 	if len(lat) > 0 {
