@@ -58,6 +58,9 @@ public class ChurnE2E {
         int warmup = a.length > 9 ? Integer.parseInt(a[9]) : 10;
         if (!protocol.equals("classic") && !protocol.equals("consumer"))
             throw new IllegalArgumentException("protocol " + protocol + ": want classic or consumer");
+        if (rate < 1 || partitions < 1 || churn <= 0 || churn >= interval)
+            throw new IllegalArgumentException("rate " + rate + ", partitions " + partitions + ", interval " + interval +
+                ", churn " + churn + ": want rate and partitions at least 1 and 0 < churn < interval");
         String group = topic + "-group";
 
         Properties ap = new Properties();

@@ -99,6 +99,14 @@ func main() {
 	if *protocol != "classic" && *protocol != "consumer" {
 		log.Fatalf("-protocol = %q: want classic or consumer", *protocol)
 	}
+	switch {
+	case *rate < 1:
+		log.Fatalf("-rate = %d: want at least 1", *rate)
+	case *partitions < 1:
+		log.Fatalf("-partitions = %d: want at least 1", *partitions)
+	case *churn <= 0 || *churn >= *interval:
+		log.Fatalf("-churn = %v: want more than 0 and less than -interval (%v)", *churn, *interval)
+	}
 	r := &run{seeds: strings.Split(*brokers, ","), topic: *topic, group: *topic + "-group", protocol: *protocol,
 		partitions: *partitions, firstRead: map[uint64]int64{}, revokedAt: map[int32]time.Time{}}
 	r.warmSeq.Store(math.MaxUint64)
