@@ -10,12 +10,13 @@
 # CreateTime, set by the producer) p50/p99/max over every record's first
 # read, the time a moved partition is owned by nobody (from its revocation
 # to its next assignment callback: median, max, moves), records lost and
-# read again, assignment changes. The Java program (internal/kafkatest/java/ChurnE2E.java, compiled
-# here into a temporary directory against the jars of scripts/kafka.sh lib)
-# uses Kafka's producer and consumer (in a JVM with C1 only and the serial
+# read again, assignment changes. The Java program
+# (internal/kafkatest/java/ChurnE2E.java, compiled here into $OUT/classes
+# against the jars of scripts/kafka.sh lib) uses Kafka's producer and consumer (in a JVM with C1 only and the serial
 # collector, less CPU beside the brokers); the Go one
 # (internal/kafkatest/cmd/kgo-churn) franz-go's, the same way. The runs go
-# round by round, classic then consumer, the client order alternating;
+# round by round after one uncounted run, classic then consumer, the client
+# order alternating;
 # every line goes to $OUT/runs.jsonl, and the medians per client and
 # protocol to stdout at the end.
 #
