@@ -117,8 +117,8 @@ type shareRec struct {
 }
 
 // shareAcks are consecutive seqs [lo, hi) the producer heard acknowledged
-// within runSpan, the latest at last; passed is when the group first
-// delivered a record after all of them (zero: not yet).
+// (or gave up on) within runSpan, the latest at last; passed is when the
+// group first delivered a record after all of them (zero: not yet).
 type shareAcks struct {
 	lo, hi      uint64
 	first, last time.Time
@@ -126,21 +126,31 @@ type shareAcks struct {
 }
 
 func (ps *sharePart) addAck(seq uint64, now time.Time) {
-	v := ps.acked
-	if n := len(v); n > 0 && v[n-1].hi == seq && now.Sub(v[n-1].first) < runSpan && v[n-1].passed.IsZero() {
-		v[n-1].hi++
-		v[n-1].last = now
-		return
-	}
-	ps.acked = append(v, shareAcks{lo: seq, hi: seq + 1, first: now, last: now})
+	ps.acked = addRun(ps.acked, seq, seq+1, now)
 	ps.pass(now)
+}
+
+// addRun appends [lo, hi) to runs at now, extending the last run when it
+// continues it.
+func addRun(v []shareAcks, lo, hi uint64, now time.Time) []shareAcks {
+	if n := len(v); n > 0 && v[n-1].hi == lo && now.Sub(v[n-1].first) < runSpan && v[n-1].passed.IsZero() {
+		v[n-1].hi = hi
+		v[n-1].last = now
+		return v
+	}
+	return append(v, shareAcks{lo: lo, hi: hi, first: now, last: now})
 }
 
 // pass marks the runs below the frontier read past at now.
 func (ps *sharePart) pass(now time.Time) {
-	for i := range ps.acked {
-		r := &ps.acked[i]
-		if r.hi > ps.frontier {
+	passRuns(ps.acked, ps.frontier, now)
+	passRuns(ps.gaveUp, ps.frontier, now)
+}
+
+func passRuns(v []shareAcks, frontier uint64, now time.Time) {
+	for i := range v {
+		r := &v[i]
+		if r.hi > frontier {
 			break
 		}
 		if r.passed.IsZero() {
@@ -161,8 +171,14 @@ type sharePart struct {
 	// frontier is one past the highest seq the group delivered; the first
 	// runs of acked below it are read past.
 	frontier uint64
-	// failed: records the producer gave up on; never lost.
+	// failed: records the producer gave up on (a failed produce, an
+	// aborted transaction); never lost.
 	failed spans
+	// gaveUp: the runs of failed in the order the producer gave up on
+	// them, until their grace is over: failed then forgets them, and done
+	// takes them, so that neither keeps a span per aborted transaction or
+	// failed produce for the life of the run.
+	gaveUp []shareAcks
 }
 
 // NewShare returns a share tracker for records produced under run id
@@ -269,6 +285,9 @@ func (t *Share) Confirmed(partition int32, seq uint64, deliveryCount int32, ok b
 func (ps *sharePart) finish(seq uint64) {
 	delete(ps.held, seq)
 	ps.done.add(seq, time.Time{})
+	if len(ps.failed) > 0 {
+		ps.failed.remove(seq) // given up on, yet written and delivered
+	}
 }
 
 // Acked tells the tracker Kafka acknowledged seq to the producer at now:
@@ -288,12 +307,20 @@ func (t *Share) WillNotArrive(partition int32, lo, hi uint64, now time.Time) {
 	for seq := lo; seq < hi; seq++ {
 		ps.failed.add(seq, now)
 	}
+	if lo < hi {
+		ps.gaveUp = addRun(ps.gaveUp, lo, hi, now)
+		ps.pass(now)
+	}
 }
 
 // Expire settles every acknowledged record whose grace period is over (from
 // its acknowledgement and from being read past) and that is not done: one last delivered at the delivery attempt limit was
 // archived by the broker (its lock expired or its release was not
-// confirmed), any other is lost. Each record is counted once, ever.
+// confirmed), any other is lost. Each record is counted once, ever. A
+// record the producer gave up on is never lost; once its grace is over
+// (from the producer giving up and from being read past) it is forgotten
+// as such and counts as done, as the consumer group's tracker forgets it
+// after the grace: a delivery of it after that is a duplicate.
 func (t *Share) Expire(now time.Time) (lost, archived uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -306,8 +333,8 @@ func (t *Share) Expire(now time.Time) (lost, archived uint64) {
 			}
 			n++
 			for seq := r.lo; seq < r.hi; seq++ {
-				if ps.done.has(seq) || ps.failed.remove(seq) {
-					continue
+				if ps.done.has(seq) || ps.failed.has(seq) {
+					continue // failed: forgotten with its own grace (forgetGaveUp)
 				}
 				if h := ps.held[seq]; h != nil && h.deliveryCount >= t.cfg.DeliveryLimit {
 					archived++
@@ -318,8 +345,28 @@ func (t *Share) Expire(now time.Time) (lost, archived uint64) {
 			}
 		}
 		ps.acked = append(ps.acked[:0], ps.acked[n:]...)
+		ps.forgetGaveUp(cutoff)
 	}
 	return lost, archived
+}
+
+// forgetGaveUp forgets the records the producer gave up on whose grace
+// ended before cutoff: they leave failed and fill their hole in done. One
+// still held stays failed, so it is never lost: its answer finishes it.
+func (ps *sharePart) forgetGaveUp(cutoff time.Time) {
+	n := 0
+	for _, r := range ps.gaveUp {
+		if r.passed.IsZero() || r.last.After(cutoff) || r.passed.After(cutoff) {
+			break
+		}
+		n++
+		for seq := r.lo; seq < r.hi; seq++ {
+			if ps.held[seq] == nil && ps.failed.remove(seq) {
+				ps.done.add(seq, time.Time{})
+			}
+		}
+	}
+	ps.gaveUp = append(ps.gaveUp[:0], ps.gaveUp[n:]...)
 }
 
 // Held is how many delivered records of the own run are not done yet.

@@ -186,9 +186,75 @@ func TestShareProducerFailureIsNeverLost(t *testing.T) {
 	s.Acked(0, 3, s0)
 	accept(t, s, 0, 0, 1)
 	accept(t, s, 0, 3, 1)
+	// Written despite the failure: an ordinary delivery, within the grace.
+	wantExpire(t, s, s0.Add(9*time.Second), 0, 0)
+	wantDelivery(t, s.Deliver(0, 7, 2, 1, s0.Add(9*time.Second)), Delivery{First: true})
 	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
-	// Written despite the failure: an ordinary delivery.
-	wantDelivery(t, s.Deliver(0, 7, 2, 1, s0), Delivery{First: true})
+}
+
+// Records the producer gave up on (aborted transactions, failed produces)
+// are forgotten after the grace, as the consumer group's tracker forgets
+// them: after many aborts the tracker holds a span per partition, not one
+// per transaction, and the accounting stays exact: no aborted or failed
+// record lost, none delivered twice, every committed one accepted once.
+func TestShareGivenUpForgottenAfterGrace(t *testing.T) {
+	for _, readCommitted := range []bool{true, false} {
+		s := newShareT()
+		now := s0
+		var seq, accepted uint64
+		for txn := range 1000 {
+			lo := seq
+			for range 10 {
+				s.Acked(0, seq, now)
+				seq++
+			}
+			if txn%4 == 0 { // aborted
+				s.WillNotArrive(0, lo, seq, now)
+				if readCommitted {
+					now = now.Add(100 * time.Millisecond)
+					continue // never delivered
+				}
+			}
+			for x := lo; x < seq; x++ {
+				d := s.Deliver(0, 7, x, 1, now)
+				if !d.First || d.Duplicate || d.Redelivery {
+					t.Fatalf("read_committed %v: seq %d delivered as %+v", readCommitted, x, d)
+				}
+				s.Answered(0, x, 1, Accept)
+				if s.Confirmed(0, x, 1, true).Archived {
+					t.Fatalf("accepted %d archived", x)
+				}
+				accepted++
+			}
+			if txn%3 == 0 { // a failed produce, never written
+				s.WillNotArrive(0, seq, seq+1, now)
+				seq++
+			}
+			if l, a := s.Expire(now); l != 0 || a != 0 {
+				t.Fatalf("read_committed %v: at transaction %d: lost %d, archived %d", readCommitted, txn, l, a)
+			}
+			now = now.Add(100 * time.Millisecond)
+		}
+		// The last records read past, and the grace over.
+		s.Acked(0, seq, now)
+		accept(t, s, 0, seq, 1)
+		accepted++
+		wantExpire(t, s, now.Add(time.Hour), 0, 0)
+		ps := s.parts[0]
+		if len(ps.done) != 1 || len(ps.failed) != 0 || len(ps.gaveUp) != 0 || len(ps.acked) != 0 || len(ps.held) != 0 {
+			t.Errorf("read_committed %v: %d done spans, %d failed, %d given-up runs, %d acknowledged runs, %d held: want 1, 0, 0, 0, 0",
+				readCommitted, len(ps.done), len(ps.failed), len(ps.gaveUp), len(ps.acked), len(ps.held))
+		}
+		if c := ps.done.count(); c != seq+1 {
+			t.Errorf("read_committed %v: %d records done, want %d", readCommitted, c, seq+1)
+		}
+		if want := map[bool]uint64{true: 750*10 + 1, false: 1000*10 + 1}[readCommitted]; accepted != want {
+			t.Errorf("read_committed %v: %d accepted, want %d", readCommitted, accepted, want)
+		}
+		// A delivery of a record accepted long ago is a duplicate still
+		// (transaction 1, after the failed produce of seq 10).
+		wantDelivery(t, s.Deliver(0, 7, 12, 1, now.Add(time.Hour)), Delivery{Duplicate: true})
+	}
 }
 
 func TestShareGraceRunsFromEachAcknowledgement(t *testing.T) {
