@@ -173,7 +173,7 @@ type Consumer struct {
 	Churn *Churn `yaml:"churn,omitempty" default:"(off)" values:"present = on" doc:"one more member joins the probe's group every {interval} and leaves after {duration}, reading and committing as the probe's own members do: two rebalances per interval, measured as any other ({cause} {churn} at the other members)"`
 	// Kind is ConsumerKindGroup (a consumer group) or ConsumerKindShare
 	// (a share group, configured in Share).
-	Kind  string `yaml:"kind" values:"{group}, {share}" doc:"{group}: a consumer group; {share}: a share group (KIP-932, Kafka 4.2+), whose members share every partition and acknowledge each record (see How it measures); the other consumer keys but group.id, auto.commit.interval.ms and the session and heartbeat keys apply to both"`
+	Kind  string `yaml:"kind" values:"{group}, {share}" doc:"{group}: a consumer group; {share}: a share group (KIP-932, Kafka 4.2+), whose members share every partition and acknowledge each record (see How it measures); with {share}, {isolation.level} is set as the group's {share.isolation.level} at every start, group.id, auto.commit.interval.ms and the session and heartbeat keys do not apply, and auto.offset.reset, group.protocol, group.remote.assignor, partition.assignment.strategy, group.instance.id, max.poll.interval.ms and churn are refused (a consumer group's alone); the other consumer keys apply to both"`
 	Share Share  `yaml:"share"`
 }
 
@@ -683,6 +683,11 @@ func (c *Consumer) validate(s string) error {
 		return FieldError(s, "consumer.isolation.level", c.IsolationLevel, "must be read_uncommitted or read_committed")
 	case c.GroupInstanceID != "" && strings.TrimSpace(c.GroupInstanceID) == "":
 		return FieldError(s, "consumer.group.instance.id", c.GroupInstanceID, "must not be blank")
+	}
+	if c.IsShare() {
+		if err := c.validateShareKind(s); err != nil {
+			return err
+		}
 	}
 	if err := c.validateGroup(s); err != nil {
 		return err

@@ -121,6 +121,13 @@ var invalidFiles = map[string]string{
 	"invalid-share-fractions-sum.yml":                "probe \"p1\": consumer.share.faults.reject_fraction = 0.6: must be at most 1 - release_fraction",
 	"invalid-share-delivery-count-limit.yml":         "probe \"p1\": consumer.share.delivery.count.limit = 11: must be 0 (the group's) or between 2 and 10",
 	"invalid-share-hold-interval.yml":                "probe \"p1\": consumer.share.faults.hold_interval = 10s: must be longer than hold",
+	"invalid-share-auto-offset-reset.yml":            "probe \"p1\": consumer.auto.offset.reset = \"latest\": applies to a consumer group only, not with consumer.kind share: a new share group starts at the topic's end, then reads on from where it is (the probe sets its share.auto.offset.reset to earliest)",
+	"invalid-share-group-protocol.yml":               "probe \"p1\": consumer.group.protocol = \"consumer\": applies to a consumer group only, not with consumer.kind share: a share group runs the share group protocol (KIP-932)",
+	"invalid-share-remote-assignor.yml":              "probe \"p1\": consumer.group.remote.assignor = \"range\": applies to a consumer group only, not with consumer.kind share: the broker assigns a share group's partitions with its own assignor",
+	"invalid-share-assignment-strategy.yml":          "probe \"p1\": consumer.partition.assignment.strategy = \"range\": applies to a consumer group only, not with consumer.kind share: the broker assigns a share group's partitions",
+	"invalid-share-group-instance-id.yml":            "probe \"p1\": consumer.group.instance.id = \"pod-a\": applies to a consumer group only, not with consumer.kind share: a share group has no static membership",
+	"invalid-share-max-poll-interval.yml":            "probe \"p1\": consumer.max.poll.interval.ms = 300000: applies to a consumer group only, not with consumer.kind share: a share group member has no rebalance timeout (a record not acknowledged within the record lock comes back)",
+	"invalid-share-churn.yml":                        "probe \"p1\": consumer.churn.interval = 1m: consumer.churn applies to a consumer group only, not with consumer.kind share: its extra member joins a consumer group",
 	"invalid-share-unknown-key.yml":                  "probe \"p1\": consumer.share.group = \"g\": unknown key (supported: delivery.count.limit, faults, group.id, record.lock.duration.ms)",
 	"invalid-capacity-topic-taken.yml":               "probe \"p1\": capacity.topic = \"kafka-bench-p1-capacity\": already used by probe \"p2\": the capacity run needs a topic of its own",
 }

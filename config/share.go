@@ -70,6 +70,36 @@ func (s *Share) SetDefaults() {
 // IsShare says the probe reads with a share group.
 func (c *Consumer) IsShare() bool { return c.Kind == ConsumerKindShare }
 
+// validateShareKind refuses, with consumer.kind share, the consumer keys
+// of a consumer group alone: a share-group member has nothing to apply
+// them to. Java's share consumer refuses the same keys
+// (auto.offset.reset, group.protocol, group.remote.assignor,
+// partition.assignment.strategy, group.instance.id); it ignores
+// max.poll.interval.ms, which the probe refuses too rather than accept a
+// key it does not apply. group.id, auto.commit.interval.ms and the session
+// and heartbeat keys have defaults and are documented as not applying;
+// isolation.level is the group's share.isolation.level.
+func (c *Consumer) validateShareKind(s string) error {
+	const only = "applies to a consumer group only, not with consumer.kind share: "
+	switch {
+	case c.AutoOffsetReset != "earliest":
+		return FieldError(s, "consumer.auto.offset.reset", c.AutoOffsetReset, only+"a new share group starts at the topic's end, then reads on from where it is (the probe sets its share.auto.offset.reset to earliest)")
+	case c.GroupProtocol != GroupProtocolClassic:
+		return FieldError(s, "consumer.group.protocol", c.GroupProtocol, only+"a share group runs the share group protocol (KIP-932)")
+	case c.GroupRemoteAssignor != "":
+		return FieldError(s, "consumer.group.remote.assignor", c.GroupRemoteAssignor, only+"the broker assigns a share group's partitions with its own assignor")
+	case c.PartitionAssignmentStrategy != "":
+		return FieldError(s, "consumer.partition.assignment.strategy", c.PartitionAssignmentStrategy, only+"the broker assigns a share group's partitions")
+	case c.GroupInstanceID != "":
+		return FieldError(s, "consumer.group.instance.id", c.GroupInstanceID, only+"a share group has no static membership")
+	case c.MaxPollIntervalMS != nil:
+		return FieldError(s, "consumer.max.poll.interval.ms", *c.MaxPollIntervalMS, only+"a share group member has no rebalance timeout (a record not acknowledged within the record lock comes back)")
+	case c.Churn != nil:
+		return FieldError(s, "consumer.churn.interval", c.Churn.Interval, "consumer.churn "+only+"its extra member joins a consumer group")
+	}
+	return nil
+}
+
 func (s *Share) validate(scope string) error {
 	f := s.Faults
 	switch {

@@ -64,7 +64,11 @@ func CheckProbe(k config.Cluster, p config.Probe) error {
 		return err
 	}
 	if p.Consumer.Enabled {
-		if err := check(scope, k, probing, consumerProps(p, 0, GroupCallbacks{})); err != nil {
+		props := consumerProps(p, 0, GroupCallbacks{})
+		if p.Consumer.IsShare() {
+			props = shareConsumerProps(p, nil)
+		}
+		if err := check(scope, k, probing, props); err != nil {
 			return err
 		}
 	}

@@ -66,3 +66,33 @@ func TestCheckAcceptsTheEdges(t *testing.T) {
 		}
 	}
 }
+
+// A share probe's Check builds its share-group member, not a consumer
+// group's: what franz-go refuses of the member (here the share group's id,
+// longer than a request can carry) is refused at load, naming the key.
+func TestCheckBuildsTheShareMember(t *testing.T) {
+	p := config.NewProbe("p")
+	p.Consumer.Kind = config.ConsumerKindShare
+	p.Resolve()
+	p.Consumer.Share.GroupID = strings.Repeat("s", 16383)
+	cfg := &config.Config{Probes: []config.Probe{p}}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := config.Resolve(cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `probe "p": consumer.share.group.id = "` + strings.Repeat("s", 16383) + `": franz-go refuses it: `
+	if err := Check(res); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("Check = %v, want it to start %.60q", err, want)
+	}
+	p.Consumer.Share.GroupID = strings.Repeat("s", 16382)
+	cfg.Probes[0] = p
+	if res, err = config.Resolve(cfg, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(res); err != nil {
+		t.Fatalf("the longest share group id: %v", err)
+	}
+}

@@ -210,10 +210,6 @@ func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
 		{opts: append([]kgo.Opt{kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll()}, cb.opts()...), starts: true},
 		{key: "consumer.auto.offset.reset", value: c.AutoOffsetReset, opts: []kgo.Opt{kgo.ConsumeResetOffset(reset), kgo.ConsumeStartOffset(kgo.NewOffset().AtStart())}},
-		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
-		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
-		{key: "consumer.max.partition.fetch.bytes", value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},
-		{key: "consumer.fetch.max.wait.ms", value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(ms(c.FetchMaxWaitMS))}},
 		{key: "consumer.session.timeout.ms", value: c.SessionTimeoutMS, opts: []kgo.Opt{kgo.SessionTimeout(ms(c.SessionTimeoutMS))}},
 		{key: "consumer.heartbeat.interval.ms", value: c.HeartbeatIntervalMS, opts: []kgo.Opt{kgo.HeartbeatInterval(ms(c.HeartbeatIntervalMS))}},
 	}
@@ -233,15 +229,30 @@ func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 	if c.ReadCommitted() {
 		props = append(props, property{key: "consumer.isolation.level", value: c.IsolationLevel, opts: []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}})
 	}
+	if c.ClientRack != "" && c.GroupProtocol == config.GroupProtocolClassic {
+		// Rack-aware assignment of the classic range and sticky
+		// balancers; Rack itself is in consumerKindsProps.
+		props = append(props, property{key: "consumer.client.rack", value: c.ClientRack, opts: []kgo.Opt{kgo.BalanceRacks()}})
+	}
+	return append(props, consumerKindsProps(c)...)
+}
+
+// consumerKindsProps are the consumer properties both consumer kinds
+// apply, a consumer group's members (consumerProps) and a share group's
+// (shareConsumerProps): the one list of them, so that a key cannot reach
+// the one and be forgotten by the other.
+func consumerKindsProps(c config.Consumer) []property {
+	props := []property{
+		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
+		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
+		{key: "consumer.max.partition.fetch.bytes", value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},
+		{key: "consumer.fetch.max.wait.ms", value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(ms(c.FetchMaxWaitMS))}},
+	}
 	if !c.CheckCRCs {
 		props = append(props, property{key: "consumer.check.crcs", value: false, opts: []kgo.Opt{kgo.DisableFetchCRCValidation()}})
 	}
 	if c.ClientRack != "" {
-		opts := []kgo.Opt{kgo.Rack(c.ClientRack)}
-		if c.GroupProtocol == config.GroupProtocolClassic {
-			opts = append(opts, kgo.BalanceRacks())
-		}
-		props = append(props, property{key: "consumer.client.rack", value: c.ClientRack, opts: opts})
+		props = append(props, property{key: "consumer.client.rack", value: c.ClientRack, opts: []kgo.Opt{kgo.Rack(c.ClientRack)}})
 	}
 	if c.AllowAutoCreateTopics {
 		props = append(props, property{key: "consumer.allow.auto.create.topics", value: true, opts: []kgo.Opt{kgo.AllowAutoTopicCreation()}})

@@ -20,17 +20,27 @@ import (
 // share) onto a franz-go share-group member; onAck hears the broker's
 // answer to every acknowledgement.
 func ShareConsumerOpts(p config.Probe, onAck func(*kgo.Client, kgo.ShareAckResults)) []kgo.Opt {
+	return flatten(shareConsumerProps(p, onAck))
+}
+
+// shareConsumerProps are a share-group member's properties: the group, the
+// records of a fetch, and the consumer properties both kinds apply
+// (consumerKindsProps). consumer.isolation.level is the group's
+// share.isolation.level, set by the probe, not a member's; the keys of a
+// consumer group alone are refused by config (Consumer.validateShareKind).
+func shareConsumerProps(p config.Probe, onAck func(*kgo.Client, kgo.ShareAckResults)) []property {
 	c := p.Consumer
 	maxRecords := int32(min(c.MaxPollRecords, 1<<31-1))
-	return flatten([]property{
-		{key: "consumer.share.group.id", value: c.Share.GroupID, opts: []kgo.Opt{kgo.ShareGroup(c.Share.GroupID)}, starts: true},
+	props := []property{
+		// Without topics to consume, the share group makes the client
+		// connect to nothing: Check keeps it, which the share options
+		// need.
+		{key: "consumer.share.group.id", value: c.Share.GroupID, opts: []kgo.Opt{kgo.ShareGroup(c.Share.GroupID)}},
 		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
 		{opts: []kgo.Opt{kgo.ShareAckCallback(onAck)}, starts: true},
 		{key: "consumer.max.poll.records", value: c.MaxPollRecords, opts: []kgo.Opt{kgo.ShareMaxRecords(maxRecords)}},
-		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
-		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
-		{key: "consumer.fetch.max.wait.ms", value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(ms(c.FetchMaxWaitMS))}},
-	})
+	}
+	return append(props, consumerKindsProps(c)...)
 }
 
 // Group configurations of a share group (IncrementalAlterConfigs and
