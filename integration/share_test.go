@@ -228,6 +228,22 @@ func TestShareProbeReadCommitted(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
 		}
 	}
+	// Back to read_uncommitted: the probe started again on the group sets
+	// the group's share.isolation.level so, not only read_committed.
+	x.Stop()
+	group := "kafka-bench-" + probe + "-share"
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	probetest.StartWith(t, shareProbeConfig(probe, ""), c.Bootstrap(),
+		probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: 200}})
+	probetest.Eventually(t, time.Minute, "the group's share.isolation.level read_uncommitted", func() (bool, string) {
+		got, err := kclient.ShareGroupConfigs(context.Background(), cl, group)
+		level := got[kclient.ShareIsolationLevel]
+		return err == nil && level == "read_uncommitted", fmt.Sprintf("share.isolation.level %q (err %v)", level, err)
+	})
 }
 
 // Release and reject fractions are counted exactly: the records ShareFault
