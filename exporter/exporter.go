@@ -149,7 +149,7 @@ func (e *Exporter) Apply(ctx context.Context, res *config.Resolved) error {
 		}
 	}
 	e.watch.Apply(ctx, configwatch.TargetFor(res)) // does not wait for a poll
-	e.groups.Apply(ctx, groups.TargetFor(res))      // likewise
+	e.groups.Apply(ctx, groups.TargetFor(res))     // likewise
 	e.creds.Retain(kafkaSections(res)...)
 	e.res = res
 	e.reload.applied()
