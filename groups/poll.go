@@ -213,6 +213,9 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 			delete(p.st.groups, name)
 		}
 	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nil // stopped or replaced: nothing to serve or log
+	}
 	kept, dropped := p.limit(outs)
 
 	success := 0.0
