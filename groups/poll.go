@@ -389,7 +389,7 @@ func compareStrings(a, b string) int {
 func (p *poller) noteSkipped(skipped map[string]string) {
 	for _, typ := range slices.Sorted(maps.Keys(skipped)) {
 		if p.st.skipped[typ] != skipped[typ] {
-			p.logger.Warn("consumer groups of this type are not read", "type", typ, "reason", skipped[typ])
+			p.logger.Info("consumer groups of this type are not read", "type", typ, "reason", skipped[typ])
 		}
 	}
 	p.st.skipped = skipped
