@@ -285,7 +285,7 @@ func checkExposition(t *testing.T, url string) {
 
 // groupEventOnly are the consumer-group families of a group or topic the
 // exporter may not read (the integration tests see them).
-var groupEventOnly = map[string]bool{"kafka_bench_group_partitions_denied": true, "kafka_bench_group_not_read_info": true}
+var groupEventOnly = map[string]bool{"kafka_bench_group_denied_topics": true, "kafka_bench_group_not_read_info": true}
 
 // eventOnly are the kprom families created at their first event (a
 // connection error or a disconnect), which a healthy run does not have; the

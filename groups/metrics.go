@@ -24,7 +24,7 @@ var (
 	descDropped = prometheus.NewDesc("kafka_bench_group_series_dropped",
 		"Per-group series left out at the last poll to stay within groups.max_series (the groups least behind in seconds are dropped, whole).", nil, nil)
 	descTopicsDenied = prometheus.NewDesc("kafka_bench_group_topics_denied",
-		"Topics with committed offsets of an exported group that the exporter may not describe (TOPIC_AUTHORIZATION_FAILED): no lag is exported for their partitions.", nil, nil)
+		"Topics of the exported groups (subscribed, or with a committed offset) that the exporter may not describe (TOPIC_AUTHORIZATION_FAILED): no lag is exported for their partitions.", nil, nil)
 	descTypeSkipped = prometheus.NewDesc("kafka_bench_group_type_skipped_info",
 		"1 for each group type this exporter does not read on this cluster, with the reason (a broker that does not advertise the API that describes it).", []string{"type", "reason"}, nil)
 	descNotRead = prometheus.NewDesc("kafka_bench_group_not_read_info",
@@ -35,8 +35,8 @@ var (
 		"Members of the group at the last poll.", []string{"group"}, nil)
 	descUnassigned = prometheus.NewDesc("kafka_bench_group_unassigned_partitions",
 		"Partitions of the group's topics (those it committed offsets for or subscribes to) that no member owns.", []string{"group"}, nil)
-	descPartitionsDenied = prometheus.NewDesc("kafka_bench_group_partitions_denied",
-		"Partitions with a committed offset of the group whose topic the exporter may not describe; present only when above 0.", []string{"group"}, nil)
+	descDeniedTopics = prometheus.NewDesc("kafka_bench_group_denied_topics",
+		"Topics of the group (subscribed, or with a committed offset) that the exporter may not describe: no lag for their partitions; present only when above 0. Kafka leaves such topics' committed offsets out of OffsetFetch, so a topic is known only when a member subscribes to it.", []string{"group"}, nil)
 	descMoved = prometheus.NewDesc("kafka_bench_group_offsets_moved_timestamp_seconds",
 		"Unix time of the poll that last saw one of the group's committed offsets move (its first poll when none has moved since the exporter started).", []string{"group"}, nil)
 	descResets = prometheus.NewDesc("kafka_bench_group_offset_resets_total",

@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
@@ -101,22 +102,33 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 	denied := map[string]bool{}
 	ends := map[tp]int64{}
 	if len(topics) > 0 {
-		meta, err := p.adm.Metadata(ctx, topics...)
-		if err != nil {
-			r.problems = append(r.problems, "Metadata: "+err.Error())
+		// kadm's Metadata fails whole on one denied topic: the request
+		// itself, every topic's error apart.
+		req := kmsg.NewPtrMetadataRequest()
+		for _, t := range topics {
+			rt := kmsg.NewMetadataRequestTopic()
+			rt.Topic = kmsg.StringPtr(t)
+			req.Topics = append(req.Topics, rt)
 		}
 		var readable []string
-		for _, t := range topics {
-			d, ok := meta.Topics[t]
-			switch {
-			case !ok:
-			case errors.Is(d.Err, kerr.TopicAuthorizationFailed):
-				denied[t] = true
-			case d.Err == nil:
-				readable = append(readable, t)
-				for _, pd := range d.Partitions {
-					partitions[t] = append(partitions[t], pd.Partition)
-					leaders[tp{t, pd.Partition}] = leaderOf{leader: pd.Leader, topicID: d.ID}
+		resp, err := req.RequestWith(ctx, p.cl)
+		if err != nil {
+			r.problems = append(r.problems, "Metadata: "+err.Error())
+		} else {
+			for _, d := range resp.Topics {
+				if d.Topic == nil {
+					continue
+				}
+				t := *d.Topic
+				switch err := kerr.ErrorForCode(d.ErrorCode); {
+				case errors.Is(err, kerr.TopicAuthorizationFailed):
+					denied[t] = true
+				case err == nil:
+					readable = append(readable, t)
+					for _, pd := range d.Partitions {
+						partitions[t] = append(partitions[t], pd.Partition)
+						leaders[tp{t, pd.Partition}] = leaderOf{leader: pd.Leader, topicID: d.TopicID}
+					}
 				}
 			}
 		}
@@ -295,14 +307,19 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 		}
 		add(descUnassigned, prometheus.GaugeValue, float64(unassigned))
 	}
-	deniedParts := 0
+	deniedTopics := map[string]bool{}
 	for t := range g.Offsets {
 		if denied[t.Topic] {
-			deniedParts++
+			deniedTopics[t.Topic] = true
 		}
 	}
-	if deniedParts > 0 {
-		add(descPartitionsDenied, prometheus.GaugeValue, float64(deniedParts))
+	for _, t := range g.Subscribed {
+		if denied[t] {
+			deniedTopics[t] = true
+		}
+	}
+	if len(deniedTopics) > 0 {
+		add(descDeniedTopics, prometheus.GaugeValue, float64(len(deniedTopics)))
 	}
 	add(descMoved, prometheus.GaugeValue, float64(m.moved.UnixNano())/1e9)
 	add(descResets, prometheus.CounterValue, float64(m.resets))
@@ -398,7 +415,7 @@ func (p *poller) noteSkipped(skipped map[string]string) {
 func (p *poller) noteDenied(denied map[string]bool) {
 	for _, t := range slices.Sorted(maps.Keys(denied)) {
 		if !p.st.denied[t] {
-			p.logger.Warn("consumer groups: a topic with committed offsets may not be described (TOPIC_AUTHORIZATION_FAILED): no lag for its partitions", "topic", t)
+			p.logger.Warn("consumer groups: a topic of a group may not be described (TOPIC_AUTHORIZATION_FAILED): no lag for its partitions", "topic", t)
 		}
 	}
 	p.st.denied = denied

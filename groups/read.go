@@ -152,7 +152,7 @@ func read(ctx context.Context, cl *kgo.Client, adm *kadm.Client, sel selector, n
 		}
 	}
 	for _, name := range named {
-		if _, ok := index[name]; !ok && err == nil {
+		if _, ok := index[name]; !ok && err == nil && sel.group(name) {
 			r.groups = append(r.groups, &group{Name: name, NotRead: "not visible: no broker lists it (missing, or not authorised to describe it)"})
 		}
 	}

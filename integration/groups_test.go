@@ -301,3 +301,70 @@ func TestGroupsLagSecondsOfAStoppedGroup(t *testing.T) {
 	check(running, "the exporter that ran while the backlog built")
 	check(started, "the exporter started afterwards")
 }
+
+// On a listener with an authorizer (StandardAuthorizer; the harness's
+// PLAINTEXT principal is a super user), the exporter's user may describe a
+// group but not one of the topics its member subscribes to: that topic is
+// counted as denied and the rest exported; a group the allow list names that the user
+// may not describe is reported as not visible.
+func TestGroupsUnderAnAuthorizer(t *testing.T) {
+	parallel(t) // waits on a broker's start and on polls
+	kafkatest.Integration(t)
+	c := kafkatest.Start(t, kafkatest.Options{
+		BrokerConfig: map[string]string{
+			"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+			"super.users":           "User:ANONYMOUS",
+		},
+		SASLSSL: &kafkatest.SASLSSL{Users: map[string]string{secureUser: securePassword}, ClientAuth: true},
+	})
+	ctx := t.Context()
+	adm := admin(t, c) // PLAINTEXT: the super user
+	const seen, denied, group, hidden = "it-groups-acl-seen", "it-groups-acl-denied", "it-groups-acl", "it-groups-acl-hidden"
+	createTopic(t, ctx, adm, seen, 2, 1)
+	createTopic(t, ctx, adm, denied, 1, 1)
+	p := producer(t, c)
+	produceTo(t, p, seen, 0, 7)
+	produceTo(t, p, denied, 0, 4)
+	commitOffsets(t, adm, group, seen, map[int32]int64{0: 2, 1: 0})
+	commitOffsets(t, adm, group, denied, map[int32]int64{0: 1})
+	commitOffsets(t, adm, hidden, seen, map[int32]int64{0: 0})
+	// A member (the super user) subscribes to both topics: Kafka leaves
+	// the denied topic's offsets out of OffsetFetch, the subscription
+	// names it.
+	member(t, c, group, "classic", seen, denied)
+
+	alice := "User:" + secureUser
+	acls := kadm.NewACLs().Allow(alice).ResourcePatternType(kadm.ACLPatternLiteral)
+	for _, b := range []*kadm.ACLBuilder{
+		acls.Groups(group).Operations(kadm.OpDescribe, kadm.OpRead),
+		kadm.NewACLs().Allow(alice).ResourcePatternType(kadm.ACLPatternLiteral).Topics(seen).Operations(kadm.OpDescribe, kadm.OpRead),
+	} {
+		results, err := adm.CreateACLs(ctx, b)
+		if err == nil {
+			for _, r := range results {
+				if r.Err != nil {
+					err = r.Err
+				}
+			}
+		}
+		if err != nil {
+			t.Fatalf("creating ACLs: %v", err)
+		}
+	}
+
+	x := exportertest.Start(t, kafkaSection(c, "mechanism: SCRAM-SHA-512, username: alice, password: "+securePassword)+`
+probes: []
+groups: {interval: 1s, granularity: partition, allow: ["it-groups-acl", "it-groups-acl-hidden"]}
+`, c.SecureBootstrap())
+	probetest.Eventually(t, 2*time.Minute, "the readable topic exported, the denied one counted, the hidden group not visible", func() (bool, string) {
+		f := x.Scrape(t)
+		lag, ok := f.Value("kafka_bench_group_lag_records", "group", group, "topic", seen, "partition", "0")
+		none := len(f.Find("kafka_bench_group_lag_records", "topic", denied))
+		parts, _ := f.Value("kafka_bench_group_denied_topics", "group", group)
+		topics, _ := f.Value("kafka_bench_group_topics_denied")
+		reason := f.Label("kafka_bench_group_not_read_info", "reason", "group", hidden)
+		return ok && lag == 5 && none == 0 && parts == 1 && topics == 1 && strings.HasPrefix(reason, "not visible"),
+			fmt.Sprintf("lag of %s/0 %v (present %v, want 5), %d series of the denied topic, denied topics of the group %v, topics denied %v, the hidden group's reason %q",
+				seen, lag, ok, none, parts, topics, reason)
+	})
+}
