@@ -181,9 +181,9 @@ func (c *Collector) run(ctx context.Context, t Target, st *state) {
 // logProblems logs what made a poll incomplete, once while it lasts.
 func (p *poller) logProblems(problems []string) {
 	text := strings.Join(problems, "; ")
-	switch {
-	case text == p.st.failure:
-	case text == "":
+	switch text {
+	case p.st.failure:
+	case "":
 		p.logger.Info("consumer groups read in full again")
 	default:
 		p.logger.Warn("consumer groups not read in full", "problems", len(problems), "first", problems[0], "all", text)

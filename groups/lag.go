@@ -3,6 +3,7 @@ package groups
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -31,7 +32,7 @@ func lagSeries(group string, lags []partLag, granularity string) []prometheus.Me
 		case config.GranularityPartition:
 			labels = append(labels, l.Topic, strconv.Itoa(int(l.Partition)))
 		}
-		key := string(rune(len(labels))) + "\x00" + joinLabels(labels)
+		key := strings.Join(labels, "\x00")
 		a := rows[key]
 		if a == nil {
 			a = &agg{labels: labels}
@@ -55,12 +56,4 @@ func lagSeries(group string, lags []partLag, granularity string) []prometheus.Me
 		}
 	}
 	return out
-}
-
-func joinLabels(ls []string) string {
-	n := ""
-	for _, l := range ls {
-		n += l + "\x00"
-	}
-	return n
 }

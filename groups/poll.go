@@ -107,7 +107,7 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 		req := kmsg.NewPtrMetadataRequest()
 		for _, t := range topics {
 			rt := kmsg.NewMetadataRequestTopic()
-			rt.Topic = kmsg.StringPtr(t)
+			rt.Topic = new(t)
 			req.Topics = append(req.Topics, rt)
 		}
 		var readable []string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -180,9 +181,7 @@ func describeClassic(ctx context.Context, adm *kadm.Client, index map[string]*gr
 	ds, err := adm.DescribeGroups(ctx, names...)
 	if again := failedRetriable(names, func(n string) error { return ds[n].Err }); len(again) > 0 {
 		more, _ := adm.DescribeGroups(ctx, again...)
-		for n, d := range more {
-			ds[n] = d
-		}
+		maps.Copy(ds, more)
 	}
 	noteShardErr(r, "DescribeGroups", err)
 	for _, name := range names {
@@ -221,9 +220,7 @@ func describeConsumer(ctx context.Context, adm *kadm.Client, index map[string]*g
 	ds, err := adm.DescribeConsumerGroups(ctx, names...)
 	if again := failedRetriable(names, func(n string) error { return ds[n].Err }); len(again) > 0 {
 		more, _ := adm.DescribeConsumerGroups(ctx, again...)
-		for n, d := range more {
-			ds[n] = d
-		}
+		maps.Copy(ds, more)
 	}
 	noteShardErr(r, "ConsumerGroupDescribe", err)
 	for _, name := range names {
@@ -250,9 +247,7 @@ func describeShare(ctx context.Context, adm *kadm.Client, index map[string]*grou
 	ds, err := adm.DescribeShareGroups(ctx, names...)
 	if again := failedRetriable(names, func(n string) error { return ds[n].Err }); len(again) > 0 {
 		more, _ := adm.DescribeShareGroups(ctx, again...)
-		for n, d := range more {
-			ds[n] = d
-		}
+		maps.Copy(ds, more)
 	}
 	noteShardErr(r, "ShareGroupDescribe", err)
 	for _, name := range names {
@@ -308,9 +303,7 @@ func fetchOffsets(ctx context.Context, adm *kadm.Client, index map[string]*group
 	}
 	fs := adm.FetchManyOffsets(ctx, names...)
 	if again := failedRetriable(names, func(n string) error { return fs[n].Err }); len(again) > 0 {
-		for n, f := range adm.FetchManyOffsets(ctx, again...) {
-			fs[n] = f
-		}
+		maps.Copy(fs, adm.FetchManyOffsets(ctx, again...))
 	}
 	for _, name := range names {
 		g := index[name]
