@@ -38,6 +38,8 @@ type Config struct {
 	// ConfigPollInterval is how often broker and probe topic configurations
 	// are read to notice changes (exporter/configwatch); 0 turns it off.
 	ConfigPollInterval model.Duration `yaml:"config_poll_interval" values:"≥ 0 (a negative value: {must not be negative})" doc:"how often broker and probe topic configurations are read (Configuration changes); 0 = off"`
+	// Groups exports every consumer group's lag (package groups).
+	Groups Groups `yaml:"groups"`
 }
 
 // Kafka says how to reach the cluster.
@@ -354,6 +356,7 @@ func (c *Config) SetDefaults() {
 	c.Kafka.SetDefaults()
 	c.Host.SetDefaults()
 	c.ConfigPollInterval = model.Duration(DefaultConfigPoll)
+	c.Groups.SetDefaults()
 }
 
 // SetDefaults fills Kafka connection defaults.
@@ -515,6 +518,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ConfigPollInterval < 0 { // a file cannot spell one; code can
 		return FieldError("", "config_poll_interval", c.ConfigPollInterval, "must not be negative")
+	}
+	if err := c.Groups.Validate(); err != nil {
+		return err
 	}
 	return c.Host.Validate()
 }

@@ -133,6 +133,13 @@ var invalidFiles = map[string]string{
 	"invalid-session-timeout-consumer-protocol.yml":    "probe \"p1\": consumer.session.timeout.ms = 30000: must not be set with group.protocol: consumer (the broker's group.consumer.session.timeout.ms applies), as in Kafka",
 	"invalid-heartbeat-interval-consumer-protocol.yml": "probe \"p1\": consumer.heartbeat.interval.ms = 1000: must not be set with group.protocol: consumer (the broker's group.consumer.heartbeat.interval.ms applies), as in Kafka",
 	"invalid-retries0-idempotence-explicit.yml":        "probe \"p1\": producer.enable.idempotence = true: requires retries > 0, as in Kafka; set enable.idempotence: false to use retries 0",
+	"invalid-groups-bad-allow-regex.yml":               "groups.allow = \"orders-(.*\": invalid regex: error parsing regexp: missing closing ): `orders-(.*`",
+	"invalid-groups-bad-granularity.yml":               "groups.granularity = \"member\": must be one of group, topic, partition",
+	"invalid-groups-bad-topic-regex.yml":               "groups.topics_deny = \"[a-\": invalid regex: error parsing regexp: missing closing ]: `[a-`",
+	"invalid-groups-interval-short.yml":                "groups.interval = 500ms: must be >= 1s",
+	"invalid-groups-max-series-zero.yml":               "groups.max_series = 0: must be >= 1",
+	"invalid-groups-stall-window-short.yml":            "groups.stall_window = 30s: must be >= groups.interval (1m): a window needs two polls",
+	"invalid-groups-unknown-key.yml":                   "groups.enable = false: unknown key (supported: allow, deny, enabled, granularity, interval, max_series, probe_groups, stall_window, topics_allow, topics_deny)",
 }
 
 func TestInvalidFiles(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/collector"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
+	"github.com/kafka-bench/kafka_bench_exporter/groups"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
@@ -34,6 +35,7 @@ type Exporter struct {
 	host    atomic.Pointer[collector.Collector] // nil: host metrics off
 	reload  *reloadState
 	watch   *configwatch.Watcher // broker and topic configuration changes
+	groups  *groups.Collector    // every consumer group's lag
 	live    *liveRing            // the landing page's sparklines
 	liveRun liveLoop
 	// capacity and capacityGate serve every probe's capacity canary.
@@ -78,6 +80,7 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{Credentials: creds}),
+		groups:  groups.New(reg, logger, groups.Options{Credentials: creds}),
 		running: map[string]*runningProbe{},
 		live:    newLiveRing(probeReg),
 
@@ -146,6 +149,7 @@ func (e *Exporter) Apply(ctx context.Context, res *config.Resolved) error {
 		}
 	}
 	e.watch.Apply(ctx, configwatch.TargetFor(res)) // does not wait for a poll
+	e.groups.Apply(ctx, groups.TargetFor(res))     // likewise
 	e.creds.Retain(kafkaSections(res)...)
 	e.res = res
 	e.reload.applied()
@@ -218,6 +222,7 @@ func (e *Exporter) Stop() {
 	defer e.mu.Unlock()
 	e.stopped = true
 	e.watch.Stop()
+	e.groups.Stop()
 	e.liveRun.stop()
 	for _, rp := range e.running {
 		rp.cancel()

@@ -93,6 +93,15 @@
     // fires.
     shareRedeliveryRatioThreshold: 0.01,
 
+    // KafkaBenchGroupLagHigh: the lag in seconds of a consumer group (the
+    // groups block) above which it fires, per group matcher: the first
+    // entry whose selector matches a group's series sets its threshold,
+    // e.g. [{ selector: 'group=~"payments-.*"', seconds: 60 },
+    // { selector: 'group=~".+"', seconds: 900 }].
+    groupLagSecondsThresholds: [
+      { selector: 'group=~".+"', seconds: 900 },
+    ],
+
     // KafkaBenchTransactionsFailing: the share of a transactional probe's
     // transactions that failed to end above which it fires.
     transactionFailureRatioThreshold: 0.05,

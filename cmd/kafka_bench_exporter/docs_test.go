@@ -176,6 +176,7 @@ func TestDocsNames(t *testing.T) {
 // needs a setting to exist (an optional block) needs that setting here.
 const expositionConfig = `
 config_poll_interval: 1s
+groups: {probe_groups: true, interval: 1s, stall_window: 1s, granularity: partition}
 probes:
   - name: readme
     rate: 200
@@ -223,12 +224,13 @@ func exposition(t *testing.T) map[string]map[string]bool {
 		topic := len(f.Find("kafka_bench_topic_config_info"))
 		capacity := len(f.Find("kafka_bench_capacity_records_per_second"))
 		share := len(f.Find("kafka_bench_share_group_lag_records")) + len(f.Find("kafka_bench_share_group_members"))
+		groups := len(f.Find("kafka_bench_group_lag_seconds"))
 		names := slices.Sorted(maps.Keys(f))
 		if set := strings.Join(names, " "); set != last {
 			last, stable = set, 0
 		}
 		stable++
-		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && share == 2 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), share group series %d of 2, %d families unchanged for %d scrapes", poll, e2e, topic, capacity, share, len(f), stable)
+		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && share == 2 && groups > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), share group series %d of 2, group lag series %d, %d families unchanged for %d scrapes", poll, e2e, topic, capacity, share, groups, len(f), stable)
 	})
 	lastExposition = f
 	labels := map[string]map[string]bool{}

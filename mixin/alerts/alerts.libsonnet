@@ -381,6 +381,57 @@
             },
           },
           {
+            // The first matcher that selects a group sets its threshold:
+            // each entry leaves out the groups of the entries before it.
+            alert: 'KafkaBenchGroupLagHigh',
+            local by = '%(clusterLabel)s, job, instance, group' % $._config,
+            local lag(sel) = 'max by (%s) (kafka_bench_group_lag_seconds{%s})' % [by, sel],
+            local ts = $._config.groupLagSecondsThresholds,
+            expr: std.join('\nor\n', [
+              '(%s%s) > %s' % [
+                lag(ts[i].selector),
+                std.join('', [' unless on (%s) %s' % [by, lag(ts[j].selector)] for j in std.range(0, i - 1)]),
+                ts[i].seconds,
+              ]
+              for i in std.range(0, std.length(ts) - 1)
+            ]),
+            'for': '10m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: 'A consumer group is far behind in seconds.',
+              description: 'The first record consumer group {{ $labels.group }} has not consumed (cluster {{ $labels.%(clusterLabel)s }}, seen by {{ $labels.instance }}) was written {{ $value | humanizeDuration }} ago, above its threshold (groupLagSecondsThresholds of the mixin), for more than 10 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchgrouplaghigh',
+            },
+          },
+          {
+            alert: 'KafkaBenchGroupStalled',
+            expr: 'max by (%(clusterLabel)s, job, instance, group) (kafka_bench_group_status{status="stalled"}) == 1' % $._config,
+            'for': '10m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: 'A consumer group with members and lag does not move its committed offsets.',
+              description: 'Consumer group {{ $labels.group }} (cluster {{ $labels.%(clusterLabel)s }}, seen by {{ $labels.instance }}) has lag and members, and none of its committed offsets moved over the exporter\'s groups.stall_window, for more than 10 minutes.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchgroupstalled',
+            },
+          },
+          {
+            alert: 'KafkaBenchGroupStopped',
+            expr: 'max by (%(clusterLabel)s, job, instance, group) (kafka_bench_group_status{status="stopped"}) == 1' % $._config,
+            'for': '15m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: 'A consumer group has lag and no members.',
+              description: 'Consumer group {{ $labels.group }} (cluster {{ $labels.%(clusterLabel)s }}, seen by {{ $labels.instance }}) has lag and no members for more than 15 minutes: its consumers are gone.' % $._config,
+              runbook_url: $._config.runbookURL + 'kafkabenchgroupstopped',
+            },
+          },
+          {
             alert: 'KafkaBenchShareRecordsArchived',
             expr: 'sum by (%(clusterLabel)s, job, instance, probe) (increase(kafka_bench_share_records_archived_total{reason="delivery_limit"}[15m])) > 0' % $._config,
             labels: {
