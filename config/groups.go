@@ -55,8 +55,11 @@ func (g *Groups) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(g))
 }
 
-// Validate checks the block; it reads nothing.
+// Validate checks the block when it is on; it reads nothing.
 func (g *Groups) Validate() error {
+	if !g.Enabled {
+		return nil // nothing of it is used
+	}
 	switch {
 	case g.Interval < model.Duration(minGroupsInterval):
 		return FieldError("", "groups.interval", g.Interval, "must be >= 1s")
