@@ -58,7 +58,8 @@ func groupsBench(ctx context.Context, args []string) error {
 		bin:          s.String("kbe-bin", "", "our exporter binary (with the groups block)"),
 		kminion:      s.String("kminion-bin", "", "kminion binary"),
 		kexp:         s.String("kafka-exporter-bin", "", "kafka_exporter binary"),
-		pollMetric:   s.String("ours-poll-metric", "kafka_bench_group_poll_duration_seconds", "our histogram of one poll's duration"),
+		pollMetric:   s.String("ours-poll-metric", "kafka_bench_group_poll_duration_seconds", "our poll's duration: a histogram, or a gauge of the last poll"),
+		pollLast:     s.String("ours-poll-last", "kafka_bench_group_poll_last_success_timestamp_seconds", "with a gauge -ours-poll-metric, our last successful poll's Unix time (counts the polls)"),
 		lagMetric:    s.String("ours-lag-metric", "kafka_bench_group_lag_records", "our lag in records, per group, topic, partition"),
 		out:          s.String("out", "", "directory for configurations and logs (default: a temporary one, removed)"),
 		reportPath:   s.String("report", "", "also write the Markdown report to this file"),
@@ -162,8 +163,8 @@ func groupsBench(ctx context.Context, args []string) error {
 }
 
 type groupsRun struct {
-	counts, tools, brokers, bin, kminion, kexp, pollMetric, lagMetric, out, reportPath *string
-	topics, partitions, perGroup, rounds, interval, polls                              *int
+	counts, tools, brokers, bin, kminion, kexp, pollMetric, pollLast, lagMetric, out, reportPath *string
+	topics, partitions, perGroup, rounds, interval, polls                                        *int
 
 	work  string
 	rep   *report
@@ -482,6 +483,7 @@ func (g *groupsRun) run(ctx context.Context, tool string, n, round int) (groupsR
 	if err != nil {
 		return r, err
 	}
+	window := []scrape.Families{f0}
 	var pollSecs []float64
 	tick := time.Now()
 	for range *g.polls {
@@ -494,6 +496,7 @@ func (g *groupsRun) run(ctx context.Context, tool string, n, round int) (groupsR
 			return r, err
 		}
 		pollSecs = append(pollSecs, d.Seconds())
+		window = append(window, f)
 		last = f
 	}
 	s1, err := p.stats()
@@ -506,13 +509,9 @@ func (g *groupsRun) run(ctx context.Context, tool string, n, round int) (groupsR
 	r.cpu, r.rss, r.peakRSS = s1.CPU-s0.CPU, s1.RSS, s1.PeakRSS
 	r.load = load0 + " → " + loadAvg()
 	if tool == "ours" {
-		// Its polls run in the background; the scrape serves the last one.
-		c0, sum0 := histogram(f0, *g.pollMetric)
-		c1, sum1 := histogram(last, *g.pollMetric)
-		if c1 <= c0 {
-			return r, fmt.Errorf("ours: %s counted no poll in the window (see %s)", *g.pollMetric, p.log.Name())
+		if r.polls, r.pollSeconds, err = g.oursPolls(window, interval); err != nil {
+			return r, fmt.Errorf("ours: %w (see %s)", err, p.log.Name())
 		}
-		r.polls, r.pollSeconds = c1-c0, (sum1-sum0)/(c1-c0)
 	} else {
 		// A scrape is a poll: the first one of the window is its start.
 		r.polls, r.pollSeconds = float64(len(pollSecs)), median(pollSecs)
@@ -569,6 +568,34 @@ func (g *groupsRun) command(tool, addr string) (*exec.Cmd, error) {
 		return nil, err
 	}
 	return exec.Command(*g.bin, "--config.file="+cfg, "--log.level=warn", "--web.listen-address="+addr), nil
+}
+
+// oursPolls reads our polls over the window's scrapes: a histogram of
+// their duration gives their count and mean; a gauge of the last poll's
+// duration gives the median of the values scraped, and the polls are
+// counted by the last successful poll's timestamp.
+func (g *groupsRun) oursPolls(window []scrape.Families, interval time.Duration) (polls, seconds float64, err error) {
+	first, last := window[0], window[len(window)-1]
+	if c0, sum0 := histogram(first, *g.pollMetric); c0 > 0 {
+		c1, sum1 := histogram(last, *g.pollMetric)
+		if c1 <= c0 {
+			return 0, 0, fmt.Errorf("%s counted no poll in the window", *g.pollMetric)
+		}
+		return c1 - c0, (sum1 - sum0) / (c1 - c0), nil
+	}
+	var walls []float64
+	for _, f := range window[1:] {
+		if v, ok := f.Value(*g.pollMetric); ok {
+			walls = append(walls, v)
+		}
+	}
+	t0, ok0 := first.Value(*g.pollLast)
+	t1, ok1 := last.Value(*g.pollLast)
+	polls = math.Round((t1 - t0) / interval.Seconds())
+	if len(walls) == 0 || !ok0 || !ok1 || polls < 1 {
+		return 0, 0, fmt.Errorf("no poll in the window by %s and %s", *g.pollMetric, *g.pollLast)
+	}
+	return polls, median(walls), nil
 }
 
 // timedScrape reads url, timing the request to the body's end. A peer
