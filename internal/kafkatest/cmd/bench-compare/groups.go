@@ -666,28 +666,34 @@ func (g *groupsRun) report(rows []groupsResult, tools []string, counts []int) {
 	g.rep.say("")
 	g.rep.say("| groups | group-partitions | program | poll wall s | requests per poll | CPU ms per poll | RSS MiB | lag equal | CPU ours / it | RSS ours / it |")
 	g.rep.say("|---:|---:|---|---:|---:|---:|---:|---|---:|---:|")
-	type med struct{ wall, req, cpu, rss float64 }
+	type med struct {
+		wall, req, cpu, rss float64
+		parts               int
+		equal               bool
+	}
 	for _, n := range counts {
 		meds := map[string]med{}
 		for _, t := range tools {
 			var wall, req, cpu, rss []float64
-			equal := true
-			parts := 0
+			m := med{equal: true}
 			for _, r := range rows {
 				if r.tool == t && r.groups == n {
 					wall, req, cpu, rss = append(wall, r.pollSeconds), append(req, r.requests), append(cpu, r.cpuPerPoll()), append(rss, float64(r.rss))
-					equal = equal && len(r.wrong) == 0
-					parts = r.groupParts
+					m.equal = m.equal && len(r.wrong) == 0
+					m.parts = r.groupParts
 				}
 			}
-			m := med{median(wall), median(req), median(cpu), median(rss)}
+			m.wall, m.req, m.cpu, m.rss = median(wall), median(req), median(cpu), median(rss)
 			meds[t] = m
+		}
+		for _, t := range tools {
+			m := meds[t]
 			cpuRatio, rssRatio := "", ""
 			if o, ok := meds["ours"]; ok && t != "ours" {
 				cpuRatio, rssRatio = fmt.Sprintf("%.2f", ratio(o.cpu, m.cpu)), fmt.Sprintf("%.2f", ratio(o.rss, m.rss))
 			}
-			g.rep.say("| %d | %d | %s | %.3f | %s | %.1f | %.1f | %s | %s | %s |", n, parts, t, m.wall, fmtRequests(m.req), 1000*m.cpu,
-				m.rss/(1<<20), map[bool]string{true: "every series", false: "**differs**"}[equal], cpuRatio, rssRatio)
+			g.rep.say("| %d | %d | %s | %.3f | %s | %.1f | %.1f | %s | %s | %s |", n, m.parts, t, m.wall, fmtRequests(m.req), 1000*m.cpu,
+				m.rss/(1<<20), map[bool]string{true: "every series", false: "**differs**"}[m.equal], cpuRatio, rssRatio)
 		}
 	}
 }
