@@ -126,16 +126,6 @@ func groupsBench(ctx context.Context, args []string) error {
 		g.proxy = p
 		*g.brokers = p.addr
 	}
-	seeds := strings.Split(*g.brokers, ",")
-	cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(1<<20))
-	if err != nil {
-		return err
-	}
-	defer cl.Close()
-	g.adm = kadm.NewClient(cl)
-	g.cl = cl
-
 	rep.say("Machine: %s; %s.", machine(ctx), javaVersion(ctx))
 	var rows []groupsResult
 	for _, n := range counts {
@@ -169,7 +159,7 @@ type groupsRun struct {
 	work  string
 	rep   *report
 	proxy *proxy
-	cl    *kgo.Client
+	cl    *kgo.Client // during setup only: closed, it sends nothing the proxy counts
 	adm   *kadm.Client
 
 	createdTopic map[int]bool
@@ -214,6 +204,13 @@ func lagOf(i, t, p int, end int64) int64 {
 // groups g.groups..n-1 with committed offsets.
 func (g *groupsRun) setup(ctx context.Context, n int) error {
 	began := time.Now()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(*g.brokers, ",")...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(1<<20))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	g.cl, g.adm = cl, kadm.NewClient(cl)
 	var need []int
 	for i := g.groups; i < n; i++ {
 		for _, t := range g.groupTopics(i) {
