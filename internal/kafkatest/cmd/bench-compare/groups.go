@@ -329,7 +329,10 @@ func (g *groupsRun) waitLeaders(ctx context.Context, topics []int) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("topics without leaders after 5 minutes (%v)", err)
+			if err != nil {
+				return fmt.Errorf("topics without leaders after 5 minutes: %w", err)
+			}
+			return errors.New("topics without leaders after 5 minutes")
 		}
 		if err := sleep(ctx, 500*time.Millisecond); err != nil {
 			return err
