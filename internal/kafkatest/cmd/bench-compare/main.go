@@ -7,6 +7,7 @@
 //	go run ./internal/kafkatest/cmd/bench-compare footprint [rate:record_size ...]
 //	go run ./internal/kafkatest/cmd/bench-compare replication [seconds] [rate ...]
 //	go run ./internal/kafkatest/cmd/bench-compare workers
+//	go run ./internal/kafkatest/cmd/bench-compare groups
 //
 // The subcommands:
 //
@@ -20,6 +21,9 @@
 //   - replication: replication latency across a real MirrorMaker 2
 //   - workers: one bench process against two workers at the same total rate,
 //     merged
+//   - groups: the consumer-group lag collector beside kminion's and
+//     kafka_exporter's (binaries given by flag): CPU, requests and wall time
+//     per poll, RSS, the lag of every group-partition compared
 //
 // Settings are flags of each subcommand (-h lists them); each flag's default
 // is the environment variable of the same name in capitals (ROUNDS,
@@ -57,13 +61,14 @@ var subcommands = map[string]func(ctx context.Context, args []string) error{
 	"footprint":   footprint,
 	"replication": replication,
 	"workers":     workers,
+	"groups":      groupsBench,
 }
 
 func main() {
 	log.SetFlags(log.Ltime)
 	log.SetPrefix("bench-compare: ")
 	if len(os.Args) < 2 || subcommands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: bench-compare vs-kafka|embedded|footprint|replication|workers [flags] [args]  (each takes -h)")
+		fmt.Fprintln(os.Stderr, "usage: bench-compare vs-kafka|embedded|footprint|replication|workers|groups [flags] [args]  (each takes -h)")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
