@@ -165,7 +165,7 @@ defaults: {record_size: 100, create_topic: {partitions: 1, replication_factor: 1
 		}
 		r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.NewTextHandler(w, nil)),
 			Credentials: kclient.NewCredentialPool(kclient.NewCredentialMetrics(benchReg), nil),
-			Share:       &workers.Worker{Workers: 1, StartAt: time.Now(), SweepName: "oauth", ResultsTopic: workers.DefaultResultsTopic}}
+			Part:        &workers.Worker{Workers: 1, StartAt: time.Now(), SweepName: "oauth", ResultsTopic: workers.DefaultResultsTopic}}
 		benchCtx, cancelBench := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancelBench()
 		results, err := r.Run(benchCtx, b)
