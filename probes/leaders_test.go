@@ -72,7 +72,7 @@ func TestPlanLeadersFencedBrokerRack(t *testing.T) {
 	resp.Version = 2
 	for id, rack := range map[int32]string{1: "a", 2: "b", 3: "c", 4: "a"} {
 		b := kmsg.NewDescribeClusterResponseBroker()
-		b.NodeID, b.Rack, b.IsFenced = id, kmsg.StringPtr(rack), id == 4
+		b.NodeID, b.Rack, b.IsFenced = id, new(rack), id == 4
 		resp.Brokers = append(resp.Brokers, b)
 	}
 	bs := brokersOf(resp)

@@ -1,7 +1,6 @@
 package probes
 
 import (
-	"io"
 	"log/slog"
 	"sync/atomic"
 	"testing"
@@ -19,7 +18,7 @@ func livenessOf(cfg config.Probe) *liveness {
 	var parts atomic.Int32
 	parts.Store(3)
 	return &liveness{cfg: cfg, partitions: &parts, gauge: prometheus.NewGauge(prometheus.GaugeOpts{Name: "up"}),
-		logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		logger: slog.New(slog.DiscardHandler)}
 }
 
 // upValue is the probe_up gauge of l.
