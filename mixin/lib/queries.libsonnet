@@ -38,7 +38,7 @@ function(config, recorded) {
   local ruleLabels = [cl, 'job', 'instance', 'probe'],
 
   // legend('{{probe}} p99') = '{{cluster}} {{probe}} p99'.
-  legend(s):: '{{%s}} %s' % [cl, s],
+  legend(s):: '{{' + cl + '}} ' + s,
 
   // scope(cluster, probe, labels, jobs): the selector of the exporter's
   // series of the clusters $cluster matches, and probe (a matcher, or
@@ -48,7 +48,7 @@ function(config, recorded) {
   scope(cluster, probe, labels=[], jobs=[config.jobSelector, 'job=~"$job"'], instance='instance=~"$instance"'):: {
     local s = self,
     labels:: labels,
-    matchers:: (if cluster == null then [] else ['%s=~"%s"' % [cl, cluster]]) + jobs + [instance]
+    matchers:: (if cluster == null then [] else [cl + '=~"' + cluster + '"']) + jobs + [instance]
                + (if probe == null then [] else [probe]),
 
     unprobed:: $.scope(cluster, null, labels, jobs, instance),
@@ -67,9 +67,9 @@ function(config, recorded) {
       std.join(', ', [cl] + first + ['instance'] + after + [l for l in labels if !std.member(first + after, l)]),
 
     agg(op, metric, labels=s.labels, offset=null, extra=[])::
-      '%s by (%s) (%s)' % [op, s.grouping(labels), s.series(metric, extra, offset)],
+      op + ' by (' + s.grouping(labels) + ') (' + s.series(metric, extra, offset) + ')',
 
-    local window(range, offset) = '[%s]%s' % [range, if offset == null then '' else ' offset ' + offset],
+    local window(range, offset) = '[' + range + ']' + (if offset == null then '' else ' offset ' + offset),
     local covered(labels) = std.length([l for l in [cl, 'instance'] + labels if !std.member(ruleLabels, l)]) == 0,
 
     // rule(metric, key, labels, range) is the recording rule that holds
@@ -81,32 +81,31 @@ function(config, recorded) {
 
     rate(metric, labels=s.labels, range='$__rate_interval', offset=null, extra=[])::
       local r = if extra == [] then rule(recorded.rates, metric, 'rate', labels, range) else null;
-      if r != null then 'sum by (%s) (%s)' % [s.grouping(labels), s.series(r, [], offset)]
-      else 'sum by (%s) (rate(%s%s))' % [s.grouping(labels), s.series(metric, extra), window(range, offset)],
+      if r != null then 'sum by (' + s.grouping(labels) + ') (' + s.series(r, [], offset) + ')'
+      else 'sum by (' + s.grouping(labels) + ') (rate(' + s.series(metric, extra) + window(range, offset) + '))',
 
     increase(metric, labels=s.labels, range='$__rate_interval', offset=null, extra=[])::
-      'sum by (%s) (increase(%s%s))' % [s.grouping(labels), s.series(metric, extra), window(range, offset)],
+      'sum by (' + s.grouping(labels) + ') (increase(' + s.series(metric, extra) + window(range, offset) + '))',
 
     // quantile(0.99, m): the quantile of the native histogram m where
     // Prometheus ingests it, or else of the classic m_bucket series (a
     // Prometheus 2, or 3 without native histograms): the same panel for
     // every Prometheus.
     quantile(q, metric, labels=s.labels, fn='rate', range='$__rate_interval', offset=null)::
-      local r = if fn == 'rate' then rule(recorded.quantiles, metric, num(q), labels, range) else null;
-      if r != null then 'max by (%s) (%s)' % [s.grouping(labels), s.series(r, [], offset)]
+      local qs = num(q);
+      local r = if fn == 'rate' then rule(recorded.quantiles, metric, qs, labels, range) else null;
+      if r != null then 'max by (' + s.grouping(labels) + ') (' + s.series(r, [], offset) + ')'
       else
-        local one(suffix, ls) = 'histogram_quantile(%s, sum by (%s) (%s(%s%s)))' % [
-          num(q), s.grouping(ls), fn, s.series(metric + suffix), window(range, offset),
-        ];
+        local one(suffix, ls) = 'histogram_quantile(' + qs + ', sum by (' + s.grouping(ls) + ') ('
+                                + fn + '(' + s.series(metric + suffix) + window(range, offset) + ')))';
         one('', labels) + ' or ' + one('_bucket', ['le'] + labels),
 
     // heatmap(m): the records per bucket and interval of histogram m,
     // native or classic, for a heatmap panel.
     heatmap(metric)::
       local g = s.grouping([]);
-      'sum by (%s) (increase(%s[$__rate_interval])) or on (%s) sum by (%s) (increase(%s[$__rate_interval]))' % [
-        g, s.series(metric), g, s.grouping(['le']), s.series(metric + '_bucket'),
-      ],
+      'sum by (' + g + ') (increase(' + s.series(metric) + '[$__rate_interval])) or on (' + g + ') sum by ('
+      + s.grouping(['le']) + ') (increase(' + s.series(metric + '_bucket') + '[$__rate_interval]))',
   },
 
   // annotations(o): the change marks of both dashboards on the series
