@@ -142,13 +142,20 @@ type panelJSON struct {
 //
 //	Queries(map[string]string{"probe_a": "p1", "probe_b": "p2"})
 func Queries(vars map[string]string) ([]Query, error) {
-	names, err := FileNames()
+	return QueriesIn(Files, vars)
+}
+
+// QueriesIn is Queries over the dashboards (*.json) of fsys, e.g. a
+// rendering of the mixin with another _config.
+func QueriesIn(fsys fs.FS, vars map[string]string) ([]Query, error) {
+	names, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
 	}
+	sort.Strings(names)
 	var out []Query
 	for _, name := range names {
-		b, err := Files.ReadFile(name)
+		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"text/tabwriter"
 	"time"
 
@@ -30,6 +31,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/promtest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/mixin"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
@@ -275,6 +277,22 @@ func testMonitoringEndToEnd(t *testing.T) {
 	}
 	allowed := allowList(t, queries)
 	noCluster := noClusterList(t, queries)
+	// The same dashboards reading the recording rules where one holds a
+	// panel's series (_config.dashboardsUseRecordingRules).
+	withRules, err := mixin.Render(`{ dashboardsUseRecordingRules: true }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rulesFS := fstest.MapFS{}
+	for name, b := range withRules.Dashboards {
+		rulesFS[name] = &fstest.MapFile{Data: b}
+	}
+	ruleQueries, err := dashboards.QueriesIn(rulesFS, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ruleAllowed := allowList(t, ruleQueries)
+	ruleNoCluster := noClusterList(t, ruleQueries)
 	recordings, err := alerts.RecordingRuleNames()
 	if err != nil {
 		t.Fatal(err)
@@ -292,6 +310,9 @@ func testMonitoringEndToEnd(t *testing.T) {
 	for _, s := range servers {
 		t.Run(s.name+"/queries", func(t *testing.T) {
 			checkQueriesAndRules(t, s.prom, queries, allowed, noCluster, recordings, alertNames)
+		})
+		t.Run(s.name+"/queries reading recording rules", func(t *testing.T) {
+			checkQueriesAndRules(t, s.prom, ruleQueries, ruleAllowed, ruleNoCluster, recordings, alertNames)
 		})
 	}
 	t.Run("p99 agree across modes", func(t *testing.T) {

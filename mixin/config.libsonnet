@@ -7,7 +7,8 @@
 {
   _config+:: {
     // The label matcher of the exporter's scrape job, read by
-    // KafkaBenchExporterDown and KafkaBenchExporterAbsent. The default
+    // KafkaBenchExporterDown, KafkaBenchExporterAbsent and every dashboard
+    // query of the exporter's series (and its $job variable). The default
     // matches e.g. "kafka_bench", "kafka-bench-exporter" and
     // "monitoring/kafka-bench-exporter".
     jobSelector: 'job=~".*kafka.?bench.*"',
@@ -16,6 +17,14 @@
     // --cluster label, or a target label set by relabelling). Every rule
     // and every dashboard query aggregates by it.
     clusterLabel: 'cluster',
+
+    // The dashboards read the recording rules of rules/rules.libsonnet
+    // (per-probe throughput at 1m, latency quantiles over 5m) where one
+    // holds a panel's series, in place of computing it from the raw series
+    // over $__rate_interval: lighter queries over long ranges, for a
+    // Prometheus that loads recording_rules.yml. The import copies
+    // (dashboards/import/) never read them.
+    dashboardsUseRecordingRules: false,
 
     // The prefix of every alert's runbook_url; the anchor is the alert
     // name in lower case.

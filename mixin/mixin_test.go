@@ -1,6 +1,9 @@
 package mixin
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,6 +280,184 @@ func TestImportDashboards(t *testing.T) {
 		delete(prov, "templating")
 		if len(imp) != len(prov) {
 			t.Errorf("%s: the import copy has %d fields besides __inputs, __requires and templating, the provisioning copy %d", name, len(imp), len(prov))
+		}
+	}
+}
+
+// dashboardQuery is one PromQL text of a rendered dashboard: a panel
+// target's expr and legend, an annotation's expr or a variable's query.
+type dashboardQuery struct {
+	where, expr, legend string
+}
+
+// dashboardQueries returns every query of the dashboard b.
+func dashboardQueries(t *testing.T, b []byte) []dashboardQuery {
+	t.Helper()
+	var d struct {
+		Panels []struct {
+			Title   string
+			Targets []struct {
+				RefID        string `json:"refId"`
+				Expr         string
+				LegendFormat string `json:"legendFormat"`
+			}
+		}
+		Annotations struct{ List []struct{ Name, Expr string } }
+		Templating  struct {
+			List []struct {
+				Name, Type string
+				Definition string
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	var out []dashboardQuery
+	for _, p := range d.Panels {
+		for _, tg := range p.Targets {
+			out = append(out, dashboardQuery{p.Title + "/" + tg.RefID, tg.Expr, tg.LegendFormat})
+		}
+	}
+	for _, a := range d.Annotations.List {
+		out = append(out, dashboardQuery{"annotation " + a.Name, a.Expr, ""})
+	}
+	for _, v := range d.Templating.List {
+		if v.Type == "query" {
+			out = append(out, dashboardQuery{"variable " + v.Name, v.Definition, ""})
+		}
+	}
+	return out
+}
+
+var (
+	selectorRE = regexp.MustCompile(`\{[^{}]*\}`)
+	groupRE    = regexp.MustCompile(`\b(?:by|on) \(([^)]*)\)`)
+	legendRE   = regexp.MustCompile(`\{\{[^}]*\}\}`)
+)
+
+// TestDashboardsFollowConfig renders the dashboards with another cluster
+// label and job selector: every selector of the exporter's series holds the
+// job selector, every aggregation keeps the cluster label, every legend
+// that names series names it.
+func TestDashboardsFollowConfig(t *testing.T) {
+	for _, config := range []string{
+		`{ clusterLabel: 'kafka_cluster', jobSelector: 'job="kb"' }`,
+		`{ clusterLabel: 'kafka_cluster', jobSelector: 'job="kb"', dashboardsUseRecordingRules: true }`,
+	} {
+		o := render(t, config)
+		for _, name := range Names(o.Dashboards) {
+			qs := dashboardQueries(t, o.Dashboards[name])
+			if len(qs) < 20 {
+				t.Fatalf("%s: %d queries", name, len(qs))
+			}
+			for _, q := range qs {
+				where := fmt.Sprintf("%s %s: %s", config, name, q.where)
+				for _, sel := range selectorRE.FindAllString(q.expr, -1) {
+					// The broker hosts' series are node_exporter's, of other jobs.
+					if strings.Contains(sel, "$host_job") || sel == "{host_metrics}" {
+						continue
+					}
+					if !strings.Contains(sel, `job="kb"`) {
+						t.Errorf("%s: selector %s lacks the job selector job=\"kb\": %s", where, sel, q.expr)
+					}
+					// A variable may list every cluster; a panel reads the selected.
+					if !strings.HasPrefix(q.where, "variable ") && !strings.Contains(sel, "kafka_cluster=~") {
+						t.Errorf("%s: selector %s does not select clusters by kafka_cluster: %s", where, sel, q.expr)
+					}
+				}
+				for _, m := range groupRE.FindAllStringSubmatch(q.expr, -1) {
+					// CPU by mode divides by the CPU count of the same job and instance.
+					if !strings.Contains(m[1], "kafka_cluster") && m[1] != "job, instance" {
+						t.Errorf("%s: %q does not keep kafka_cluster: %s", where, m[0], q.expr)
+					}
+				}
+				if strings.HasPrefix(q.expr, "label_values(") && !strings.Contains(q.expr, "${host_metrics}") && !strings.Contains(q.expr, `job="kb"`) {
+					t.Errorf("%s: %s lacks the job selector", where, q.expr)
+				}
+				if l := legendRE.FindString(q.legend); l != "" && l != "{{le}}" && !strings.HasPrefix(q.legend, "{{kafka_cluster}} ") {
+					t.Errorf("%s: legend %q does not name the cluster by kafka_cluster", where, q.legend)
+				}
+			}
+		}
+	}
+}
+
+// recordedRulesRead are the recording rules the dashboards read with
+// dashboardsUseRecordingRules.
+var recordedRulesRead = regexp.MustCompile(`probe:kafka_bench_[a-z_]+:(rate1m|rate5m|p[0-9]+_5m)\b`)
+
+// TestDashboardsUseRecordingRules: with dashboardsUseRecordingRules the
+// provisioning dashboards read the throughput and latency rules, every one
+// of them a rule of the rendering; without it, and in the import copies
+// always, they read the raw series.
+func TestDashboardsUseRecordingRules(t *testing.T) {
+	off := render(t, "")
+	on := render(t, `{ dashboardsUseRecordingRules: true }`)
+	records := map[string]bool{}
+	for _, r := range allRules(on) {
+		records[r.Record] = true
+	}
+	read := map[string]bool{}
+	for _, name := range Names(on.Dashboards) {
+		if bytes.Equal(on.Dashboards[name], off.Dashboards[name]) {
+			t.Errorf("%s: the same with and without dashboardsUseRecordingRules", name)
+		}
+		if !bytes.Equal(on.ImportDashboards[name], off.ImportDashboards[name]) {
+			t.Errorf("%s: the import copy changes with dashboardsUseRecordingRules", name)
+		}
+		for _, q := range dashboardQueries(t, off.Dashboards[name]) {
+			if m := recordedRulesRead.FindString(q.expr); m != "" {
+				t.Errorf("%s %s reads %s without dashboardsUseRecordingRules", name, q.where, m)
+			}
+		}
+		for _, q := range dashboardQueries(t, on.Dashboards[name]) {
+			for _, m := range recordedRulesRead.FindAllString(q.expr, -1) {
+				read[m] = true
+				if !records[m] {
+					t.Errorf("%s %s reads %s, no recording rule", name, q.where, m)
+				}
+				if strings.Contains(q.expr, "$__rate_interval") {
+					t.Errorf("%s %s reads %s and the raw series: %s", name, q.where, m, q.expr)
+				}
+			}
+		}
+	}
+	for _, want := range []string{
+		"probe:kafka_bench_produced_records:rate1m", "probe:kafka_bench_consumed_bytes:rate1m",
+		"probe:kafka_bench_produce_latency_seconds:p999_5m", "probe:kafka_bench_end_to_end_latency_seconds:p99_5m",
+		"probe:kafka_bench_produce_failed:rate5m",
+	} {
+		if !read[want] {
+			t.Errorf("no dashboard reads %s with dashboardsUseRecordingRules", want)
+		}
+	}
+}
+
+// TestEveryRecordingRuleIsRead: a recording rule is read by an alert,
+// another rule, a dashboard (with dashboardsUseRecordingRules) or the
+// users docs/migrating.md points to it.
+func TestEveryRecordingRuleIsRead(t *testing.T) {
+	o := render(t, `{ dashboardsUseRecordingRules: true }`)
+	migrating, err := os.ReadFile("../docs/migrating.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var readers strings.Builder
+	readers.Write(migrating)
+	for _, r := range allRules(o) {
+		readers.WriteString("\n" + r.Expr)
+	}
+	for _, b := range o.Dashboards {
+		readers.Write(b)
+	}
+	text := readers.String()
+	for _, r := range allRules(o) {
+		if r.Record == "" {
+			continue
+		}
+		if !regexp.MustCompile(regexp.QuoteMeta(r.Record) + `\b`).MatchString(text) {
+			t.Errorf("recording rule %s is read by no alert, rule or dashboard, nor named in docs/migrating.md", r.Record)
 		}
 	}
 }

@@ -1,20 +1,21 @@
-// The Grafana dashboards, by file name. Their queries read the cluster
-// label through _config.clusterLabel; the template variable that selects
-// clusters stays $cluster.
+// The Grafana dashboards, by file name, built with lib/grafana.libsonnet
+// (panels, rows, the grid) and lib/queries.libsonnet (PromQL formatted from
+// _config: the job selector, the cluster label, recording rules where
+// _config.dashboardsUseRecordingRules asks for them). The template variable
+// that selects clusters stays $cluster whatever the label's name.
 local lib = import '../lib/dashboards.libsonnet';
-local withLabel = lib.withClusterLabel;
 
-{
-  grafanaDashboards+:: {
-    'kafka-bench-overview.json': withLabel(import 'overview.libsonnet', $._config.clusterLabel),
-    'kafka-bench-compare.json': withLabel(import 'compare.libsonnet', $._config.clusterLabel),
-  },
-
+(import 'overview.libsonnet')
++ (import 'compare.libsonnet')
++ {
   // The same dashboards for import through Grafana's UI or grafana.com
   // (dashboards/import/): __inputs and __requires, the data source asked for
-  // on import. The provisioning copies above keep ${datasource} alone.
-  grafanaDashboardsImport:: {
-    [name]: lib.importable($.grafanaDashboards[name])
-    for name in std.objectFields($.grafanaDashboards)
-  },
+  // on import. The provisioning copies above keep ${datasource} alone. They
+  // never read recording rules: who imports a dashboard may not load them.
+  grafanaDashboardsImport::
+    local raw = $ + { _config+:: { dashboardsUseRecordingRules: false } };
+    {
+      [name]: lib.importable(raw.grafanaDashboards[name])
+      for name in std.objectFields(raw.grafanaDashboards)
+    },
 }

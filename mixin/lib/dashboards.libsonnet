@@ -1,25 +1,4 @@
 {
-  // withClusterLabel(d, label) is dashboard d with its queries, legends and
-  // variable queries reading the cluster label as label instead of cluster.
-  withClusterLabel(d, label)::
-    if label == 'cluster' then d
-    else
-      local replacements = [
-        ['cluster=~"', label + '=~"'],
-        ['cluster="', label + '="'],
-        ['(cluster,', '(' + label + ','],
-        ['(cluster)', '(' + label + ')'],
-        [', cluster,', ', ' + label + ','],
-        [', cluster)', ', ' + label + ')'],
-        ['{{cluster}}', '{{' + label + '}}'],
-      ];
-      local fix(s) = std.foldl(function(acc, r) std.strReplace(acc, r[0], r[1]), replacements, s);
-      local walk(v) =
-        if std.isObject(v) then { [k]: if std.member(['expr', 'legendFormat', 'query', 'definition', 'regex'], k) && std.isString(v[k]) then fix(v[k]) else walk(v[k]) for k in std.objectFields(v) }
-        else if std.isArray(v) then [walk(x) for x in v]
-        else v;
-      walk(d),
-
   // importable(d) is dashboard d for import through Grafana's UI or
   // grafana.com: __inputs asks for a Prometheus data source on import, which
   // becomes the current value of the ${datasource} variable every query

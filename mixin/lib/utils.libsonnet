@@ -36,9 +36,25 @@
   // num(0.1) = '0.1': a number as its shortest decimal (std.toString
   // writes 17 significant digits, 0.10000000000000001).
   num(x)::
-    if std.isNumber(x) && x == std.floor(x) && std.abs(x) < 1e15 then '%d' % x
+    if std.isNumber(x) && x == std.floor(x) && std.abs(x) < 1e15 then std.toString(x)
     else
-      local tries = [std.format('%.' + p + 'g', x) for p in std.range(1, 17)];
-      local exact = [t for t in tries if std.parseJson(t) == x];
-      if std.length(exact) > 0 then exact[0] else std.toString(x),
+      // A short decimal by integer arithmetic (std.format is slow), else
+      // the fewest %g digits that read back as x.
+      local decimal(p) =
+        if p > 9 then null
+        else
+          local n = std.floor(std.abs(x) * std.pow(10, p) + 0.5);
+          if n / std.pow(10, p) == std.abs(x) then [n, p] else decimal(p + 1);
+      local d = if std.abs(x) >= 1e-4 && std.abs(x) < 1e9 then decimal(1) else null;
+      local try(p) =
+        if p > 17 then std.toString(x)
+        else
+          local t = std.format('%.' + p + 'g', x);
+          if std.parseJson(t) == x then t else try(p + 1);
+      if d != null then
+        local scale = std.pow(10, d[1]);
+        local frac = std.toString(d[0] % scale);
+        (if x < 0 then '-' else '') + std.toString(std.floor(d[0] / scale)) + '.'
+        + std.repeat('0', d[1] - std.length(frac)) + frac
+      else try(1),
 }
