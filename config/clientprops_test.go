@@ -80,7 +80,7 @@ func loadWith(t *testing.T, yamlText, props string) (*Config, error) {
 	if err := os.WriteFile(path, []byte(yamlText), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return Load(path)
+	return LoadFile(path)
 }
 
 // A team's client.properties for SASL_SSL / SCRAM with a PEM truststore and
@@ -205,7 +205,7 @@ func TestPropertiesFileInvalid(t *testing.T) {
 	if _, err := Parse([]byte(yamlText)); err == nil || !strings.Contains(err.Error(), `kafka.properties_file = "client.properties": is read when the configuration is loaded from a file`) {
 		t.Errorf("Parse with a properties file: %v", err)
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.yml")); err == nil {
+	if _, err := LoadFile(filepath.Join(t.TempDir(), "missing.yml")); err == nil {
 		t.Error("Load of a missing file: no error")
 	}
 	dir := t.TempDir()
@@ -213,7 +213,7 @@ func TestPropertiesFileInvalid(t *testing.T) {
 	if err := os.WriteFile(path, []byte("kafka: {properties_file: nope.properties}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), `kafka.properties_file = "nope.properties"`) {
+	if _, err := LoadFile(path); err == nil || !strings.Contains(err.Error(), `kafka.properties_file = "nope.properties"`) {
 		t.Errorf("a missing properties file: %v", err)
 	}
 }

@@ -15,13 +15,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
-	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
-// HeaderSize is the size of the probe record header, whose layout
-// probes/payload defines; record_size may not be smaller.
-const HeaderSize = payload.HeaderSize
+// HeaderSize is the size of the header every probe record starts with:
+// record_size may not be smaller. Its layout is probes/payload's, which
+// fills exactly these bytes (a compile-time check there).
+const HeaderSize = 36
 
 // BatchOverhead bounds the bytes a record batch adds around one record value
 // (batch header 61 bytes plus record framing), so batch and request limits

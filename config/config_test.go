@@ -157,7 +157,7 @@ func TestInvalidFiles(t *testing.T) {
 }
 
 func TestValidFull(t *testing.T) {
-	cfg, err := Load("testdata/valid-full.yml")
+	cfg, err := LoadFile("testdata/valid-full.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestConfigPollInterval(t *testing.T) {
 }
 
 func TestMissingFile(t *testing.T) {
-	if _, err := Load(filepath.Join(t.TempDir(), "nope.yml")); !os.IsNotExist(err) {
+	if _, err := LoadFile(filepath.Join(t.TempDir(), "nope.yml")); !os.IsNotExist(err) {
 		t.Errorf("err = %v, want not-exist", err)
 	}
 }
@@ -386,7 +386,7 @@ func TestHostAgentMode(t *testing.T) {
 		})
 	}
 	// --config.check prints the mode back as it was written.
-	cfg, err := Load(agent)
+	cfg, err := LoadFile(agent)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,14 +12,14 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/yamlnode"
 )
 
-// Load reads, checks, decodes, defaults and validates a configuration file;
-// ResolveFile reads the files it names.
+// LoadFile reads, checks, decodes, defaults and validates a configuration
+// file; ResolveFile reads the files it names.
 //
 // The Kafka client properties file that kafka.properties_file names is
 // read here too, relative to the configuration file's directory, and
 // merged under the file's keys (clientprops.go): it is configuration, as
 // the YAML is.
-func Load(path string) (*Config, error) { return load(path, "", nil) }
+func LoadFile(path string) (*Config, error) { return load(path, "", nil) }
 
 // load is Load with the properties file propsFile (--kafka.properties-file,
 // relative to the working directory) in place of the file's
@@ -193,4 +193,29 @@ func mergeProperties(root *yaml.Node, read readProps) error {
 		}
 	}
 	return nil
+}
+
+// Load is the configuration's one entry point, for the start, every reload
+// and --config.check: the file (none: the flags alone) decoded and
+// validated with the flags over it (Effective), the resolve step that reads
+// what it names (ResolveFile), then check, which builds every client the
+// configuration implies without connecting (kclient.Check: config is read
+// before any client exists, so the check is handed in). Errors name the
+// file.
+func Load(file string, o Overrides, check func(*Resolved) error) (*Resolved, error) {
+	cfg, err := Effective(file, o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := ResolveFile(cfg, file)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(res); err != nil {
+		if file != "" {
+			err = fmt.Errorf("%s: %w", file, err)
+		}
+		return nil, err
+	}
+	return res, nil
 }

@@ -14,7 +14,7 @@ import (
 
 // loadResolved is Load and the resolve step, as the exporter reads a file.
 func loadResolved(file string) (*Resolved, error) {
-	cfg, err := Load(file)
+	cfg, err := LoadFile(file)
 	if err != nil {
 		return nil, err
 	}

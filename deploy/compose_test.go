@@ -223,7 +223,7 @@ func TestComposeFile(t *testing.T) {
 	host := c.toHost(exp, cpath)
 	checked, _ := replaceConfigFile(t, args, host)
 	configCheck(t, "compose exporter", checked)
-	cfg, err := config.Load(host)
+	cfg, err := config.LoadFile(host)
 	if err != nil {
 		t.Fatal(err)
 	}

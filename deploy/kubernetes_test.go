@@ -204,7 +204,7 @@ func TestDeployment(t *testing.T) {
 	}
 	checked, _ := replaceConfigFile(t, args, tmp)
 	configCheck(t, "Deployment args with "+cfgPath, checked)
-	cfg, err := config.Load(tmp)
+	cfg, err := config.LoadFile(tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func checkSecretReference(t *testing.T, pod, c any, cfgText string) {
 	if err := os.WriteFile(f, []byte(secured), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := config.Load(f); err != nil {
+	if _, err := config.LoadFile(f); err != nil {
 		t.Errorf("the ConfigMap's TLS/SASL example, uncommented, is invalid: %v\n%s", err, secured)
 	}
 }

@@ -308,7 +308,7 @@ probes:
     payload: {kind: file, file: entries.txt}
 `)
 	load := func() (*config.Resolved, error) {
-		cfg, err := config.Load(file)
+		cfg, err := config.LoadFile(file)
 		if err != nil {
 			return nil, err
 		}

@@ -41,11 +41,11 @@ probes:
 	}
 	const refusal = `probe "validated": producer.linger.ms = 70000: franz-go refuses it: linger 1m10s is larger than allowed 1m0s`
 
-	// --config.check loads with kclient.LoadConfig, as start and reload do.
+	// --config.check loads with config.Load, as start and reload do.
 	if _, err := config.Effective(badFile, config.Overrides{}); err != nil {
 		t.Fatalf("config's own checks refuse the file already: %v", err)
 	}
-	if _, err := kclient.LoadConfig(badFile, config.Overrides{}); err == nil || err.Error() != badFile+": "+refusal {
+	if _, err := config.Load(badFile, config.Overrides{}, kclient.Check); err == nil || err.Error() != badFile+": "+refusal {
 		t.Errorf("check: err = %v, want %s: %s", err, badFile, refusal)
 	}
 
@@ -53,7 +53,7 @@ probes:
 	x.WaitReady(t, 60*time.Second)
 	running := x.Probe(probe)
 	for _, load := range []func() (*config.Resolved, error){
-		func() (*config.Resolved, error) { return kclient.LoadConfig(badFile, config.Overrides{}) },
+		func() (*config.Resolved, error) { return config.Load(badFile, config.Overrides{}, kclient.Check) },
 		// A loader that skips the client check: Reload checks by itself.
 		func() (*config.Resolved, error) {
 			cfg, err := config.Effective(badFile, config.Overrides{})

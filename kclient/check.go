@@ -13,27 +13,6 @@ import (
 // address before it starts: Check never dials it.
 const checkSeed = "127.0.0.1:9092"
 
-// LoadConfig is config.Effective, the resolve step (config.ResolveFile)
-// and Check: what --config.check, start and reload accept is exactly what
-// the clients accept.
-func LoadConfig(file string, o config.Overrides) (*config.Resolved, error) {
-	cfg, err := config.Effective(file, o)
-	if err != nil {
-		return nil, err
-	}
-	res, err := config.ResolveFile(cfg, file)
-	if err != nil {
-		return nil, err
-	}
-	if err := Check(res); err != nil {
-		if file != "" {
-			err = fmt.Errorf("%s: %w", file, err)
-		}
-		return nil, err
-	}
-	return res, nil
-}
-
 // Check builds, without connecting, every client the configuration implies
 // (each probe's admin, producer and consumer clients, its capacity clients,
 // the configuration watcher's) and closes them at once. franz-go validates

@@ -29,7 +29,7 @@ func TestInvalidClientFiles(t *testing.T) {
 		if _, err := config.Effective(f, config.Overrides{}); err != nil {
 			return fmt.Errorf("config refuses it already: %w", err)
 		}
-		_, err := LoadConfig(f, config.Overrides{})
+		_, err := config.Load(f, config.Overrides{}, Check)
 		return err
 	}, nil)
 }

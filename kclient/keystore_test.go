@@ -73,7 +73,7 @@ ssl.keystore.password=` + storePW + `
 		write(t, filepath.Join(dir, "client.properties"), []byte(props))
 		file := filepath.Join(dir, "config.yml")
 		write(t, file, []byte("kafka: {properties_file: client.properties}\n"))
-		cfg, err := config.Load(file)
+		cfg, err := config.LoadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}

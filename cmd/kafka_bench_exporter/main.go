@@ -177,7 +177,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	case benchCommand + " " + mergeCommand:
 		return runMerge(f, stdout, stderr)
 	}
-	cfg, err := kclient.LoadConfig(f.configFile, f.overrides())
+	cfg, err := config.Load(f.configFile, f.overrides(), kclient.Check)
 	if f.configCheck {
 		return checkConfig(cfg, err, stdout, stderr)
 	}
@@ -224,7 +224,7 @@ func run(args []string, stdout, stderr *os.File) int {
 	if f.configFile != "" {
 		reload = func() error {
 			return exp.Reload(probeCtx, func() (*config.Resolved, error) {
-				newCfg, err := kclient.LoadConfig(f.configFile, f.overrides())
+				newCfg, err := config.Load(f.configFile, f.overrides(), kclient.Check)
 				if err != nil {
 					return nil, err
 				}

@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// HeaderSize is the encoded header length: the wire format owns it, and
-// config checks record_size against it. Layout, big endian:
+// HeaderSize is the encoded header length, config.HeaderSize, which
+// validation checks record_size against. Layout, big endian:
 //
 //	[0:4]   magic "KBX1"
 //	[4:12]  run id (uint64)
@@ -21,11 +23,18 @@ import (
 //
 // Castagnoli is used because it is hardware accelerated on amd64 and arm64
 // and is the checksum Kafka itself uses for record batches.
-const HeaderSize = 36
+const HeaderSize = config.HeaderSize
 
 const (
 	magic     = "KBX1"
 	crcOffset = 32
+)
+
+// The layout fills the header exactly: each constant is negative, so the
+// build fails, when HeaderSize and the layout part.
+const (
+	_ = uint(HeaderSize - (crcOffset + 4))
+	_ = uint((crcOffset + 4) - HeaderSize)
 )
 
 // castagnoli is read-only after package initialisation.
