@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The load generator's CPU per record against the client library's floor:
 # `kafka_bench_exporter bench` against a minimal franz-go producer and
-# consumer (internal/kafkatest/cmd/kgo-floor), rounds alternated, on one real
+# consumer (tools/kgo-floor), rounds alternated, on one real
 # Kafka broker. The measuring and the statistics are Go's:
-# internal/kafkatest/cmd/bench-floor, whose flags this passes on, e.g.
+# tools/bench-floor, whose flags this passes on, e.g.
 #
 #   scripts/bench-floor.sh                                    # produce and consume, 50,000 records/s x 1 KiB, acks=1
 #   scripts/bench-floor.sh -sides produce -acks all -rounds 5
@@ -12,4 +12,4 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
-exec go run ./internal/kafkatest/cmd/bench-floor "$@"
+exec go run ./tools/bench-floor "$@"

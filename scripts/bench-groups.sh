@@ -8,7 +8,7 @@
 # measured over POLLS polls INTERVAL seconds apart: CPU, requests sent (a
 # proxy the broker advertises counts them) and wall time per poll, RSS, and
 # its lag in records against the committed one for every group-partition.
-# The measuring is Go's: internal/kafkatest/cmd/bench-compare groups, which
+# The measuring is Go's: tools/bench-compare groups, which
 # this runs. The peers are not built here: give their binaries.
 #
 # Usage: KBE_BIN=... KMINION_BIN=... KAFKA_EXPORTER_BIN=... scripts/bench-groups.sh
@@ -25,4 +25,4 @@ for tool in go java mvn; do
   command -v "$tool" >/dev/null 2>&1 ||
     { echo "bench-groups: $tool not found (apt-get install golang openjdk-17-jdk-headless maven)" >&2; exit 1; }
 done
-exec go run ./internal/kafkatest/cmd/bench-compare groups "$@"
+exec go run ./tools/bench-compare groups "$@"

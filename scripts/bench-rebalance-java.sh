@@ -14,7 +14,7 @@
 # (internal/kafkatest/java/ChurnE2E.java, compiled here into $OUT/classes
 # against the jars of scripts/kafka.sh lib) uses Kafka's producer and consumer (in a JVM with C1 only and the serial
 # collector, less CPU beside the brokers); the Go one
-# (internal/kafkatest/cmd/kgo-churn) franz-go's, the same way. The runs go
+# (tools/kgo-churn) franz-go's, the same way. The runs go
 # round by round after one uncounted run, classic then consumer, the client
 # order alternating;
 # every line goes to $OUT/runs.jsonl, and the medians per client and
@@ -34,7 +34,7 @@ duration=${DURATION:-30}
 mkdir -p "$out/classes"
 lib=$(scripts/kafka.sh lib)
 javac -d "$out/classes" -cp "$lib/*" internal/kafkatest/java/ChurnE2E.java
-go build -o "$out/kgo-churn" ./internal/kafkatest/cmd/kgo-churn
+go build -o "$out/kgo-churn" ./tools/kgo-churn
 go build -o "$out/kafka-cluster" ./internal/kafkatest/cmd/kafka-cluster
 config=()
 if [ -n "${HEARTBEAT_MS:-}" ]; then

@@ -6,9 +6,9 @@
 # latency percentiles (intended send time on A -> read on B, as
 # histogram_quantile computes them) and, for comparison, the source's own
 # end-to-end p99, over a window of steady state. The measuring is Go's:
-# internal/kafkatest/cmd/bench-compare replication, which this runs.
+# tools/bench-compare replication, which this runs.
 # Usage: scripts/bench-replication.sh [seconds] [rate ...]   (default: 60 s at 200 records/s)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
-exec go run ./internal/kafkatest/cmd/bench-compare replication "$@"
+exec go run ./tools/bench-compare replication "$@"

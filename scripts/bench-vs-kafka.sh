@@ -28,7 +28,7 @@
 #            every 15 s for COST_SECS: CPU (fraction of one core) and RSS
 #
 # The measuring, the bench files and the statistics are Go's:
-# internal/kafkatest/cmd/bench-compare vs-kafka, which this runs.
+# tools/bench-compare vs-kafka, which this runs.
 #
 # Usage: scripts/bench-vs-kafka.sh [produce] [produce-txn] [consume] [share] [steady] [compression] [seeds] [cost]   (default: all)
 # Settings (environment, or the command's flags: -rounds, -records, ...): ROUNDS=3 RECORDS=1000000
@@ -43,4 +43,4 @@ for tool in go java mvn; do
   command -v "$tool" >/dev/null 2>&1 ||
     { echo "bench-vs-kafka: $tool not found (apt-get install golang openjdk-17-jdk-headless maven)" >&2; exit 1; }
 done
-exec go run ./internal/kafkatest/cmd/bench-compare vs-kafka "$@"
+exec go run ./tools/bench-compare vs-kafka "$@"

@@ -4,7 +4,7 @@
 # scripts/kafka.sh), rounds alternating which goes first. The two-worker
 # side is merged with `bench merge` from the results topic; both sides write
 # the seeds-shaped tables, collected in report.md. The measuring is Go's:
-# internal/kafkatest/cmd/bench-compare workers, which this runs.
+# tools/bench-compare workers, which this runs.
 #
 # Usage: scripts/bench-workers.sh
 # Settings (environment, or the command's flags: -rounds, -rate, ...): ROUNDS=2 RATE=20000 SECS=20 SIZE=100
@@ -17,4 +17,4 @@ for tool in go java mvn; do
   command -v "$tool" >/dev/null 2>&1 ||
     { echo "bench-workers: $tool not found (apt-get install golang openjdk-17-jdk-headless maven)" >&2; exit 1; }
 done
-exec go run ./internal/kafkatest/cmd/bench-compare workers "$@"
+exec go run ./tools/bench-compare workers "$@"

@@ -4,7 +4,7 @@
 # settings: acks=all, 3 partitions, consumer on; its own topic and group), waits
 # until it is ready plus WARMUP seconds, then scrapes /metrics every 15 s for
 # SECONDS_PER_ROW seconds and reads the process's CPU (utime+stime) and RSS over
-# that window. The measuring is Go's: internal/kafkatest/cmd/bench-compare
+# that window. The measuring is Go's: tools/bench-compare
 # footprint, which this runs.
 #
 #   scripts/footprint.sh                         rows 30:128 300:128 1000:1024 (rate:record_size)
@@ -24,4 +24,4 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/go-env.sh" # GOTOOLCHAIN=go<go.mod's go line>, GO_TOOLS_CACHE
 cd "$(dirname "$0")/.."
-exec go run ./internal/kafkatest/cmd/bench-compare footprint "$@"
+exec go run ./tools/bench-compare footprint "$@"

@@ -1,6 +1,6 @@
 // ChurnE2E: consumer.churn of scripts/bench-rebalance.yml with Kafka's own
 // Java clients, the Java half of scripts/bench-rebalance-java.sh (its franz-go
-// half is internal/kafkatest/cmd/kgo-churn, the same program in Go).
+// half is tools/kgo-churn, the same program in Go).
 //
 // It creates a topic (partitions, RF 3), starts two members of a fresh group
 // (group.protocol=consumer, or classic with the cooperative-sticky assignor)

@@ -113,7 +113,7 @@ func vsKafka(ctx context.Context, args []string) (err error) {
 	}
 	want := func(p string) bool { return slices.Contains(parts, p) }
 	if want("produce") || want("share") {
-		if v.floor, err = build(ctx, work, "./internal/kafkatest/cmd/kgo-floor"); err != nil {
+		if v.floor, err = build(ctx, work, "./tools/kgo-floor"); err != nil {
 			return err
 		}
 	}

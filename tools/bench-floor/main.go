@@ -2,10 +2,10 @@
 // the client library's floor, on one real Kafka broker (package kafkatest,
 // the version scripts/kafka.sh pins):
 //
-//	go run ./internal/kafkatest/cmd/bench-floor                      # produce and consume, 3 rounds
-//	go run ./internal/kafkatest/cmd/bench-floor -sides produce -rate 50000 -size 1024 -acks 1
-//	go run ./internal/kafkatest/cmd/bench-floor -vs /tmp/old/kafka_bench_exporter   # two builds of ours
-//	go run ./internal/kafkatest/cmd/bench-floor -sides daemon -rate 30 -size 128 -seconds 120
+//	go run ./tools/bench-floor                      # produce and consume, 3 rounds
+//	go run ./tools/bench-floor -sides produce -rate 50000 -size 1024 -acks 1
+//	go run ./tools/bench-floor -vs /tmp/old/kafka_bench_exporter   # two builds of ours
+//	go run ./tools/bench-floor -sides daemon -rate 30 -size 128 -seconds 120
 //
 // Sides:
 //
@@ -99,7 +99,7 @@ func main() {
 
 	ctx := context.Background()
 	if _, err := os.Stat("go.mod"); err != nil && (s.ours == "" || s.vs == "") {
-		log.Fatal("run from the repository's root (it builds ./cmd/kafka_bench_exporter and ./internal/kafkatest/cmd/kgo-floor), or give -ours and -vs")
+		log.Fatal("run from the repository's root (it builds ./cmd/kafka_bench_exporter and ./tools/kgo-floor), or give -ours and -vs")
 	}
 	if s.work == "" {
 		dir, err := os.MkdirTemp("", "bench-floor")
@@ -116,7 +116,7 @@ func main() {
 		s.ours = build(ctx, s.work, "./cmd/kafka_bench_exporter")
 	}
 	if s.vs == "" {
-		s.floor = build(ctx, s.work, "./internal/kafkatest/cmd/kgo-floor")
+		s.floor = build(ctx, s.work, "./tools/kgo-floor")
 	}
 	if s.brokers == "" {
 		c, err := kafkatest.StartCluster(ctx, kafkatest.Options{Nodes: 1,

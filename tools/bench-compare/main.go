@@ -2,12 +2,12 @@
 // docs/benchmarks.md on real Kafka brokers (package kafkatest, the version
 // scripts/kafka.sh pins) and prints their Markdown tables:
 //
-//	go run ./internal/kafkatest/cmd/bench-compare vs-kafka [produce] [consume] [steady] [compression] [seeds] [cost]
-//	go run ./internal/kafkatest/cmd/bench-compare embedded [seconds] [rate ...]
-//	go run ./internal/kafkatest/cmd/bench-compare footprint [rate:record_size ...]
-//	go run ./internal/kafkatest/cmd/bench-compare replication [seconds] [rate ...]
-//	go run ./internal/kafkatest/cmd/bench-compare workers
-//	go run ./internal/kafkatest/cmd/bench-compare groups
+//	go run ./tools/bench-compare vs-kafka [produce] [consume] [steady] [compression] [seeds] [cost]
+//	go run ./tools/bench-compare embedded [seconds] [rate ...]
+//	go run ./tools/bench-compare footprint [rate:record_size ...]
+//	go run ./tools/bench-compare replication [seconds] [rate ...]
+//	go run ./tools/bench-compare workers
+//	go run ./tools/bench-compare groups
 //
 // The subcommands:
 //
