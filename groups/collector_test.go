@@ -1,7 +1,6 @@
 package groups
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -18,25 +17,8 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testlog"
 )
-
-// logBuffer collects log output for assertions.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) count(sub string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.Count(b.buf.String(), sub)
-}
 
 // fakeClock is the collector's clock, moved by the test.
 type fakeClock struct {
@@ -62,7 +44,7 @@ type fixture struct {
 	brks  []string
 	clock *fakeClock
 	reg   *prometheus.Registry
-	logs  *logBuffer
+	logs  *testlog.Logs
 	c     *Collector
 }
 
@@ -79,7 +61,7 @@ func newFixture(t *testing.T, partitions int32, topics ...string) *fixture {
 	}
 	t.Cleanup(cl.Close)
 	f := &fixture{cl: cl, adm: kadm.NewClient(cl), brks: fc.ListenAddrs(), clock: &fakeClock{now: time.Unix(1_800_000_000, 0)},
-		reg: prometheus.NewRegistry(), logs: &logBuffer{}}
+		reg: prometheus.NewRegistry(), logs: &testlog.Logs{}}
 	f.c = New(f.reg, slog.New(slog.NewTextHandler(f.logs, nil)), Options{Now: f.clock.Now})
 	t.Cleanup(f.c.Stop)
 	return f
@@ -272,7 +254,7 @@ func TestMaxSeries(t *testing.T) {
 	if got, _ := fs.Value("kafka_bench_group_series_dropped"); got != 11 {
 		t.Errorf("series dropped = %v, want 11", got)
 	}
-	if n := f.logs.count("groups.max_series"); n != 1 {
+	if n := strings.Count(f.logs.String(), "groups.max_series"); n != 1 {
 		t.Errorf("%d WARN lines about max_series over three polls, want 1", n)
 	}
 }
