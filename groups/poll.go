@@ -30,6 +30,7 @@ type state struct {
 	dropping    bool
 	failure     string
 	lastSuccess time.Time
+	labels      labelCache // of the series of the last poll
 }
 
 // memory is what the collector remembers of a group.
@@ -55,6 +56,7 @@ type poller struct {
 	groups config.NameFilter
 	topics config.NameFilter
 	own    map[string]bool
+	buf    seriesBuf
 }
 
 func (p *poller) group(name string) bool { return !p.own[name] && p.groups.Match(name) }
@@ -229,6 +231,7 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 		return nil // stopped or replaced: nothing to serve or log
 	}
 	kept, dropped := p.limit(outs)
+	p.st.labels.sweep()
 
 	success := 0.0
 	if len(r.problems) == 0 {
@@ -280,7 +283,9 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 	}
 	out := groupOut{name: g.Name}
 	add := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
-		out.series = append(out.series, prometheus.MustNewConstMetric(d, t, v, append([]string{g.Name}, labels...)...))
+		k := seriesKey{desc: d, group: g.Name, n: len(labels)}
+		copy(k.v[:], labels)
+		out.series = append(out.series, p.buf.add(&p.st.labels, k, t, v))
 	}
 	add(descInfo, prometheus.GaugeValue, 1, g.Type, g.ProtocolType, g.Protocol, g.State)
 	members := -1
@@ -332,14 +337,14 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 		}
 		m.history = trim(append(m.history, lagPoint{at: now, lag: total}), now, time.Duration(p.target.Groups.StallWindow))
 		s := status(m.history, m.moved, members, g.State == "Empty", time.Duration(p.target.Groups.StallWindow))
-		for _, st := range Statuses {
+		for _, st := range statusOrder {
 			v := 0.0
 			if st == s {
 				v = 1
 			}
 			add(descStatus, prometheus.GaugeValue, v, st)
 		}
-		out.series = append(out.series, lagSeries(g.Name, lags, p.target.Groups.Granularity)...)
+		out.series = p.lagSeries(out.series, g.Name, lags, p.target.Groups.Granularity)
 	}
 	return out
 }
@@ -349,7 +354,13 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 // them, then those kept at the last poll, then by name; the first group
 // that does not fit and every one after it are dropped.
 func (p *poller) limit(outs []groupOut) (kept []prometheus.Metric, dropped int) {
-	slices.SortFunc(outs, func(a, b groupOut) int {
+	// outs are in name order, the order of the series; the order of
+	// priority is apart.
+	order := make([]*groupOut, len(outs))
+	for i := range outs {
+		order[i] = &outs[i]
+	}
+	slices.SortFunc(order, func(a, b *groupOut) int {
 		if ba, bb := bucket(a.seconds), bucket(b.seconds); ba != bb {
 			return bb - ba
 		}
@@ -363,14 +374,21 @@ func (p *poller) limit(outs []groupOut) (kept []prometheus.Metric, dropped int) 
 	})
 	keptNames := map[string]bool{}
 	full := false
-	for _, o := range outs {
-		if full || len(kept)+len(o.series) > p.target.Groups.MaxSeries {
+	n := 0
+	for _, o := range order {
+		if full || n+len(o.series) > p.target.Groups.MaxSeries {
 			full = true
 			dropped += len(o.series)
 			continue
 		}
-		kept = append(kept, o.series...)
+		n += len(o.series)
 		keptNames[o.name] = true
+	}
+	kept = make([]prometheus.Metric, 0, n)
+	for _, o := range outs {
+		if keptNames[o.name] {
+			kept = append(kept, o.series...)
+		}
 	}
 	p.st.kept = keptNames
 	switch {
@@ -424,17 +442,19 @@ func (p *poller) noteDenied(denied map[string]bool) {
 // pruneRecordTimes forgets the record timestamps of offsets no group is
 // at any more.
 func (p *poller) pruneRecordTimes(gs []*group) {
-	at := map[tp]map[int64]bool{}
+	if len(p.st.recordTimes) == 0 {
+		return
+	}
+	at := map[tpo]bool{}
 	for _, g := range gs {
 		for t, c := range g.Offsets {
-			if at[t] == nil {
-				at[t] = map[int64]bool{}
+			if _, ok := p.st.recordTimes[tpo{t, c}]; ok {
+				at[tpo{t, c}] = true
 			}
-			at[t][c] = true
 		}
 	}
 	for k := range p.st.recordTimes {
-		if !at[k.tp][k.offset] {
+		if !at[k] {
 			delete(p.st.recordTimes, k)
 		}
 	}
