@@ -22,7 +22,7 @@ type state struct {
 	timelines map[tp]*timeline
 	// recordTimes are the timestamps read of the records at committed
 	// offsets older than their timeline, by partition and offset.
-	recordTimes map[tpo]time.Time
+	recordTimes map[tpo]recordTime
 	groups      map[string]*memory
 	kept        map[string]bool // the groups max_series kept at the last poll
 	denied      map[string]bool // topics logged as not authorised
@@ -31,6 +31,14 @@ type state struct {
 	failure     string
 	lastSuccess time.Time
 	labels      labelCache // of the series of the last poll
+	polls       uint64     // polls begun
+}
+
+// recordTime is when a record was written, and the last poll at which a
+// group was at its offset.
+type recordTime struct {
+	at   time.Time
+	poll uint64
 }
 
 // memory is what the collector remembers of a group.
@@ -42,7 +50,7 @@ type memory struct {
 }
 
 func newState() *state {
-	return &state{timelines: map[tp]*timeline{}, recordTimes: map[tpo]time.Time{}, groups: map[string]*memory{},
+	return &state{timelines: map[tp]*timeline{}, recordTimes: map[tpo]recordTime{}, groups: map[string]*memory{},
 		kept: map[string]bool{}, denied: map[string]bool{}, skipped: map[string]string{}}
 }
 
@@ -79,6 +87,7 @@ type groupOut struct {
 // poll reads the cluster once and returns the series of the last poll.
 func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 	start := time.Now()
+	p.st.polls++
 	r := read(ctx, p.cl, p.adm, p, p.groups.Literal)
 	now := p.now()
 	p.noteSkipped(r.skipped)
@@ -186,18 +195,23 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 				l.seconds = 0
 			} else if at, ok := p.st.timelines[t].written(c); ok {
 				l.seconds = max(0, now.Sub(at).Seconds())
-			} else if at, ok := p.st.recordTimes[tpo{t, c}]; ok {
-				l.seconds = max(0, now.Sub(at).Seconds())
+			} else if rt, ok := p.st.recordTimes[tpo{t, c}]; ok {
+				l.seconds = max(0, now.Sub(rt.at).Seconds())
 			} else if !slices.Contains(want[t], c) {
 				want[t] = append(want[t], c)
 			}
 			l.offset = c
+			if lags[g.Name] == nil {
+				lags[g.Name] = make([]partLag, 0, len(g.Offsets))
+			}
 			lags[g.Name] = append(lags[g.Name], l)
 		}
 	}
 	if len(want) > 0 {
 		read := recordTimes(ctx, p.cl, want, leaders)
-		maps.Copy(p.st.recordTimes, read)
+		for k, at := range read {
+			p.st.recordTimes[k] = recordTime{at: at, poll: p.st.polls}
+		}
 		for _, ls := range lags {
 			for i := range ls {
 				if at, ok := read[tpo{ls[i].tp, ls[i].offset}]; ok && ls[i].seconds < 0 {
@@ -445,16 +459,17 @@ func (p *poller) pruneRecordTimes(gs []*group) {
 	if len(p.st.recordTimes) == 0 {
 		return
 	}
-	at := map[tpo]bool{}
+	poll := p.st.polls
 	for _, g := range gs {
 		for t, c := range g.Offsets {
-			if _, ok := p.st.recordTimes[tpo{t, c}]; ok {
-				at[tpo{t, c}] = true
+			if rt, ok := p.st.recordTimes[tpo{t, c}]; ok && rt.poll != poll {
+				rt.poll = poll
+				p.st.recordTimes[tpo{t, c}] = rt
 			}
 		}
 	}
-	for k := range p.st.recordTimes {
-		if !at[k] {
+	for k, rt := range p.st.recordTimes {
+		if rt.poll != poll {
 			delete(p.st.recordTimes, k)
 		}
 	}
