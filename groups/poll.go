@@ -3,6 +3,7 @@ package groups
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -144,15 +145,7 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 			}
 		}
 		if len(readable) > 0 {
-			listed, err := p.adm.ListEndOffsets(ctx, readable...)
-			if err != nil {
-				r.problems = append(r.problems, "ListOffsets: "+err.Error())
-			}
-			listed.Each(func(o kadm.ListedOffset) {
-				if o.Err == nil && o.Offset >= 0 {
-					ends[tp{o.Topic, o.Partition}] = o.Offset
-				}
-			})
+			r.problems = append(r.problems, p.listEnds(ctx, readable, partitions, ends)...)
 		}
 	}
 	p.noteDenied(denied)
@@ -271,6 +264,52 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 		series = append(series, prometheus.MustNewConstMetric(descTypeSkipped, prometheus.GaugeValue, 1, typ, r.skipped[typ]))
 	}
 	return series
+}
+
+// listEnds reads the high watermarks of the partitions of topics into
+// ends: one ListOffsets per leader, from the partitions Metadata just
+// listed (no Metadata of its own, as kadm's would send). It returns what
+// could not be read.
+func (p *poller) listEnds(ctx context.Context, topics []string, partitions map[string][]int32, ends map[tp]int64) (problems []string) {
+	req := kmsg.NewPtrListOffsetsRequest()
+	req.TimeoutMillis = 15000
+	req.Topics = make([]kmsg.ListOffsetsRequestTopic, 0, len(topics))
+	for _, t := range topics {
+		rt := kmsg.NewListOffsetsRequestTopic()
+		rt.Topic = t
+		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, len(partitions[t]))
+		for i, part := range partitions[t] {
+			rt.Partitions[i] = kmsg.NewListOffsetsRequestTopicPartition()
+			rt.Partitions[i].Partition = part
+			rt.Partitions[i].Timestamp = -1 // the high watermark (read uncommitted)
+		}
+		req.Topics = append(req.Topics, rt)
+	}
+	for _, shard := range p.cl.RequestSharded(ctx, req) {
+		if shard.Err != nil {
+			problems = append(problems, fmt.Sprintf("ListOffsets to broker %d: %v", shard.Meta.NodeID, shard.Err))
+			continue
+		}
+		failed := 0
+		var first error
+		for _, t := range shard.Resp.(*kmsg.ListOffsetsResponse).Topics {
+			for _, pt := range t.Partitions {
+				if err := kerr.ErrorForCode(pt.ErrorCode); err != nil {
+					if failed++; first == nil {
+						first = fmt.Errorf("%s[%d]: %w", t.Topic, pt.Partition, err)
+					}
+					continue
+				}
+				if pt.Offset >= 0 {
+					ends[tp{t.Topic, pt.Partition}] = pt.Offset
+				}
+			}
+		}
+		if failed > 0 && isAuthErr(first) {
+			problems = append(problems, fmt.Sprintf("ListOffsets to broker %d: %d partitions failed, first %v", shard.Meta.NodeID, failed, first))
+		}
+	}
+	return problems
 }
 
 // groupSeries are one group's series: state, status and lag at the
