@@ -3,7 +3,6 @@ package groups
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"syscall"
 	"testing"
@@ -76,7 +75,7 @@ func benchPoll(b *testing.B, groups int, granularity string) {
 	gs.Granularity = granularity
 	gs.MaxSeries = 1_000_000
 	now := at.Add(time.Hour)
-	p := &poller{cl: cl, adm: adm, target: Target{Groups: gs}, st: newState(), logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	p := &poller{cl: cl, adm: adm, target: Target{Groups: gs}, st: newState(), logger: slog.New(slog.DiscardHandler),
 		now: func() time.Time { return now }, own: map[string]bool{}}
 	reg := prometheus.NewRegistry()
 	var last []prometheus.Metric

@@ -19,7 +19,7 @@ func (p *poller) lagSeries(out []prometheus.Metric, group string, lags []partLag
 	descRecords, descSeconds := lagDescs(granularity)
 	// The order a scrape sorts the series in: by label values, the labels
 	// by name (group, partition, topic).
-	same := func(a, b partLag) bool { return true }
+	same := func(_, _ partLag) bool { return true }
 	switch granularity {
 	case config.GranularityTopic:
 		slices.SortFunc(lags, func(a, b partLag) int { return cmp.Compare(a.Topic, b.Topic) })
