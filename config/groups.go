@@ -31,7 +31,7 @@ type Groups struct {
 // Group-block defaults and granularities.
 const (
 	DefaultGroupsInterval    = 30 * time.Second
-	DefaultGroupsMaxSeries   = 20000
+	DefaultGroupsMaxSeries   = 100000
 	DefaultGroupsStallWindow = 5 * time.Minute
 	GranularityGroup         = "group"
 	GranularityTopic         = "topic"

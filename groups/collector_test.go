@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/model"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -276,5 +278,72 @@ func TestAllowDenyAndNotVisible(t *testing.T) {
 	}
 	if r := fs.Label("kafka_bench_group_not_read_info", "reason", "group", "ghost"); !strings.HasPrefix(r, "not visible") {
 		t.Errorf("ghost's reason = %q, want not visible", r)
+	}
+}
+
+// A poll's series come in the order a scrape sorts them in (by label
+// values, labels by name: partition 10 before 2), whatever order
+// max_series keeps the groups in, and the labels of a group gone are
+// forgotten at the next poll.
+func TestSeriesInScrapeOrder(t *testing.T) {
+	f := newFixture(t, 12, "a", "b")
+	now := f.clock.Now()
+	for _, topic := range []string{"a", "b"} {
+		for part := range int32(12) {
+			f.produce(t, topic, part, 2, now.Add(-time.Hour))
+		}
+	}
+	offsets := map[int32]int64{}
+	for part := range int32(12) {
+		offsets[part] = 1
+	}
+	// z is the furthest behind in seconds: first for max_series, last by
+	// name.
+	f.produce(t, "a", 0, 1, now.Add(-3*time.Hour))
+	for _, g := range []string{"z", "m", "b"} {
+		f.commit(t, g, "a", offsets)
+		f.commit(t, g, "b", offsets)
+	}
+	f.commit(t, "z", "a", map[int32]int64{0: 2})
+	tg := f.target(config.Groups{Granularity: config.GranularityPartition})
+	p := &poller{cl: f.cl, adm: f.adm, target: tg, st: newState(), logger: slog.New(slog.NewTextHandler(f.logs, nil)),
+		now: f.clock.Now, own: map[string]bool{}}
+	p.poll(context.Background())
+	f.clock.Add(time.Second)
+	ms := p.poll(context.Background())
+
+	last := map[string][]string{} // family -> label values of its last series
+	lag := 0
+	for _, m := range ms {
+		var d dto.Metric
+		if err := m.Write(&d); err != nil {
+			t.Fatal(err)
+		}
+		name := m.Desc().String()
+		var values []string
+		for _, l := range d.GetLabel() {
+			values = append(values, l.GetValue())
+		}
+		if prev, ok := last[name]; ok && slices.Compare(prev, values) >= 0 {
+			t.Errorf("%s: series %q after %q, a scrape sorts them the other way", name, values, prev)
+		}
+		last[name] = values
+		if strings.Contains(name, "kafka_bench_group_lag_records") {
+			lag++
+		}
+	}
+	if lag != 3*24 {
+		t.Errorf("%d lag records series, want %d", lag, 3*24)
+	}
+
+	if _, err := f.adm.DeleteGroups(context.Background(), "m"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Add(time.Second)
+	p.poll(context.Background())
+	for k := range p.st.labels.m {
+		if k.group == "m" {
+			t.Fatalf("labels of the deleted group m kept: %+v", k)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package groups
 
 import (
+	"slices"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
@@ -9,6 +11,9 @@ import (
 // Statuses of a group (status.go), the status label of
 // kafka_bench_group_status, in this order.
 var Statuses = []string{StatusOK, StatusLagging, StatusStalled, StatusStopped}
+
+// statusOrder are the statuses in the order a scrape sorts their series.
+var statusOrder = slices.Sorted(slices.Values(Statuses))
 
 // The families. The lag families' labels follow groups.granularity
 // (lagLabels); every other per-group family is labelled with the group.
@@ -56,8 +61,26 @@ func lagLabels(granularity string) []string {
 	return []string{"group", "topic"}
 }
 
+// lagFamilies are the lag families of each granularity, made once: a
+// series is known from poll to poll by its family (series.go).
+var lagFamilies = func() map[string][2]*prometheus.Desc {
+	out := map[string][2]*prometheus.Desc{}
+	for _, g := range []string{config.GranularityGroup, config.GranularityTopic, config.GranularityPartition} {
+		r, s := newLagDescs(g)
+		out[g] = [2]*prometheus.Desc{r, s}
+	}
+	return out
+}()
+
 // lagDescs are the lag families at a granularity.
 func lagDescs(granularity string) (records, seconds *prometheus.Desc) {
+	if d, ok := lagFamilies[granularity]; ok {
+		return d[0], d[1]
+	}
+	return newLagDescs(granularity)
+}
+
+func newLagDescs(granularity string) (records, seconds *prometheus.Desc) {
 	l := lagLabels(granularity)
 	records = prometheus.NewDesc("kafka_bench_group_lag_records",
 		"High watermark minus the group's committed offset (a share group: the broker's own lag), 0 when caught up, summed over partitions at groups.granularity; no series while unknown, none for a partition without a committed offset.", l, nil)

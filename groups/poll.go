@@ -3,6 +3,7 @@ package groups
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -22,7 +23,7 @@ type state struct {
 	timelines map[tp]*timeline
 	// recordTimes are the timestamps read of the records at committed
 	// offsets older than their timeline, by partition and offset.
-	recordTimes map[tpo]time.Time
+	recordTimes map[tpo]recordTime
 	groups      map[string]*memory
 	kept        map[string]bool // the groups max_series kept at the last poll
 	denied      map[string]bool // topics logged as not authorised
@@ -30,6 +31,15 @@ type state struct {
 	dropping    bool
 	failure     string
 	lastSuccess time.Time
+	labels      labelCache // of the series of the last poll
+	polls       uint64     // polls begun
+}
+
+// recordTime is when a record was written, and the last poll at which a
+// group was at its offset.
+type recordTime struct {
+	at   time.Time
+	poll uint64
 }
 
 // memory is what the collector remembers of a group.
@@ -41,7 +51,7 @@ type memory struct {
 }
 
 func newState() *state {
-	return &state{timelines: map[tp]*timeline{}, recordTimes: map[tpo]time.Time{}, groups: map[string]*memory{},
+	return &state{timelines: map[tp]*timeline{}, recordTimes: map[tpo]recordTime{}, groups: map[string]*memory{},
 		kept: map[string]bool{}, denied: map[string]bool{}, skipped: map[string]string{}}
 }
 
@@ -55,6 +65,7 @@ type poller struct {
 	groups config.NameFilter
 	topics config.NameFilter
 	own    map[string]bool
+	buf    seriesBuf
 }
 
 func (p *poller) group(name string) bool { return !p.own[name] && p.groups.Match(name) }
@@ -77,6 +88,7 @@ type groupOut struct {
 // poll reads the cluster once and returns the series of the last poll.
 func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 	start := time.Now()
+	p.st.polls++
 	r := read(ctx, p.cl, p.adm, p, p.groups.Literal)
 	now := p.now()
 	p.noteSkipped(r.skipped)
@@ -133,15 +145,7 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 			}
 		}
 		if len(readable) > 0 {
-			listed, err := p.adm.ListEndOffsets(ctx, readable...)
-			if err != nil {
-				r.problems = append(r.problems, "ListOffsets: "+err.Error())
-			}
-			listed.Each(func(o kadm.ListedOffset) {
-				if o.Err == nil && o.Offset >= 0 {
-					ends[tp{o.Topic, o.Partition}] = o.Offset
-				}
-			})
+			r.problems = append(r.problems, p.listEnds(ctx, readable, partitions, ends)...)
 		}
 	}
 	p.noteDenied(denied)
@@ -184,18 +188,23 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 				l.seconds = 0
 			} else if at, ok := p.st.timelines[t].written(c); ok {
 				l.seconds = max(0, now.Sub(at).Seconds())
-			} else if at, ok := p.st.recordTimes[tpo{t, c}]; ok {
-				l.seconds = max(0, now.Sub(at).Seconds())
+			} else if rt, ok := p.st.recordTimes[tpo{t, c}]; ok {
+				l.seconds = max(0, now.Sub(rt.at).Seconds())
 			} else if !slices.Contains(want[t], c) {
 				want[t] = append(want[t], c)
 			}
 			l.offset = c
+			if lags[g.Name] == nil {
+				lags[g.Name] = make([]partLag, 0, len(g.Offsets))
+			}
 			lags[g.Name] = append(lags[g.Name], l)
 		}
 	}
 	if len(want) > 0 {
 		read := recordTimes(ctx, p.cl, want, leaders)
-		maps.Copy(p.st.recordTimes, read)
+		for k, at := range read {
+			p.st.recordTimes[k] = recordTime{at: at, poll: p.st.polls}
+		}
 		for _, ls := range lags {
 			for i := range ls {
 				if at, ok := read[tpo{ls[i].tp, ls[i].offset}]; ok && ls[i].seconds < 0 {
@@ -229,6 +238,7 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 		return nil // stopped or replaced: nothing to serve or log
 	}
 	kept, dropped := p.limit(outs)
+	p.st.labels.sweep()
 
 	success := 0.0
 	if len(r.problems) == 0 {
@@ -256,6 +266,52 @@ func (p *poller) poll(ctx context.Context) []prometheus.Metric {
 	return series
 }
 
+// listEnds reads the high watermarks of the partitions of topics into
+// ends: one ListOffsets per leader, from the partitions Metadata just
+// listed (no Metadata of its own, as kadm's would send). It returns what
+// could not be read.
+func (p *poller) listEnds(ctx context.Context, topics []string, partitions map[string][]int32, ends map[tp]int64) (problems []string) {
+	req := kmsg.NewPtrListOffsetsRequest()
+	req.TimeoutMillis = 15000
+	req.Topics = make([]kmsg.ListOffsetsRequestTopic, 0, len(topics))
+	for _, t := range topics {
+		rt := kmsg.NewListOffsetsRequestTopic()
+		rt.Topic = t
+		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, len(partitions[t]))
+		for i, part := range partitions[t] {
+			rt.Partitions[i] = kmsg.NewListOffsetsRequestTopicPartition()
+			rt.Partitions[i].Partition = part
+			rt.Partitions[i].Timestamp = -1 // the high watermark (read uncommitted)
+		}
+		req.Topics = append(req.Topics, rt)
+	}
+	for _, shard := range p.cl.RequestSharded(ctx, req) {
+		if shard.Err != nil {
+			problems = append(problems, fmt.Sprintf("ListOffsets to broker %d: %v", shard.Meta.NodeID, shard.Err))
+			continue
+		}
+		failed := 0
+		var first error
+		for _, t := range shard.Resp.(*kmsg.ListOffsetsResponse).Topics {
+			for _, pt := range t.Partitions {
+				if err := kerr.ErrorForCode(pt.ErrorCode); err != nil {
+					if failed++; first == nil {
+						first = fmt.Errorf("%s[%d]: %w", t.Topic, pt.Partition, err)
+					}
+					continue
+				}
+				if pt.Offset >= 0 {
+					ends[tp{t.Topic, pt.Partition}] = pt.Offset
+				}
+			}
+		}
+		if failed > 0 && isAuthErr(first) {
+			problems = append(problems, fmt.Sprintf("ListOffsets to broker %d: %d partitions failed, first %v", shard.Meta.NodeID, failed, first))
+		}
+	}
+	return problems
+}
+
 // groupSeries are one group's series: state, status and lag at the
 // configured granularity; it updates what is remembered of the group.
 func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]int32, denied map[string]bool, now time.Time) groupOut {
@@ -280,7 +336,9 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 	}
 	out := groupOut{name: g.Name}
 	add := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
-		out.series = append(out.series, prometheus.MustNewConstMetric(d, t, v, append([]string{g.Name}, labels...)...))
+		k := seriesKey{desc: d, group: g.Name, n: len(labels)}
+		copy(k.v[:], labels)
+		out.series = append(out.series, p.buf.add(&p.st.labels, k, t, v))
 	}
 	add(descInfo, prometheus.GaugeValue, 1, g.Type, g.ProtocolType, g.Protocol, g.State)
 	members := -1
@@ -332,14 +390,14 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 		}
 		m.history = trim(append(m.history, lagPoint{at: now, lag: total}), now, time.Duration(p.target.Groups.StallWindow))
 		s := status(m.history, m.moved, members, g.State == "Empty", time.Duration(p.target.Groups.StallWindow))
-		for _, st := range Statuses {
+		for _, st := range statusOrder {
 			v := 0.0
 			if st == s {
 				v = 1
 			}
 			add(descStatus, prometheus.GaugeValue, v, st)
 		}
-		out.series = append(out.series, lagSeries(g.Name, lags, p.target.Groups.Granularity)...)
+		out.series = p.lagSeries(out.series, g.Name, lags, p.target.Groups.Granularity)
 	}
 	return out
 }
@@ -349,7 +407,13 @@ func (p *poller) groupSeries(g *group, lags []partLag, partitions map[string][]i
 // them, then those kept at the last poll, then by name; the first group
 // that does not fit and every one after it are dropped.
 func (p *poller) limit(outs []groupOut) (kept []prometheus.Metric, dropped int) {
-	slices.SortFunc(outs, func(a, b groupOut) int {
+	// outs are in name order, the order of the series; the order of
+	// priority is apart.
+	order := make([]*groupOut, len(outs))
+	for i := range outs {
+		order[i] = &outs[i]
+	}
+	slices.SortFunc(order, func(a, b *groupOut) int {
 		if ba, bb := bucket(a.seconds), bucket(b.seconds); ba != bb {
 			return bb - ba
 		}
@@ -363,14 +427,21 @@ func (p *poller) limit(outs []groupOut) (kept []prometheus.Metric, dropped int) 
 	})
 	keptNames := map[string]bool{}
 	full := false
-	for _, o := range outs {
-		if full || len(kept)+len(o.series) > p.target.Groups.MaxSeries {
+	n := 0
+	for _, o := range order {
+		if full || n+len(o.series) > p.target.Groups.MaxSeries {
 			full = true
 			dropped += len(o.series)
 			continue
 		}
-		kept = append(kept, o.series...)
+		n += len(o.series)
 		keptNames[o.name] = true
+	}
+	kept = make([]prometheus.Metric, 0, n)
+	for _, o := range outs {
+		if keptNames[o.name] {
+			kept = append(kept, o.series...)
+		}
 	}
 	p.st.kept = keptNames
 	switch {
@@ -424,17 +495,20 @@ func (p *poller) noteDenied(denied map[string]bool) {
 // pruneRecordTimes forgets the record timestamps of offsets no group is
 // at any more.
 func (p *poller) pruneRecordTimes(gs []*group) {
-	at := map[tp]map[int64]bool{}
+	if len(p.st.recordTimes) == 0 {
+		return
+	}
+	poll := p.st.polls
 	for _, g := range gs {
 		for t, c := range g.Offsets {
-			if at[t] == nil {
-				at[t] = map[int64]bool{}
+			if rt, ok := p.st.recordTimes[tpo{t, c}]; ok && rt.poll != poll {
+				rt.poll = poll
+				p.st.recordTimes[tpo{t, c}] = rt
 			}
-			at[t][c] = true
 		}
 	}
-	for k := range p.st.recordTimes {
-		if !at[k.tp][k.offset] {
+	for k, rt := range p.st.recordTimes {
+		if rt.poll != poll {
 			delete(p.st.recordTimes, k)
 		}
 	}

@@ -161,7 +161,7 @@ func read(ctx context.Context, cl *kgo.Client, adm *kadm.Client, sel selector, n
 	describeConsumer(ctx, adm, index, byType[TypeConsumer], r)
 	describeShare(ctx, adm, index, byType[TypeShare], r)
 	describeStreams(ctx, cl, adm, index, byType[TypeStreams], r)
-	fetchOffsets(ctx, adm, index, slices.Concat(byType[TypeClassic], byType[TypeConsumer], byType[TypeStreams]), r)
+	fetchOffsets(ctx, cl, index, slices.Concat(byType[TypeClassic], byType[TypeConsumer], byType[TypeStreams]), r)
 	fetchShareOffsets(ctx, adm, index, byType[TypeShare], r)
 	sort.Slice(r.groups, func(i, j int) bool { return r.groups[i].Name < r.groups[j].Name })
 	return r
@@ -296,34 +296,86 @@ func (g *group) describeFailed(r *reading, what string, err error) {
 }
 
 // fetchOffsets reads the committed offsets of every group in one
-// OffsetFetch per coordinator (KIP-709).
-func fetchOffsets(ctx context.Context, adm *kadm.Client, index map[string]*group, names []string, r *reading) {
+// OffsetFetch per coordinator (KIP-709), the groups whose coordinator
+// moved once more.
+func fetchOffsets(ctx context.Context, cl *kgo.Client, index map[string]*group, names []string, r *reading) {
 	if len(names) == 0 {
 		return
 	}
-	fs := adm.FetchManyOffsets(ctx, names...)
-	if again := failedRetriable(names, func(n string) error { return fs[n].Err }); len(again) > 0 {
-		maps.Copy(fs, adm.FetchManyOffsets(ctx, again...))
+	errs := offsetFetch(ctx, cl, index, names)
+	if again := failedRetriable(names, func(n string) error { return errs[n] }); len(again) > 0 {
+		maps.Copy(errs, offsetFetch(ctx, cl, index, again))
 	}
 	for _, name := range names {
-		g := index[name]
-		f, ok := fs[name]
-		if !ok || f.Err != nil {
-			err := f.Err
-			if err == nil {
-				err = errors.New("no answer from its coordinator")
-			}
-			r.problems = append(r.problems, fmt.Sprintf("group %q: OffsetFetch failed: %v", name, err))
+		err, ok := errs[name]
+		if ok && err == nil {
+			index[name].OffsetsRead = true
 			continue
 		}
-		g.OffsetsRead = true
-		g.Offsets = map[tp]int64{}
-		f.Fetched.Each(func(o kadm.OffsetResponse) {
-			if o.Err == nil && o.At >= 0 {
-				g.Offsets[tp{o.Topic, o.Partition}] = o.At
-			}
-		})
+		if err == nil {
+			err = errors.New("no answer from its coordinator")
+		}
+		r.problems = append(r.problems, fmt.Sprintf("group %q: OffsetFetch failed: %v", name, err))
 	}
+}
+
+// offsetFetch sends one OffsetFetch per coordinator and sets the offsets
+// of each group answered without an error: the error of each group
+// answered, nil for one read.
+func offsetFetch(ctx context.Context, cl *kgo.Client, index map[string]*group, names []string) map[string]error {
+	errs := make(map[string]error, len(names))
+	req := kmsg.NewPtrOffsetFetchRequest()
+	req.Groups = make([]kmsg.OffsetFetchRequestGroup, len(names))
+	for i, name := range names {
+		req.Groups[i] = kmsg.NewOffsetFetchRequestGroup()
+		req.Groups[i].Group = name
+	}
+	for _, shard := range cl.RequestSharded(ctx, req) {
+		sent := shard.Req.(*kmsg.OffsetFetchRequest)
+		err := shard.Err
+		if err == nil {
+			// The request's own error (the groups' are apart from v8).
+			if e := kerr.ErrorForCode(shard.Resp.(*kmsg.OffsetFetchResponse).ErrorCode); isAuthErr(e) {
+				err = e
+			}
+		}
+		if err != nil {
+			for _, g := range sent.Groups {
+				errs[g.Group] = err
+			}
+			continue
+		}
+		for _, rg := range shard.Resp.(*kmsg.OffsetFetchResponse).Groups {
+			g := index[rg.Group]
+			if g == nil {
+				continue
+			}
+			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
+				errs[rg.Group] = err
+				continue
+			}
+			n := 0
+			for _, t := range rg.Topics {
+				n += len(t.Partitions)
+			}
+			g.Offsets = make(map[tp]int64, n)
+			for _, t := range rg.Topics {
+				for _, p := range t.Partitions {
+					if p.ErrorCode == 0 && p.Offset >= 0 {
+						g.Offsets[tp{t.Topic, p.Partition}] = p.Offset
+					}
+				}
+			}
+			errs[rg.Group] = nil
+		}
+	}
+	return errs
+}
+
+// isAuthErr: the error is an authorization failure.
+func isAuthErr(err error) bool {
+	return errors.Is(err, kerr.ClusterAuthorizationFailed) || errors.Is(err, kerr.TopicAuthorizationFailed) ||
+		errors.Is(err, kerr.GroupAuthorizationFailed)
 }
 
 // fetchShareOffsets reads share groups' start offsets and the broker's lag
