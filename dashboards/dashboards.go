@@ -1,12 +1,14 @@
 // Package dashboards ships the Grafana dashboards of kafka_bench_exporter
-// (kafka-bench-overview.json and kafka-bench-compare.json in this directory)
-// and a helper that extracts their PromQL queries.
+// (kafka-bench-overview.json, kafka-bench-compare.json and
+// kafka-bench-groups.json in this directory) and a helper that extracts their
+// PromQL queries.
 //
 // The JSON files are provisioning-ready: stable uids, a ${datasource}
 // template variable of type prometheus (no __inputs section, no hard-coded
 // data source uid) and the template variables cluster, job, instance and
-// probe (overview) or job, instance, cluster_a, probe_a, cluster_b, probe_b
-// and compare_offset (compare).
+// probe (overview), job, instance, cluster_a, probe_a, cluster_b, probe_b
+// and compare_offset (compare), or cluster, job, instance and group (consumer
+// groups).
 //
 // Fleet rules every query keeps (the lint test enforces them): every
 // aggregation keeps the cluster and instance labels, so exporters of
@@ -34,6 +36,7 @@ var Files embed.FS
 const (
 	OverviewUID = "kafka-bench-overview"
 	CompareUID  = "kafka-bench-compare"
+	GroupsUID   = "kafka-bench-groups"
 )
 
 // HostDisks is the default of the Overview's host_disks variable: whole
@@ -55,7 +58,8 @@ type Query struct {
 // DefaultVars returns the values Queries uses for variables the caller does
 // not set: Grafana's built-in interval variables and "all" for the
 // multi-value filters (and for cluster_a and cluster_b, which match every
-// cluster). probe_a and probe_b have no default. The Broker hosts
+// cluster). probe_a, probe_b and group (one consumer group, matched
+// exactly) have no default. The Broker hosts
 // row reads this exporter's host metrics (host_metrics=kafka_bench_host),
 // which exist wherever the exporter runs; Grafana's default is node_exporter.
 func DefaultVars() map[string]string {
@@ -140,7 +144,7 @@ type panelJSON struct {
 // panel order, with template variables substituted from vars (see
 // Substitute and DefaultVars). For example:
 //
-//	Queries(map[string]string{"probe_a": "p1", "probe_b": "p2"})
+//	Queries(map[string]string{"probe_a": "p1", "probe_b": "p2", "group": "g1"})
 func Queries(vars map[string]string) ([]Query, error) {
 	return QueriesIn(Files, vars)
 }

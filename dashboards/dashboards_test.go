@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ var upcomingMetrics = map[string]bool{}
 const metricNamesFile = "../exporter/testdata/metric_names.txt"
 
 // testVars are the variable values used to expand queries for linting.
-var testVars = map[string]string{"probe_a": "probe-a", "probe_b": "probe-b"}
+var testVars = map[string]string{"probe_a": "probe-a", "probe_b": "probe-b", "group": "group-a"}
 
 // builtinVars are Grafana's global variables the dashboards may use.
 var builtinVars = map[string]bool{"__rate_interval": true, "__interval": true, "__range": true}
@@ -38,6 +39,7 @@ var wantDashboards = map[string]struct {
 }{
 	"kafka-bench-overview.json": {OverviewUID, "Kafka Bench / Overview", []string{"datasource", "cluster", "job", "instance", "probe"}},
 	"kafka-bench-compare.json":  {CompareUID, "Kafka Bench / Compare", []string{"datasource", "job", "instance", "cluster_a", "probe_a", "cluster_b", "probe_b", "compare_offset"}},
+	"kafka-bench-groups.json":   {GroupsUID, "Kafka Bench / Consumer groups", []string{"datasource", "cluster", "job", "instance", "group"}},
 }
 
 // known holds the names a query may reference.
@@ -121,6 +123,12 @@ var (
 	nameMatcherRE = regexp.MustCompile(`__name__\s*=~\s*"((?:[^"\\]|\\.)*)"`)
 	varRefRE      = regexp.MustCompile(`\$\{([A-Za-z0-9_]+)(?::[^}]*)?\}|\$([A-Za-z0-9_]+)|\[\[([A-Za-z0-9_]+)(?::[^\]]*)?\]\]`)
 )
+
+// variableMetrics are the series a query variable may draw its values
+// from: the probes' settings, the consumer groups and their collector
+// (an exporter of no probe exports these alone), and the broker hosts'
+// CPU time.
+var variableMetrics = []string{"kafka_bench_probe_info", "kafka_bench_group_info", "kafka_bench_group_poll_success", "${host_metrics}_cpu_seconds_total"}
 
 // metricNames returns the metric names an expression references: the
 // identifiers left after removing string literals, label matchers, grouping
@@ -243,8 +251,8 @@ func lintDashboard(file string, raw []byte, k known) []string {
 			}
 			qs, _ := q.(string)
 			m := labelValuesRE.FindStringSubmatch(qs)
-			if m == nil || !(strings.HasPrefix(m[1], "kafka_bench_probe_info") || strings.HasPrefix(m[1], "${host_metrics}_cpu_seconds_total")) {
-				bad("variable %s: query %q is not label_values(kafka_bench_probe_info..., label) or label_values(${host_metrics}_cpu_seconds_total..., label)", name, qs)
+			if m == nil || !slices.ContainsFunc(variableMetrics, func(v string) bool { return m[1] == v || strings.HasPrefix(m[1], v+"{") }) {
+				bad("variable %s: query %q is not label_values(<one of %s>{...}, label)", name, qs, strings.Join(variableMetrics, ", "))
 				continue
 			}
 			metric, err := Substitute(m[1], testVars)
@@ -566,7 +574,7 @@ func TestQueries(t *testing.T) {
 	if _, err := Queries(nil); err == nil || !strings.Contains(err.Error(), "probe_a") {
 		t.Errorf("Queries(nil) error = %v, want one about probe_a", err)
 	}
-	qs, err := Queries(map[string]string{"probe_a": "p1", "probe_b": "p2", "__rate_interval": "2m"})
+	qs, err := Queries(map[string]string{"probe_a": "p1", "probe_b": "p2", "group": "g1", "__rate_interval": "2m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,19 +592,20 @@ func TestQueries(t *testing.T) {
 			t.Errorf("incomplete query %+v", q)
 		}
 	}
-	if perDashboard[OverviewUID] < 20 || perDashboard[CompareUID] < 10 {
+	if perDashboard[OverviewUID] < 20 || perDashboard[CompareUID] < 10 || perDashboard[GroupsUID] < 10 {
 		t.Errorf("queries per dashboard = %v", perDashboard)
 	}
-	if annotations != 10 {
-		t.Errorf("annotation queries = %d, want 10 (5 per dashboard)", annotations)
+	if annotations != 15 {
+		t.Errorf("annotation queries = %d, want 15 (5 per dashboard)", annotations)
 	}
-	var sawRate, sawProbeA bool
+	var sawRate, sawProbeA, sawGroup bool
 	for _, q := range qs {
 		sawRate = sawRate || strings.Contains(q.Expr, "[2m]")
 		sawProbeA = sawProbeA || strings.Contains(q.Expr, `probe="p1"`)
+		sawGroup = sawGroup || strings.Contains(q.Expr, `group="g1"`)
 	}
-	if !sawRate || !sawProbeA {
-		t.Errorf("substitution not applied: [2m] seen %v, probe=\"p1\" seen %v", sawRate, sawProbeA)
+	if !sawRate || !sawProbeA || !sawGroup {
+		t.Errorf("substitution not applied: [2m] seen %v, probe=\"p1\" seen %v, group=\"g1\" seen %v", sawRate, sawProbeA, sawGroup)
 	}
 }
 

@@ -28,7 +28,7 @@ func TestBrokerHostsRowOnNodeExporter(t *testing.T) {
 	prom.WaitTargetsUp(t, 30*time.Second)
 
 	queries, err := dashboards.Queries(map[string]string{"host_metrics": "node", "host_job": promtest.JobName,
-		"host_instance": node.Addr, "__rate_interval": "4s", "probe_a": "a", "probe_b": "b"})
+		"host_instance": node.Addr, "__rate_interval": "4s", "probe_a": "a", "probe_b": "b", "group": "g"})
 	if err != nil {
 		t.Fatal(err)
 	}

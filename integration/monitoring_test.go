@@ -40,7 +40,9 @@ import (
 // to 0 about 2 s after the brokers stop. Host disks and interfaces are not
 // filtered, so the host-row panels have data on any machine. Probe a's
 // capacity canary runs within 4 s of the start and takes about 5 s, so the
-// capacity row has data.
+// capacity row has data. The groups block exports the probes' own groups
+// (kafka-bench-a, kafka-bench-b), every 5 s, so the Consumer groups
+// dashboard has data.
 const exporterConfig = `
 probes:
   - name: a
@@ -55,6 +57,7 @@ probes:
 host:
   disks: "."
   interfaces: "."
+groups: {probe_groups: true, interval: 5s}
 `
 
 // withReplica gives probe a (the probe the dashboard queries select) a
@@ -155,6 +158,11 @@ var noDataAllowed = []struct {
 	{dashboards.CompareUID, "annotation: Topic config change", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Broker restart", "", reasonEvent},
 	{dashboards.CompareUID, "annotation: Broker release change", "", reasonEvent},
+	{dashboards.GroupsUID, "annotation: Probe started or settings changed", "", reasonEvent},
+	{dashboards.GroupsUID, "annotation: Broker config change", "", reasonEvent},
+	{dashboards.GroupsUID, "annotation: Topic config change", "", reasonEvent},
+	{dashboards.GroupsUID, "annotation: Broker restart", "", reasonEvent},
+	{dashboards.GroupsUID, "annotation: Broker release change", "", reasonEvent},
 }
 
 // recordingNoDataAllowed lists recording rules that cannot have data in a
@@ -268,6 +276,7 @@ func testMonitoringEndToEnd(t *testing.T) {
 		"probe":           "a",
 		"probe_a":         "a",
 		"probe_b":         "b",
+		"group":           "kafka-bench-a",
 		"compare_offset":  "1h",
 		"__rate_interval": "15s",
 	}
@@ -494,7 +503,7 @@ func checkQueriesAndRules(t *testing.T, prom *promtest.Prometheus, queries []das
 // over window.
 func produceP99(t *testing.T, prom *promtest.Prometheus, at time.Time, window time.Duration) map[string]float64 {
 	t.Helper()
-	q, err := dashboards.Queries(map[string]string{"job": promtest.JobName, "probe": "a", "probe_a": "a", "probe_b": "b",
+	q, err := dashboards.Queries(map[string]string{"job": promtest.JobName, "probe": "a", "probe_a": "a", "probe_b": "b", "group": "kafka-bench-a",
 		"__rate_interval": fmt.Sprintf("%ds", int(window.Seconds()))})
 	if err != nil {
 		t.Fatal(err)

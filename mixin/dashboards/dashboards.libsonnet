@@ -7,6 +7,7 @@ local lib = import '../lib/dashboards.libsonnet';
 
 (import 'overview.libsonnet')
 + (import 'compare.libsonnet')
++ (import 'groups.libsonnet')
 + {
   // The same dashboards for import through Grafana's UI or grafana.com
   // (dashboards/import/): __inputs and __requires, the data source asked for

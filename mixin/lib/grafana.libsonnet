@@ -15,7 +15,9 @@
 //
 // Panels:  timeseries, stat, table, heatmap (title, description, unit,
 //          targets: [expr, legend] pairs; a table's and a heatmap's take one
-//          expr). Each is 12 wide and 8 high unless + g.size(w, h).
+//          expr), valueTable (columns of several instant queries' values,
+//          joined on their labels). Each is 12 wide and 8 high unless
+//          + g.size(w, h).
 // Options: + g.dashed(regex) (series drawn dashed), + g.stacked,
 //          + g.ratio (0 to 1 axis), + g.valueMappings({'0': ['DOWN', 'red']}).
 // Layout:  rows of panels; g.dashboard places them left to right, a new
@@ -152,6 +154,48 @@
       },
     }],
     targets: targets([[expr, '__auto']], 'table'),
+  },
+
+  // valueTable(title, description, ts, labels): one row per label set of
+  // the instant queries ts ([expr, column, unit] triples), joined on their
+  // labels: the label columns labels, in that order, then a column of each
+  // query's value named column, in unit; a query whose column is null adds
+  // its labels alone (an info or status series). Sorted by the first value
+  // column, largest first.
+  valueTable(title, description, ts, labels):: panel('table', title, description, 'none') {
+    local n = std.length(ts),
+    local valueName(i) = 'Value #' + std.char(65 + i),
+    local values = [i for i in std.range(0, n - 1) if ts[i][1] != null],
+    local shown = labels + [valueName(i) for i in values],
+    fieldConfig+: {
+      defaults+: {
+        custom: { align: 'auto', cellOptions: { type: 'auto' } },
+        thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }] },
+      },
+      overrides: [
+        { matcher: { id: 'byName', options: ts[i][1] }, properties: [{ id: 'unit', value: ts[i][2] }] }
+        for i in values
+      ],
+    },
+    options: {
+      cellHeight: 'sm',
+      footer: { fields: '', reducer: ['sum'], show: false },
+      showHeader: true,
+      sortBy: [{ displayName: ts[values[0]][1], desc: true }],
+    },
+    transformations: [
+      { id: 'merge', options: {} },
+      { id: 'filterFieldsByName', options: { include: { names: shown } } },
+      {
+        id: 'organize',
+        options: {
+          excludeByName: {},
+          indexByName: { [shown[i]]: i for i in std.range(0, std.length(shown) - 1) },
+          renameByName: { [valueName(i)]: ts[i][1] for i in values },
+        },
+      },
+    ],
+    targets: targets([[t[0], '__auto'] for t in ts], 'table'),
   },
 
   // heatmap(title, description, expr, repeat): the count per bucket
