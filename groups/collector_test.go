@@ -20,6 +20,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testlog"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 )
 
 // fakeClock is the collector's clock, moved by the test.
@@ -121,22 +122,6 @@ func (f *fixture) gather(t *testing.T) scrape.Families {
 	return out
 }
 
-// eventually polls cond every 50 ms for up to 20 s.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ok, got := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s: %s", what, got)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // waitPolls waits for n more polls (the poll duration series is new each
 // poll, so the count of successful ones is read from the clock-free
 // success timestamp: the test moves the clock between polls).
@@ -145,7 +130,7 @@ func (f *fixture) waitPoll(t *testing.T) scrape.Families {
 	f.clock.Add(time.Second)
 	want := float64(f.clock.Now().UnixNano()) / 1e9
 	var fs scrape.Families
-	eventually(t, "a poll at the moved clock", func() (bool, string) {
+	testwait.Until(t, 20*time.Second, 50*time.Millisecond, "a poll at the moved clock", func() (bool, string) {
 		fs = f.gather(t)
 		v, _ := fs.Value("kafka_bench_group_poll_last_success_timestamp_seconds")
 		return v >= want, fmt.Sprintf("last success %v, want %v", v, want)

@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -90,7 +91,7 @@ func TestProducerFollowsAddedPartitions(t *testing.T) {
 
 	addPartitions(t, adm, 6)
 	p.partitions.Store(6) // what the watcher does when it sees them
-	eventually(t, 15*time.Second, "records in every added partition", func() (bool, string) {
+	testwait.Until(t, 15*time.Second, 100*time.Millisecond, "records in every added partition", func() (bool, string) {
 		for range 6 {
 			send()
 		}
@@ -141,7 +142,7 @@ func TestConsumerReadsAddedPartitionsFromTheirStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, 15*time.Second, "the consumer reading partition 0", func() (bool, string) {
+	testwait.Until(t, 15*time.Second, 100*time.Millisecond, "the consumer reading partition 0", func() (bool, string) {
 		write(0)
 		_, ok := p.positions.get(0)
 		return ok, "no record of partition 0 read yet"
@@ -149,31 +150,14 @@ func TestConsumerReadsAddedPartitionsFromTheirStart(t *testing.T) {
 
 	addPartitions(t, adm, 6)
 	w.ForceMetadataRefresh()
-	eventually(t, 10*time.Second, "the writer to know partition 5", func() (bool, string) {
+	testwait.Until(t, 10*time.Second, 100*time.Millisecond, "the writer to know partition 5", func() (bool, string) {
 		leader, _, err := w.PartitionLeader("g", 5)
 		return err == nil && leader >= 0, fmt.Sprintf("leader %d, err %v", leader, err)
 	})
 	write(5) // before the consumer knows partition 5
 	p.partitions.Store(6)
-	eventually(t, 15*time.Second, "the record of partition 5 read", func() (bool, string) {
+	testwait.Until(t, 15*time.Second, 100*time.Millisecond, "the record of partition 5 read", func() (bool, string) {
 		pos, ok := p.positions.get(5)
 		return ok && pos == 1, fmt.Sprintf("position of partition 5: %d, %v", pos, ok)
 	})
-}
-
-// eventually polls cond until it holds or timeout passes (probetest's
-// Eventually, which this package's own tests cannot import).
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, state)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 )
 
 // TestRestartSeenBetweenPolls: with an hour between configuration polls, a
@@ -20,7 +22,7 @@ func TestRestartSeenBetweenPolls(t *testing.T) {
 	f := start(t)
 	f.target.Interval = time.Hour
 	f.w.Apply(context.Background(), f.target)
-	eventually(t, "three brokers with their release", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "three brokers with their release", func() (bool, string) {
 		fs := f.gather(t)
 		v := fs.Label("kafka_bench_broker_info", "version", "broker", "2")
 		return len(fs.Find("kafka_bench_broker_info")) == 3 && v != "", fmt.Sprintf("%d series, broker 2 version %q", len(fs.Find("kafka_bench_broker_info")), v)
@@ -37,7 +39,7 @@ func TestRestartSeenBetweenPolls(t *testing.T) {
 	if err := f.cluster.RemoveNode(2); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "broker 2's info series gone", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "broker 2's info series gone", func() (bool, string) {
 		fs := f.gather(t)
 		_, ok := fs.Value("kafka_bench_broker_info", "broker", "2")
 		return !ok, fmt.Sprint(len(fs.Find("kafka_bench_broker_info")), " series")
@@ -45,7 +47,7 @@ func TestRestartSeenBetweenPolls(t *testing.T) {
 	if _, _, err := f.cluster.AddNode(2, port); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "broker 2's restart counted and its info back", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "broker 2's restart counted and its info back", func() (bool, string) {
 		fs := f.gather(t)
 		n, _ := fs.Value("kafka_bench_broker_restarts_total", "broker", "2")
 		v := fs.Label("kafka_bench_broker_info", "version", "broker", "2")

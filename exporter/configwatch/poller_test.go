@@ -27,6 +27,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testlog"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 )
 
 // logBuffer collects log output for assertions (and echoes it under -v).
@@ -123,25 +124,10 @@ func (f *fixture) exposition(t *testing.T) string {
 func (f *fixture) waitPolls(t *testing.T, n int) {
 	t.Helper()
 	want := f.logs.polls() + n
-	eventually(t, "configuration polls", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "configuration polls", func() (bool, string) {
 		got := f.logs.polls()
 		return got >= want, fmt.Sprintf("%d polls, want %d", got, want)
 	})
-}
-
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s (last state: %s)", what, state)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func admin(t *testing.T, c *kfake.Cluster) *kadm.Client {
@@ -160,7 +146,7 @@ func TestWatcherOnEmbeddedCluster(t *testing.T) {
 	brokers := []string{"0", "1", "2"}
 
 	var before scrape.Families
-	eventually(t, "the first poll's series", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "the first poll's series", func() (bool, string) {
 		before = f.gather(t)
 		_, topicOK := before.Value("kafka_bench_topic_config_info", "probe", "p1", "topic", testTopic)
 		ok := topicOK && len(before.Find("kafka_bench_broker_config_info")) == 3
@@ -205,7 +191,7 @@ func TestWatcherOnEmbeddedCluster(t *testing.T) {
 	if _, err := adm.AlterTopicConfigs(ctx, []kadm.AlterConfig{{Op: kadm.SetConfig, Name: "retention.ms", Value: new("3600000")}}, testTopic); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the changes to be seen", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "the changes to be seen", func() (bool, string) {
 		f := f.gather(t)
 		n := 0.0
 		for _, b := range brokers {
@@ -320,7 +306,7 @@ func TestDeniedDescribeConfigsWarnsOnce(t *testing.T) {
 	}
 
 	deny.Store(false)
-	eventually(t, "polls to succeed once allowed", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "polls to succeed once allowed", func() (bool, string) {
 		v, _ := f.gather(t).Value("kafka_bench_config_poll_success")
 		return v == 1, fmt.Sprint("success ", v)
 	})
@@ -416,7 +402,7 @@ func sensitiveValuesNeverExposed(t *testing.T, flagged bool) {
 	f := start(t)
 	sensitiveBroker(f.cluster, flagged)
 	f.w.Apply(context.Background(), f.target)
-	eventually(t, "a sensitive key to be set and unset on every broker", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "a sensitive key to be set and unset on every broker", func() (bool, string) {
 		n := map[string]int{}
 		for _, c := range f.w.ring.List() {
 			n[c.Broker]++
@@ -557,7 +543,7 @@ func TestFailedTopicIsNotMissing(t *testing.T) {
 	f.target.Interval = time.Hour
 	f.w.Apply(context.Background(), f.target)
 	f.waitPolls(t, 1)
-	eventually(t, "the failed topic counted", func() (bool, string) {
+	testwait.Until(t, 30*time.Second, 20*time.Millisecond, "the failed topic counted", func() (bool, string) {
 		v, _ := f.gather(t).Value("kafka_bench_config_describe_failed_total", "resource", "topic")
 		return v == 1, fmt.Sprint("failed ", v)
 	})

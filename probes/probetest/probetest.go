@@ -16,6 +16,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -171,19 +172,7 @@ func Value(t testing.TB, f scrape.Families, name string, labels ...string) float
 // the last state cond reported when timeout passes.
 func Eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last := ""
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		last = state
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s (last state: %s)", timeout, what, last)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	testwait.Until(t, timeout, 200*time.Millisecond, what, cond)
 }
 
 // Kfake starts an in-process kfake cluster of n brokers for t and returns
