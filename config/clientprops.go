@@ -522,7 +522,9 @@ func (t *jaasTokens) next() jaasToken {
 
 // toLineEnd skips to the end of the line (a comment).
 func (t *jaasTokens) toLineEnd() {
-	for c := t.read(); c >= 0 && c != '\n' && c != '\r'; c = t.read() {
+	c := t.read()
+	for c >= 0 && c != '\n' && c != '\r' {
+		c = t.read()
 	}
 	t.unread()
 }

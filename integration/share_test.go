@@ -194,7 +194,7 @@ func TestShareProbeReadCommitted(t *testing.T) {
 	c := shareKafka(t)
 	const probe, n = "share-txn", 2000
 	x := probetest.StartWith(t, shareProbeConfig(probe, "      isolation.level: read_committed\n"+
-		"    producer: {transactional.id: share-txn, transaction.duration.ms: 100, transaction.abort.ratio: 0.25}\n"),
+		"    producer: {transactional.id: share-txn, transaction.duration.ms: 10, transaction.abort.ratio: 0.25}\n"),
 		c.Bootstrap(), probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	var f scrape.Families
 	probetest.Eventually(t, 2*time.Minute+n/200*time.Second, "every committed record accepted", func() (bool, string) {
