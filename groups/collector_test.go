@@ -326,9 +326,12 @@ func TestSeriesInScrapeOrder(t *testing.T) {
 	}
 	f.clock.Add(time.Second)
 	p.poll(context.Background())
-	for k := range p.st.labels.m {
-		if k.group == "m" {
+	for k := range p.st.labels.pairs {
+		if k == (pairKey{"group", "m"}) {
 			t.Fatalf("labels of the deleted group m kept: %+v", k)
 		}
+	}
+	if len(p.st.labels.pairs) == 0 {
+		t.Fatal("no label pairs kept after a poll with groups")
 	}
 }
