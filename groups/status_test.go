@@ -3,6 +3,7 @@ package groups
 import (
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestStatusRules(t *testing.T) {
@@ -81,6 +82,11 @@ func TestTimelineStaysBounded(t *testing.T) {
 	}
 	if len(tl.s) > maxSamples {
 		t.Errorf("%d samples, want at most %d", len(tl.s), maxSamples)
+	}
+	// A timeline per partition of every group's topics: 64 samples of 24
+	// bytes, 1.5 KiB a partition at most.
+	if size := unsafe.Sizeof(sample{}); size > 24 {
+		t.Errorf("a sample takes %d bytes, want at most 24", size)
 	}
 	if tl.s[0].end != 0 || tl.s[len(tl.s)-1].end != 999 {
 		t.Errorf("thinning lost the ends: %d … %d", tl.s[0].end, tl.s[len(tl.s)-1].end)
