@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 )
 
 // TestPlainPropertyWithoutField: a plain Kafka property that is a row of
@@ -57,5 +59,24 @@ func TestPlainPropertyWithoutField(t *testing.T) {
 	c := cfg.Probes[0]
 	if v, _ := c.Consumer.Property("request.timeout.ms"); v != int64(20000) || c.Producer.RequestTimeoutMS != 20000 {
 		t.Errorf("a properties file's request.timeout.ms: consumer %v, producer %d; want 20000 for both, as Java's clients", v, c.Producer.RequestTimeoutMS)
+	}
+}
+
+// TestPlainDefaults: every plain property of a new probe holds its row's
+// default, in a field of its block or in its Props, and one without a
+// default is unset.
+func TestPlainDefaults(t *testing.T) {
+	p := NewProbe("p")
+	for _, block := range []string{"producer", "consumer"} {
+		get := p.Producer.Property
+		if block == "consumer" {
+			get = p.Consumer.Property
+		}
+		for _, row := range kafkaprops.Plains(block) {
+			v, ok := get(row.Name)
+			if ok != (row.Plain.Default != nil) || v != row.Plain.Default {
+				t.Errorf("%s.%s = %#v (set %v), want its row's default %#v", block, row.Name, v, ok, row.Plain.Default)
+			}
+		}
 	}
 }
