@@ -7,6 +7,7 @@ package config
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -14,7 +15,7 @@ import (
 	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
@@ -99,27 +100,29 @@ type CreateTopic struct {
 // Producer holds Kafka producer properties, by Kafka's names.
 type Producer struct {
 	Acks              string `yaml:"acks" values:"{0}, {1}, {all} ({-1})" doc:"with {0} the lag-in-seconds gauges are absent (see How it measures)"`
-	LingerMS          int    `yaml:"linger.ms" values:"0 … 60000 (franz-go)"`
+	LingerMS          int    `yaml:"linger.ms"`
 	BatchSize         int    `yaml:"batch.size" values:"> 0, at most 104857600 (franz-go's request limit)" doc:"franz-go always batches; Kafka's 0 (one record per batch) is refused; the batch limit is max(batch.size, record_size + 128), which franz-go needs ≥ 512"`
 	BufferMemory      int64  `yaml:"buffer.memory" values:"≥ record_size"`
 	CompressionType   string `yaml:"compression.type" values:"{none}, {gzip}, {snappy}, {lz4}, {zstd}"`
 	EnableIdempotence *bool  `yaml:"enable.idempotence" default:"true with acks=all and retries > 0, else false" values:"true requires acks=all and retries > 0"`
 	MaxInFlight       int    `yaml:"max.in.flight.requests.per.connection" values:"≥ 1; ≤ 5 with idempotence"`
-	RequestTimeoutMS  int    `yaml:"request.timeout.ms" values:"100 … 2147483647 (franz-go)"`
-	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms" values:"≥ linger.ms + request.timeout.ms, and ≥ 1000 (franz-go)"`
+	RequestTimeoutMS  int    `yaml:"request.timeout.ms"`
+	DeliveryTimeoutMS int    `yaml:"delivery.timeout.ms"`
 	Retries           int    `yaml:"retries" values:"≥ 0"`
 	// MaxRequestSize, when set, bounds every request to a broker; unset,
 	// franz-go's 100 MiB.
-	MaxRequestSize *int32 `yaml:"max.request.size" default:"unset: franz-go's 104857600" values:"≥ record_size + 128; 1024 … 1073741824 (franz-go)" doc:"the largest request sent to a broker ({kgo.BrokerMaxWriteBytes})"`
+	MaxRequestSize *int32 `yaml:"max.request.size"`
 	// Compression levels apply with their compression.type; unset, the
 	// codec's default.
 	CompressionGzipLevel *int `yaml:"compression.gzip.level" default:"unset: gzip's default" values:"-1, 1 … 9" doc:"applies with {compression.type: gzip}"`
 	CompressionLz4Level  *int `yaml:"compression.lz4.level" default:"unset: franz-go's fastest" values:"1 … 9 (franz-go's lz4; Kafka's go to 17)" doc:"applies with {compression.type: lz4}"`
 	CompressionZstdLevel *int `yaml:"compression.zstd.level" default:"unset: zstd's default" values:"-131072 … 22" doc:"applies with {compression.type: zstd}; franz-go's zstd has four speeds, a level picks the nearest"`
-	MetadataMaxAgeMS     int  `yaml:"metadata.max.age.ms" values:"250 … 3600000 (franz-go)" doc:"the longest time between two metadata refreshes"`
+	MetadataMaxAgeMS     int  `yaml:"metadata.max.age.ms"`
 	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
-	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms" default:"unset: franz-go's 30000" values:"100 … 900000 (franz-go)" doc:"an idle connection is closed after this"`
-	EnableMetricsPush    bool `yaml:"enable.metrics.push" doc:"false: the client does not send its metrics to the broker (KIP-714)"`
+	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
+	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
+	// Props are the plain properties without a field (kafkaprops.Plain).
+	Props Props `yaml:",inline" kafka:"producer"`
 	// TransactionalID, when set, makes the producer transactional (see
 	// How it measures): records are written in transactions of
 	// TransactionDurationMS, a share TransactionAbortRatio of them aborted.
@@ -145,12 +148,12 @@ func (c *Consumer) ReadCommitted() bool { return c.IsolationLevel == "read_commi
 type Consumer struct {
 	Enabled                bool   `yaml:"enabled" doc:"false: produce only"`
 	GroupID                string `yaml:"group.id" default:"{kafka-bench-<name>}" values:"not empty"`
-	FetchMinBytes          int32  `yaml:"fetch.min.bytes" values:"≥ 1"`
-	FetchMaxBytes          int32  `yaml:"fetch.max.bytes" values:"1 … 104857600 (franz-go's response limit)"`
-	MaxPartitionFetchBytes int32  `yaml:"max.partition.fetch.bytes" values:"≥ 1"`
-	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms" values:"≥ 10 (franz-go)"`
-	MaxPollRecords         int    `yaml:"max.poll.records" values:"≥ 1"`
-	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms" values:"≥ 1" doc:"how often the probe commits (synchronously, to time the commits)"`
+	FetchMinBytes          int32  `yaml:"fetch.min.bytes"`
+	FetchMaxBytes          int32  `yaml:"fetch.max.bytes"`
+	MaxPartitionFetchBytes int32  `yaml:"max.partition.fetch.bytes"`
+	FetchMaxWaitMS         int    `yaml:"fetch.max.wait.ms"`
+	MaxPollRecords         int    `yaml:"max.poll.records"`
+	AutoCommitIntervalMS   int    `yaml:"auto.commit.interval.ms"`
 	// SessionTimeoutMS and HeartbeatIntervalMS belong to the classic
 	// protocol: unset, Kafka's defaults (SessionTimeout, HeartbeatInterval).
 	SessionTimeoutMS    *int   `yaml:"session.timeout.ms" default:"{45000}" values:"100 … 2147483647 (franz-go); with {group.protocol: classic} only, as in Kafka"`
@@ -164,16 +167,18 @@ type Consumer struct {
 	PartitionAssignmentStrategy string `yaml:"partition.assignment.strategy" default:"unset: {cooperative-sticky}" values:"comma-separated {range}, {roundrobin}, {sticky}, {cooperative-sticky} (or Java class names); with {group.protocol: classic} only" doc:"the client-side assignors, in order of preference; Java's default is {range, cooperative-sticky}"`
 	GroupInstanceID             string `yaml:"group.instance.id" default:"unset: dynamic membership" values:"not blank" doc:"static membership (KIP-345): a restarted member gets its partitions back without a rebalance; with several consumers, member i's id ends in {-i}"`
 	IsolationLevel              string `yaml:"isolation.level" values:"{read_uncommitted}, {read_committed}"`
-	CheckCRCs                   bool   `yaml:"check.crcs" doc:"false: fetched batches' CRCs are not checked"`
+	CheckCRCs                   bool   `yaml:"check.crcs"`
 	ClientRack                  string `yaml:"client.rack" default:"unset: no rack" doc:"the consumer's rack: fetches from a replica in it where the brokers' replica selector allows (KIP-392), and rack-aware assignment with the classic range and sticky assignors (KIP-881)"`
 	// MaxPollIntervalMS unset is franz-go's rebalance timeout, 60 s.
 	MaxPollIntervalMS     *int `yaml:"max.poll.interval.ms" default:"unset: franz-go's 60000" values:"100 … 2147483647 (franz-go)" doc:"the rebalance timeout the member sends when it joins"`
-	AllowAutoCreateTopics bool `yaml:"allow.auto.create.topics" doc:"true: a missing topic is created by the broker when the consumer asks for it (with the broker's {auto.create.topics.enable}); Java's default is true, the probe's false, as it creates its topic itself"`
-	MetadataMaxAgeMS      int  `yaml:"metadata.max.age.ms" values:"250 … 3600000 (franz-go)" doc:"the longest time between two metadata refreshes"`
+	AllowAutoCreateTopics bool `yaml:"allow.auto.create.topics"`
+	MetadataMaxAgeMS      int  `yaml:"metadata.max.age.ms"`
 	// ConnectionsMaxIdleMS unset is franz-go's 30 s.
-	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms" default:"unset: franz-go's 30000" values:"100 … 900000 (franz-go)" doc:"an idle connection is closed after this"`
-	EnableMetricsPush    bool `yaml:"enable.metrics.push" doc:"false: the client does not send its metrics to the broker (KIP-714)"`
-	Consumers            int  `yaml:"consumers" values:"1 … 256" doc:"group members, each its own client (the seeds' consumer threads)"`
+	ConnectionsMaxIdleMS *int `yaml:"connections.max.idle.ms"`
+	EnableMetricsPush    bool `yaml:"enable.metrics.push"`
+	// Props are the plain properties without a field (kafkaprops.Plain).
+	Props     Props `yaml:",inline" kafka:"consumer"`
+	Consumers int   `yaml:"consumers" values:"1 … 256" doc:"group members, each its own client (the seeds' consumer threads)"`
 	// Churn, when set, makes rebalances happen on a schedule (see Churn).
 	Churn *Churn `yaml:"churn,omitempty" default:"(off)" values:"present = on" doc:"one more member joins the probe's group every {interval} and leaves after {duration}, reading and committing as the probe's own members do: two rebalances per interval, measured as any other ({cause} {churn} at the other members)"`
 	// Kind is ConsumerKindGroup (a consumer group) or ConsumerKindShare
@@ -307,12 +312,8 @@ const (
 	maxRecordSize       = 100<<20 - 1024
 	maxConsumers        = 256
 	maxProbeNameLength  = 64
-	defaultRequestTO    = 30000
-	defaultDeliveryTO   = 120000
 	defaultBatchSize    = 16384
 	defaultBufferMemory = 32 << 20
-	// defaultMetadataMaxAge is metadata.max.age.ms of Java and franz-go.
-	defaultMetadataMaxAge = 300000
 )
 
 // MaxRate is the highest rate in records/s a probe, a capacity ceiling or a
@@ -392,17 +393,13 @@ func (t *CreateTopic) SetDefaults() {
 
 // SetDefaults uses the Apache Kafka 4.x Java producer's defaults.
 func (p *Producer) SetDefaults() {
+	setPlainDefaults("producer", reflect.ValueOf(p), &p.Props)
 	p.Acks = "all"
-	p.LingerMS = 5
 	p.BatchSize = defaultBatchSize
 	p.BufferMemory = defaultBufferMemory
 	p.CompressionType = "none"
 	p.MaxInFlight = 5
-	p.RequestTimeoutMS = defaultRequestTO
-	p.DeliveryTimeoutMS = defaultDeliveryTO
 	p.Retries = 2147483647
-	p.MetadataMaxAgeMS = defaultMetadataMaxAge
-	p.EnableMetricsPush = true
 	p.TransactionTimeoutMS = 60000
 	p.TransactionDurationMS = defaultTransactionDuration
 }
@@ -414,19 +411,11 @@ const defaultTransactionDuration = 3000
 // SetDefaults uses the Kafka consumer's defaults, except the commit interval
 // (1 s, so lag in the metrics stays fresh).
 func (c *Consumer) SetDefaults() {
+	setPlainDefaults("consumer", reflect.ValueOf(c), &c.Props)
 	c.Enabled = true
-	c.FetchMinBytes = 1
-	c.FetchMaxBytes = 52428800
-	c.MaxPartitionFetchBytes = 1048576
-	c.FetchMaxWaitMS = 500
-	c.MaxPollRecords = 500
-	c.AutoCommitIntervalMS = 1000
 	c.AutoOffsetReset = "earliest"
 	c.GroupProtocol = GroupProtocolClassic
 	c.IsolationLevel = "read_uncommitted"
-	c.CheckCRCs = true
-	c.MetadataMaxAgeMS = defaultMetadataMaxAge
-	c.EnableMetricsPush = true
 	c.Consumers = 1
 	c.Kind = ConsumerKindGroup
 	c.Share.SetDefaults()
@@ -603,6 +592,9 @@ func (t *CreateTopic) validate(s string) error {
 var compressionTypes = map[string]bool{"none": true, "gzip": true, "snappy": true, "lz4": true, "zstd": true}
 
 func (p *Producer) validate(s string, recordSize int) error {
+	if err := validatePlain(s, "producer", reflect.ValueOf(p), p.Props); err != nil {
+		return err
+	}
 	switch {
 	case p.Acks != "0" && p.Acks != "1" && p.Acks != "all" && p.Acks != "-1":
 		return FieldError(s, "producer.acks", p.Acks, `must be one of "0", "1", "all" (or "-1")`)
@@ -610,8 +602,6 @@ func (p *Producer) validate(s string, recordSize int) error {
 		return FieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "0"`)
 	case p.Acks == "1" && p.Idempotent():
 		return FieldError(s, "producer.enable.idempotence", true, `requires acks=all; set enable.idempotence: false to use acks "1"`)
-	case p.LingerMS < 0:
-		return FieldError(s, "producer.linger.ms", p.LingerMS, "must be >= 0")
 	case p.BatchSize <= 0:
 		return FieldError(s, "producer.batch.size", p.BatchSize, "must be > 0 (franz-go always batches; Kafka's 0 means one record per batch)")
 	case p.BufferMemory < int64(recordSize):
@@ -622,8 +612,6 @@ func (p *Producer) validate(s string, recordSize int) error {
 		return FieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be >= 1")
 	case p.Idempotent() && p.MaxInFlight > 5:
 		return FieldError(s, "producer.max.in.flight.requests.per.connection", p.MaxInFlight, "must be <= 5 with enable.idempotence")
-	case p.RequestTimeoutMS <= 0:
-		return FieldError(s, "producer.request.timeout.ms", p.RequestTimeoutMS, "must be > 0")
 	case p.DeliveryTimeoutMS < p.LingerMS+p.RequestTimeoutMS:
 		return FieldError(s, "producer.delivery.timeout.ms", p.DeliveryTimeoutMS, fmt.Sprintf("must be >= linger.ms + request.timeout.ms (%d), as in Kafka", p.LingerMS+p.RequestTimeoutMS))
 	case p.Retries < 0:
@@ -639,10 +627,7 @@ func (p *Producer) validate(s string, recordSize int) error {
 	case p.CompressionZstdLevel != nil && (*p.CompressionZstdLevel < -131072 || *p.CompressionZstdLevel > 22):
 		return FieldError(s, "producer.compression.zstd.level", *p.CompressionZstdLevel, "must be -131072 … 22, as in Kafka")
 	}
-	if err := p.validateTransactions(s); err != nil {
-		return err
-	}
-	return validateCommon(s, "producer", p.MetadataMaxAgeMS, p.ConnectionsMaxIdleMS)
+	return p.validateTransactions(s)
 }
 
 // validateTransactions checks the transaction keys; without
@@ -667,33 +652,14 @@ func (p *Producer) validateTransactions(s string) error {
 	return nil
 }
 
-// validateCommon checks the properties producer and consumer share.
-func validateCommon(s, block string, metadataMaxAge int, connIdle *int) error {
-	switch {
-	case metadataMaxAge <= 0:
-		return FieldError(s, block+".metadata.max.age.ms", metadataMaxAge, "must be > 0")
-	case connIdle != nil && *connIdle <= 0:
-		return FieldError(s, block+".connections.max.idle.ms", *connIdle, "must be > 0 (franz-go always closes idle connections)")
-	}
-	return nil
-}
-
 func (c *Consumer) validate(s string) error {
-	switch {
-	case c.GroupID == "":
+	if c.GroupID == "" {
 		return FieldError(s, "consumer.group.id", c.GroupID, "must not be empty")
-	case c.FetchMinBytes < 1:
-		return FieldError(s, "consumer.fetch.min.bytes", c.FetchMinBytes, "must be >= 1")
-	case c.FetchMaxBytes < 1:
-		return FieldError(s, "consumer.fetch.max.bytes", c.FetchMaxBytes, "must be >= 1")
-	case c.MaxPartitionFetchBytes < 1:
-		return FieldError(s, "consumer.max.partition.fetch.bytes", c.MaxPartitionFetchBytes, "must be >= 1")
-	case c.FetchMaxWaitMS < 0:
-		return FieldError(s, "consumer.fetch.max.wait.ms", c.FetchMaxWaitMS, "must be >= 0")
-	case c.MaxPollRecords < 1:
-		return FieldError(s, "consumer.max.poll.records", c.MaxPollRecords, "must be >= 1")
-	case c.AutoCommitIntervalMS < 1:
-		return FieldError(s, "consumer.auto.commit.interval.ms", c.AutoCommitIntervalMS, "must be >= 1")
+	}
+	if err := validatePlain(s, "consumer", reflect.ValueOf(c), c.Props); err != nil {
+		return err
+	}
+	switch {
 	case c.SessionTimeout() < 1:
 		return FieldError(s, "consumer.session.timeout.ms", c.SessionTimeout(), "must be >= 1")
 	case c.HeartbeatInterval() < 1 || c.HeartbeatInterval() >= c.SessionTimeout():
@@ -725,11 +691,9 @@ func (c *Consumer) validate(s string) error {
 		}
 	}
 	if c.IsShare() {
-		if err := c.Share.validate(s); err != nil {
-			return err
-		}
+		return c.Share.validate(s)
 	}
-	return validateCommon(s, "consumer", c.MetadataMaxAgeMS, c.ConnectionsMaxIdleMS)
+	return nil
 }
 
 // validateGroup checks the group protocol and its assignors as the Java

@@ -163,6 +163,10 @@ func (k Key) TypeName() string {
 // (docas) has the other's docs, said of this block, unless the block's
 // field gives its own (<key>.default, <key>.values, <key>.doc).
 func docsOf(k Key, as map[string]reflect.StructField) (KeyDoc, bool) {
+	if k.Row != nil {
+		pl := k.Row.Plain
+		return KeyDoc{Default: codeSpans(pl.DefaultDoc), Values: codeSpans(k.Row.ValuesDoc()), Doc: codeSpans(pl.Doc)}, true
+	}
 	for prefix, f := range as {
 		rest, ok := strings.CutPrefix(k.Path, prefix+".")
 		if !ok {

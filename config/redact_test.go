@@ -14,7 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/httpconf"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/fixtures"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 	"github.com/kafka-bench/kafka_bench_exporter/sasl"
 )

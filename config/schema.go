@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
@@ -19,24 +20,46 @@ import (
 type Field struct {
 	Name string
 	reflect.StructField
+	// Row is the key's row in kafkaprops when it is a plain Kafka
+	// property (kafkaprops.Plain), whose docs and checks it holds.
+	Row *kafkaprops.Property
 }
 
 // Fields are t's keys in declaration order: a field's yaml tag names it (no
 // name is the lower-cased Go name, as yaml.v3 decodes it); unexported
-// fields and those tagged "-" are no keys.
+// fields and those tagged "-" are no keys. A block's Props stands for the
+// plain properties of kafkaprops without a field of their own (their
+// StructField is Props', of the type of their values).
 func Fields(t reflect.Type) []Field {
 	var out []Field
+	block := plainBlock(t)
 	for f := range t.Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" || !f.IsExported() {
+		name := yamlName(f)
+		switch {
+		case name == "-" || !f.IsExported():
+			continue
+		case f.Type == reflect.TypeFor[Props]():
+			out = append(out, plainFields(t, block, f)...)
 			continue
 		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
+		field := Field{Name: name, StructField: f}
+		if block != "" {
+			if row, ok := kafkaprops.Lookup(block, name); ok && row.Plain != nil {
+				field.Row = &row
+			}
 		}
-		out = append(out, Field{Name: name, StructField: f})
+		out = append(out, field)
 	}
 	return out
+}
+
+// yamlName is the key of field f.
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if name == "" {
+		name = strings.ToLower(f.Name)
+	}
+	return name
 }
 
 // Key is one key of a configuration type, reached from its root.
@@ -51,6 +74,9 @@ type Key struct {
 	Type  reflect.Type
 	// Block: keys below it, in a struct or (List) in each item of a list.
 	Block, List bool
+	// Row is the key's row in kafkaprops when it is a plain Kafka
+	// property.
+	Row *kafkaprops.Property
 }
 
 // Secret reports a key whose value is never shown.
@@ -73,7 +99,7 @@ func walk(t reflect.Type, prefix string, parts []string, visit func(Key) bool) {
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		k := Key{Path: strings.TrimPrefix(prefix+"."+f.Name, "."), Parts: append(slices.Clip(parts), f.Name), Field: f.StructField, Type: ft}
+		k := Key{Path: strings.TrimPrefix(prefix+"."+f.Name, "."), Parts: append(slices.Clip(parts), f.Name), Field: f.StructField, Type: ft, Row: f.Row}
 		below := ft
 		switch {
 		// A struct that prints itself is a value, unless it has keys of

@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 )
 
 // property is one setting of the configuration file (its key as the file
@@ -51,7 +52,6 @@ func producerProps(p config.Probe) []property {
 		// The probe chooses partitions itself, round-robin, so every
 		// partition and so every leader broker is exercised.
 		{opts: []kgo.Opt{kgo.RecordPartitioner(kgo.ManualPartitioner())}},
-		{key: "producer.linger.ms", value: pr.LingerMS, opts: []kgo.Opt{kgo.ProducerLinger(time.Duration(pr.LingerMS) * time.Millisecond)}},
 		{key: batchKey, value: batchValue, opts: []kgo.Opt{kgo.ProducerBatchMaxBytes(int32(min(batch, 1<<31-1)))}},
 		{key: "producer.buffer.memory", value: pr.BufferMemory, opts: []kgo.Opt{
 			kgo.MaxBufferedBytes(int(pr.BufferMemory)),
@@ -60,14 +60,9 @@ func producerProps(p config.Probe) []property {
 			// too early.
 			kgo.MaxBufferedRecords(int(pr.BufferMemory/int64(p.RecordSize)) + 1),
 		}},
-		{key: "producer.request.timeout.ms", value: pr.RequestTimeoutMS, opts: []kgo.Opt{kgo.ProduceRequestTimeout(time.Duration(pr.RequestTimeoutMS) * time.Millisecond)}},
-		{key: "producer.delivery.timeout.ms", value: pr.DeliveryTimeoutMS, opts: []kgo.Opt{kgo.RecordDeliveryTimeout(time.Duration(pr.DeliveryTimeoutMS) * time.Millisecond)}},
 		{key: compressionKey(pr), value: compressionValue(pr), opts: []kgo.Opt{kgo.ProducerBatchCompression(compression(pr))}},
 	}
-	props = append(props, commonProps("producer", pr.MetadataMaxAgeMS, pr.ConnectionsMaxIdleMS, pr.EnableMetricsPush)...)
-	if pr.MaxRequestSize != nil {
-		props = append(props, property{key: "producer.max.request.size", value: *pr.MaxRequestSize, opts: []kgo.Opt{kgo.BrokerMaxWriteBytes(*pr.MaxRequestSize)}})
-	}
+	props = append(props, plainProps("producer", pr.Property)...)
 	if pr.Retries < 2147483647 {
 		props = append(props, property{key: "producer.retries", value: pr.Retries, opts: []kgo.Opt{kgo.RecordRetries(pr.Retries)}})
 	}
@@ -144,16 +139,18 @@ func compressionLevel(pr config.Producer) (string, int) {
 	return "producer.compression." + pr.CompressionType + ".level", *level
 }
 
-// commonProps are the properties producer and consumer share, under the
-// block's key.
-func commonProps(block string, metadataMaxAge int, connIdle *int, metricsPush bool) []property {
-	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
-	props := []property{{key: block + ".metadata.max.age.ms", value: metadataMaxAge, opts: []kgo.Opt{kgo.MetadataMaxAge(ms(metadataMaxAge))}}}
-	if connIdle != nil {
-		props = append(props, property{key: block + ".connections.max.idle.ms", value: *connIdle, opts: []kgo.Opt{kgo.ConnIdleTimeout(ms(*connIdle))}})
-	}
-	if !metricsPush {
-		props = append(props, property{key: block + ".enable.metrics.push", value: false, opts: []kgo.Opt{kgo.DisableClientMetrics()}})
+// plainProps are the options of block's plain properties
+// (kafkaprops.Plain), their values read by get: the rows build them.
+func plainProps(block string, get func(string) (any, bool)) []property {
+	var props []property
+	for _, row := range kafkaprops.Plains(block) {
+		v, ok := get(row.Name)
+		if !ok || row.Plain.Build == nil {
+			continue
+		}
+		if opts := row.Plain.Build(v); len(opts) > 0 {
+			props = append(props, property{key: block + "." + row.Name, value: v, opts: opts})
+		}
 	}
 	return props
 }
@@ -246,22 +243,11 @@ func consumerProps(p config.Probe, member int, cb GroupCallbacks) []property {
 // (shareConsumerProps): the one list of them, so that a key cannot reach
 // the one and be forgotten by the other.
 func consumerKindsProps(c config.Consumer) []property {
-	props := []property{
-		{key: "consumer.fetch.min.bytes", value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
-		{key: "consumer.fetch.max.bytes", value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
-		{key: "consumer.max.partition.fetch.bytes", value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},
-		{key: "consumer.fetch.max.wait.ms", value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(ms(c.FetchMaxWaitMS))}},
-	}
-	if !c.CheckCRCs {
-		props = append(props, property{key: "consumer.check.crcs", value: false, opts: []kgo.Opt{kgo.DisableFetchCRCValidation()}})
-	}
+	props := plainProps("consumer", c.Property)
 	if c.ClientRack != "" {
 		props = append(props, property{key: "consumer.client.rack", value: c.ClientRack, opts: []kgo.Opt{kgo.Rack(c.ClientRack)}})
 	}
-	if c.AllowAutoCreateTopics {
-		props = append(props, property{key: "consumer.allow.auto.create.topics", value: true, opts: []kgo.Opt{kgo.AllowAutoTopicCreation()}})
-	}
-	return append(props, commonProps("consumer", c.MetadataMaxAgeMS, c.ConnectionsMaxIdleMS, c.EnableMetricsPush)...)
+	return props
 }
 
 // groupProtocolProps choose the group protocol and its assignors. With

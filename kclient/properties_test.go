@@ -8,17 +8,48 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 )
 
 // propertyCase sets one Kafka property (set) on a probe prepared by base,
-// and says which franz-go options it must give (want).
+// and says which franz-go options it must give (want). A plain property
+// (kafkaprops.Plain) needs none: its row's example is its case (caseOf).
 type propertyCase struct {
 	block, name string
 	base, set   func(*config.Probe)
 	want        []kgo.Opt
+}
+
+// caseOf is the case of property name of block: propertyCases' or, for a
+// plain property, its row's example, set through the YAML decoder as a
+// file sets it, with the options the row builds of it.
+func caseOf(block, name string) (propertyCase, bool) {
+	for _, c := range propertyCases {
+		if c.block == block && c.name == name {
+			return c, true
+		}
+	}
+	row, ok := kafkaprops.Lookup(block, name)
+	if !ok || row.Plain == nil || row.Plain.Build == nil {
+		return propertyCase{}, false
+	}
+	set := func(p *config.Probe) {
+		doc, err := yaml.Marshal(map[string]any{name: row.Plain.Example})
+		target := any(&p.Producer)
+		if block == "consumer" {
+			target = &p.Consumer
+		}
+		if err == nil {
+			err = yaml.Unmarshal(doc, target)
+		}
+		if err != nil {
+			panic(err)
+		}
+	}
+	return propertyCase{block: block, name: name, set: set, want: row.Plain.Build(row.Plain.Example)}, true
 }
 
 var propertyCases = []propertyCase{
@@ -32,28 +63,16 @@ var propertyCases = []propertyCase{
 		set: func(p *config.Probe) { p.Producer.CompressionLz4Level = new(9) }, want: []kgo.Opt{kgo.ProducerBatchCompression(kgo.Lz4Compression().WithLevel(int(lz4.Level9)))}},
 	{block: "producer", name: "compression.zstd.level", base: func(p *config.Probe) { p.Producer.CompressionType = "zstd" },
 		set: func(p *config.Probe) { p.Producer.CompressionZstdLevel = new(19) }, want: []kgo.Opt{kgo.ProducerBatchCompression(kgo.ZstdCompression().WithLevel(int(zstd.SpeedBestCompression)))}},
-	{block: "producer", name: "delivery.timeout.ms", set: func(p *config.Probe) { p.Producer.DeliveryTimeoutMS = 200000 }, want: []kgo.Opt{kgo.RecordDeliveryTimeout(ms(200000))}},
 	{block: "producer", name: "enable.idempotence", set: func(p *config.Probe) { p.Producer.EnableIdempotence = new(false) }, want: []kgo.Opt{kgo.DisableIdempotentWrite()}},
-	{block: "producer", name: "linger.ms", set: func(p *config.Probe) { p.Producer.LingerMS = 20 }, want: []kgo.Opt{kgo.ProducerLinger(ms(20))}},
 	{block: "producer", name: "max.in.flight.requests.per.connection", base: func(p *config.Probe) { p.Producer.EnableIdempotence = new(false) },
 		set: func(p *config.Probe) { p.Producer.MaxInFlight = 3 }, want: []kgo.Opt{kgo.MaxProduceRequestsInflightPerBroker(3), kgo.DisableIdempotentWrite()}},
-	{block: "producer", name: "max.request.size", set: func(p *config.Probe) { p.Producer.MaxRequestSize = new(int32(2 << 20)) }, want: []kgo.Opt{kgo.BrokerMaxWriteBytes(2 << 20)}},
-	{block: "producer", name: "request.timeout.ms", set: func(p *config.Probe) { p.Producer.RequestTimeoutMS = 10000 }, want: []kgo.Opt{kgo.ProduceRequestTimeout(ms(10000))}},
 	{block: "producer", name: "retries", set: func(p *config.Probe) { p.Producer.Retries = 7 }, want: []kgo.Opt{kgo.RecordRetries(7)}},
-	{block: "producer", name: "connections.max.idle.ms", set: func(p *config.Probe) { p.Producer.ConnectionsMaxIdleMS = new(540000) }, want: []kgo.Opt{kgo.ConnIdleTimeout(ms(540000))}},
-	{block: "producer", name: "enable.metrics.push", set: func(p *config.Probe) { p.Producer.EnableMetricsPush = false }, want: []kgo.Opt{kgo.DisableClientMetrics()}},
-	{block: "producer", name: "metadata.max.age.ms", set: func(p *config.Probe) { p.Producer.MetadataMaxAgeMS = 60000 }, want: []kgo.Opt{kgo.MetadataMaxAge(ms(60000))}},
 	{block: "producer", name: "transactional.id", set: func(p *config.Probe) { p.Producer.TransactionalID = "tx" }, want: []kgo.Opt{kgo.TransactionalID("tx")}},
 	{block: "producer", name: "transaction.timeout.ms", base: func(p *config.Probe) { p.Producer.TransactionalID = "tx" },
 		set: func(p *config.Probe) { p.Producer.TransactionTimeoutMS = 120000 }, want: []kgo.Opt{kgo.TransactionTimeout(ms(120000))}},
 
-	{block: "consumer", name: "allow.auto.create.topics", set: func(p *config.Probe) { p.Consumer.AllowAutoCreateTopics = true }, want: []kgo.Opt{kgo.AllowAutoTopicCreation()}},
 	{block: "consumer", name: "auto.offset.reset", set: func(p *config.Probe) { p.Consumer.AutoOffsetReset = "latest" }, want: []kgo.Opt{kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd())}},
-	{block: "consumer", name: "check.crcs", set: func(p *config.Probe) { p.Consumer.CheckCRCs = false }, want: []kgo.Opt{kgo.DisableFetchCRCValidation()}},
 	{block: "consumer", name: "client.rack", set: func(p *config.Probe) { p.Consumer.ClientRack = "b" }, want: []kgo.Opt{kgo.Rack("b"), kgo.BalanceRacks()}},
-	{block: "consumer", name: "fetch.max.bytes", set: func(p *config.Probe) { p.Consumer.FetchMaxBytes = 1 << 20 }, want: []kgo.Opt{kgo.FetchMaxBytes(1 << 20)}},
-	{block: "consumer", name: "fetch.max.wait.ms", set: func(p *config.Probe) { p.Consumer.FetchMaxWaitMS = 100 }, want: []kgo.Opt{kgo.FetchMaxWait(ms(100))}},
-	{block: "consumer", name: "fetch.min.bytes", set: func(p *config.Probe) { p.Consumer.FetchMinBytes = 1024 }, want: []kgo.Opt{kgo.FetchMinBytes(1024)}},
 	{block: "consumer", name: "group.id", set: func(p *config.Probe) { p.Consumer.GroupID = "other" }, want: []kgo.Opt{kgo.ConsumerGroup("other")}},
 	{block: "consumer", name: "group.instance.id", set: func(p *config.Probe) { p.Consumer.GroupInstanceID = "pod-a" }, want: []kgo.Opt{kgo.InstanceID("pod-a")}},
 	{block: "consumer", name: "group.protocol", set: func(p *config.Probe) { p.Consumer.GroupProtocol = config.GroupProtocolConsumer },
@@ -62,21 +81,17 @@ var propertyCases = []propertyCase{
 		set: func(p *config.Probe) { p.Consumer.GroupRemoteAssignor = "range" }, want: []kgo.Opt{kgo.Balancers(kgo.RangeBalancer())}},
 	{block: "consumer", name: "heartbeat.interval.ms", set: func(p *config.Probe) { p.Consumer.HeartbeatIntervalMS = new(1000) }, want: []kgo.Opt{kgo.HeartbeatInterval(ms(1000))}},
 	{block: "consumer", name: "isolation.level", set: func(p *config.Probe) { p.Consumer.IsolationLevel = "read_committed" }, want: []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}},
-	{block: "consumer", name: "max.partition.fetch.bytes", set: func(p *config.Probe) { p.Consumer.MaxPartitionFetchBytes = 65536 }, want: []kgo.Opt{kgo.FetchMaxPartitionBytes(65536)}},
 	{block: "consumer", name: "max.poll.interval.ms", set: func(p *config.Probe) { p.Consumer.MaxPollIntervalMS = new(300000) }, want: []kgo.Opt{kgo.RebalanceTimeout(ms(300000))}},
 	{block: "consumer", name: "partition.assignment.strategy", set: func(p *config.Probe) {
 		p.Consumer.PartitionAssignmentStrategy = "range, org.apache.kafka.clients.consumer.RoundRobinAssignor"
 	}, want: []kgo.Opt{kgo.Balancers(kgo.RangeBalancer(), kgo.RoundRobinBalancer())}},
 	{block: "consumer", name: "session.timeout.ms", set: func(p *config.Probe) { p.Consumer.SessionTimeoutMS = new(10000) }, want: []kgo.Opt{kgo.SessionTimeout(ms(10000))}},
-	{block: "consumer", name: "connections.max.idle.ms", set: func(p *config.Probe) { p.Consumer.ConnectionsMaxIdleMS = new(540000) }, want: []kgo.Opt{kgo.ConnIdleTimeout(ms(540000))}},
-	{block: "consumer", name: "enable.metrics.push", set: func(p *config.Probe) { p.Consumer.EnableMetricsPush = false }, want: []kgo.Opt{kgo.DisableClientMetrics()}},
-	{block: "consumer", name: "metadata.max.age.ms", set: func(p *config.Probe) { p.Consumer.MetadataMaxAgeMS = 60000 }, want: []kgo.Opt{kgo.MetadataMaxAge(ms(60000))}},
 }
 
-// probeOwn are mapped properties the probe applies itself, not through a
-// franz-go option: the commit interval of its own commits and the records
-// of each poll (PollRecords).
-var probeOwn = map[string]bool{"consumer auto.commit.interval.ms": true, "consumer max.poll.records": true}
+// probeOwn reports a mapped property the probe applies itself, not
+// through a franz-go option (a plain one without Build): the commit
+// interval of its own commits and the records of each poll (PollRecords).
+func probeOwn(row kafkaprops.Property) bool { return row.Plain != nil && row.Plain.Build == nil }
 
 // built is a client of probe p's producer or consumer options, not
 // connected (its seed is a closed port).
@@ -116,10 +131,6 @@ func probeFor(t *testing.T, f ...func(*config.Probe)) config.Probe {
 // the option itself has, and differs from the client without the property,
 // so no property is accepted and ignored.
 func TestPropertyMappings(t *testing.T) {
-	cases := map[string]propertyCase{}
-	for _, c := range propertyCases {
-		cases[c.block+" "+c.name] = c
-	}
 	for _, row := range kafkaprops.Properties {
 		if row.Class != kafkaprops.Mapped {
 			continue
@@ -130,13 +141,13 @@ func TestPropertyMappings(t *testing.T) {
 			}
 			key := in.Block() + " " + row.Name
 			t.Run(strings.ReplaceAll(key, " ", "/"), func(t *testing.T) {
-				if probeOwn[key] {
+				if probeOwn(row) {
 					if len(row.Options) > 0 {
 						t.Fatalf("applied by the probe, yet the table names options %v", row.Options)
 					}
 					return
 				}
-				c, ok := cases[key]
+				c, ok := caseOf(in.Block(), row.Name)
 				if !ok {
 					t.Fatalf("mapped onto %v, but no case reads it back: add one to propertyCases", row.Options)
 				}

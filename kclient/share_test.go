@@ -9,7 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 )
 
 // shareNotApplied are the consumer keys a share-group member does not take,
@@ -30,7 +30,7 @@ var shareNotApplied = map[string]string{
 }
 
 // shareCases are the keys whose options differ on a share-group member
-// from a consumer group's (propertyCases): max.poll.records is also the
+// from a consumer group's (caseOf): max.poll.records is also the
 // share fetch's record limit; client.rack has no rack-aware assignment,
 // the broker assigns.
 var shareCases = map[string]struct {
@@ -60,12 +60,6 @@ func builtShare(t *testing.T, p config.Probe) *kgo.Client {
 // a client built with the options themselves, and differ from a member
 // without the key.
 func TestShareMemberTakesTheConsumerKeys(t *testing.T) {
-	cases := map[string]propertyCase{}
-	for _, c := range propertyCases {
-		if c.block == "consumer" {
-			cases[c.name] = c
-		}
-	}
 	options := map[string][]string{}
 	for _, row := range kafkaprops.Properties {
 		if row.In&kafkaprops.Consumer != 0 && row.Class == kafkaprops.Mapped {
@@ -97,7 +91,7 @@ func TestShareMemberTakesTheConsumerKeys(t *testing.T) {
 			var want []kgo.Opt
 			if sc, ok := shareCases[name]; ok {
 				set, opts, want = sc.set, sc.options, sc.want
-			} else if c, ok := cases[name]; ok {
+			} else if c, ok := caseOf("consumer", name); ok {
 				base, set, opts, want = c.base, c.set, options[name], c.want
 			} else {
 				t.Fatal("no case reads it back: add one to propertyCases or shareCases, or list the key in shareNotApplied")

@@ -79,7 +79,7 @@ func (s Secret) MarshalJSON() ([]byte, error) {
 // ssl.keystore.password or sasl.jaas.config) holds a secret by its name:
 // its last dot-separated part names one, as in every configuration Kafka
 // types PASSWORD. The Kafka client properties are secrets by their type
-// too (kclient/kafkaprops, which FieldError asks): this rule covers the
+// too (kafkaprops, which FieldError asks): this rule covers the
 // keys outside that table, a broker's or a bench file's. Keys that name where a secret is (*_file, *_env) or how
 // to reach a service (URLKey) do not: a URL's credentials are Redacted
 // anyway (URL).

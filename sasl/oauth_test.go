@@ -150,3 +150,41 @@ func TestOAuthTokenEndpointTLSConfig(t *testing.T) {
 		}
 	}
 }
+
+// OAUTHBEARER: both token sources load, and a wrong combination is one
+// line naming the key and the value.
+func TestOAuthSettings(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "client-secret"), "s3cr3t-client\n")
+	write(t, filepath.Join(dir, "token"), "eyJ.token.sig\n")
+	write(t, filepath.Join(dir, "empty"), "\n")
+	load := func(oauth string) (Config, Material, error) {
+		return loadSASL(dir, "{mechanism: OAUTHBEARER, oauth: "+oauth+"}")
+	}
+	for _, ok := range []string{
+		`{token_endpoint: "https://idp.example/token", client_id: bench, client_secret_file: client-secret, scope: kafka, extensions: {logicalCluster: lkc-1}}`,
+		`{token_file: token}`,
+	} {
+		if _, _, err := load(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for oauth, want := range map[string]string{
+		`{}`: `kafka.sasl.oauth.token_endpoint = "": set token_endpoint (client credentials) or token_file with mechanism OAUTHBEARER`,
+		`{token_endpoint: "https://idp.example/token", token_file: token}`:                        `kafka.sasl.oauth.token_file = "token": set token_endpoint or token_file, not both`,
+		`{token_endpoint: "idp.example/token", client_id: a, client_secret_file: client-secret}`:  `kafka.sasl.oauth.token_endpoint = "idp.example/token": must be an http:// or https:// URL`,
+		`{token_endpoint: "https://idp.example/token", client_secret_file: client-secret}`:        `kafka.sasl.oauth.client_id = "": must be set with token_endpoint`,
+		`{token_endpoint: "https://idp.example/token", client_id: a}`:                             `kafka.sasl.oauth.client_secret_file = "": must be set with token_endpoint`,
+		`{token_endpoint: "https://idp.example/token", client_id: a, client_secret_file: empty}`:  `kafka.sasl.oauth.client_secret_file = "empty": the file is empty`,
+		`{token_endpoint: "https://idp.example/token", client_id: a, client_secret_file: absent}`: `kafka.sasl.oauth.client_secret_file = "absent": cannot read: no such file or directory`,
+		`{token_file: token, client_id: a}`:                                                       `kafka.sasl.oauth.client_id = "a": only with token_endpoint, not with token_file`,
+		`{token_file: token, extensions: {"a-b": x}}`:                                             `kafka.sasl.oauth.extensions = "a-b": extension names must be letters only and not "auth"`,
+	} {
+		if _, _, err := load(oauth); err == nil || !strings.HasSuffix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("oauth %s:\n got: %v\nwant: …%s", oauth, err, want)
+		}
+	}
+	if _, _, err := loadSASL(dir, `{mechanism: PLAIN, username: a, password: b, oauth: {token_file: token}}`); err == nil || !strings.Contains(err.Error(), `kafka.sasl.oauth = "": only with mechanism OAUTHBEARER, not PLAIN`) {
+		t.Errorf("oauth with PLAIN: %v", err)
+	}
+}

@@ -7,9 +7,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
@@ -89,6 +92,36 @@ func resolve(t *testing.T, c Config, dir string) Material {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// loadSASL decodes yml as kafka.sasl, validates it and resolves it with files
+// relative to dir, as config's resolve step does; a problem is in the form
+// config shows it: kafka.sasl.<key> = <value>: <problem>, on one line.
+func loadSASL(dir, yml string) (Config, Material, error) {
+	var c Config
+	if err := yaml.Unmarshal([]byte(yml), &c); err != nil {
+		return c, nil, err
+	}
+	err := c.Validate()
+	var m Material
+	if err == nil {
+		m, err = Resolve(c, dirReader{dir: dir})
+	}
+	if e, ok := errors.AsType[*Error](err); ok {
+		err = fmt.Errorf("kafka.sasl.%s = %q: %s", e.Key, fmt.Sprint(e.Value), e.Problem)
+	}
+	return c, m, err
+}
+
+// shows reports whether a printing of c (fmt's verbs, the YAML the
+// effective configuration prints) shows s.
+func shows(t *testing.T, s string, c Config) bool {
+	t.Helper()
+	out, err := yaml.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Contains(string(out)+fmt.Sprintf("%v %+v %#v", c, c, c), s)
 }
 
 // The password comes from its one source: inline, a file (its trailing

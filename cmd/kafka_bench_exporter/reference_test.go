@@ -19,7 +19,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/cmd/kafka_bench_exporter/docgen"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter/configwatch"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 )
 
 var writeDocs = flag.Bool("write-docs", false, "write docs/reference/*.md from the code instead of comparing")

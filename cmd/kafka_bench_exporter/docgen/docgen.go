@@ -18,7 +18,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/kclient/kafkaprops"
+	"github.com/kafka-bench/kafka_bench_exporter/kafkaprops"
 	"github.com/kafka-bench/kafka_bench_exporter/redact"
 )
 
@@ -197,10 +197,10 @@ func EventOnly(name string) bool {
 
 // Properties is docs/reference/properties.md: every property of the Java
 // producer and consumer (kafka-clients 4.4.0) and what the probe does with
-// it, from the table of kclient/kafkaprops.
+// it, from the table of kafkaprops.
 func Properties(props []kafkaprops.Property) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Kafka property mapping\n\n"+generated+"\n", "the table of kclient/kafkaprops")
+	fmt.Fprintf(&b, "# Kafka property mapping\n\n"+generated+"\n", "the table of kafkaprops")
 	b.WriteString("Every property of Apache Kafka's `ProducerConfig` and `ConsumerConfig` (kafka-clients 4.4.0), and what " +
 		"the probe does with it: mapped onto franz-go under the probe's `producer:` or `consumer:` block, refused because " +
 		"franz-go cannot do what it asks, or not applicable to a probe. A refused or not applicable property in the file " +

@@ -8,8 +8,11 @@
 package kafkaprops
 
 import (
+	"math"
 	"sort"
 	"strings"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // Class is what the probe does with a Kafka property.
@@ -62,6 +65,10 @@ type Property struct {
 	// Note is, for a mapped property, how it maps where it is not one to
 	// one; for the others, why not.
 	Note string
+	// Plain, set for a mapped property that is one key of its block with
+	// a one-to-one mapping, is all the configuration and the clients know
+	// of it (see Plain); the others are mapped by hand (kclient).
+	Plain *Plain
 }
 
 // Block is the configuration block ("producer" or "consumer") of c.
@@ -83,6 +90,10 @@ func r(in Clients, name string, t Type, why string) Property {
 func na(in Clients, name string, t Type, why string) Property {
 	return Property{In: in, Name: name, Type: t, Class: NotApplicable, Note: why}
 }
+
+// metadataMaxAge is metadata.max.age.ms, the producer's and the
+// consumer's.
+var metadataMaxAge = Plain{Default: int64(300000), Min: 1, Values: "250 … 3600000 (franz-go)", Doc: "the longest time between two metadata refreshes", Example: int64(60000), Build: millis(kgo.MetadataMaxAge)}
 
 // Reasons shared by several properties.
 const (
@@ -106,38 +117,38 @@ var Properties = sorted(append([]Property{
 	m(Producer, "compression.gzip.level", TypeInt, "with compression.type gzip: CompressionCodec.WithLevel; unset, gzip's default level", "ProducerBatchCompression"),
 	m(Producer, "compression.lz4.level", TypeInt, "with compression.type lz4: CompressionCodec.WithLevel (pierrec/lz4 levels 1 to 9, Java's 10 to 17 have none); unset, franz-go's fastest level", "ProducerBatchCompression"),
 	m(Producer, "compression.zstd.level", TypeInt, "with compression.type zstd: CompressionCodec.WithLevel (zstd.EncoderLevelFromZstd: klauspost/compress has 4 speeds, a level picks the nearest); unset, its default", "ProducerBatchCompression"),
-	m(Producer, "delivery.timeout.ms", TypeInt, "", "RecordDeliveryTimeout"),
+	m(Producer, "delivery.timeout.ms", TypeInt, "", "RecordDeliveryTimeout").With(Plain{Default: int64(120000), Min: math.MinInt64, Values: "≥ linger.ms + request.timeout.ms, and ≥ 1000 (franz-go)", Example: int64(200000), Build: millis(kgo.RecordDeliveryTimeout)}),
 	m(Producer, "enable.idempotence", TypeBoolean, "false: DisableIdempotentWrite", "DisableIdempotentWrite"),
 	na(Producer, "key.serializer", TypeClass, ownBytes),
 	na(Producer, "value.serializer", TypeClass, ownBytes),
-	m(Producer, "linger.ms", TypeLong, "", "ProducerLinger"),
+	m(Producer, "linger.ms", TypeLong, "", "ProducerLinger").With(Plain{Default: int64(5), Values: "0 … 60000 (franz-go)", Example: int64(20), Build: millis(kgo.ProducerLinger)}),
 	r(Producer, "max.block.ms", TypeLong, "franz-go blocks a produce on a full buffer until the record's context ends; it has no time limit of its own (the probe counts a record that waits too long as behind_schedule)"),
 	m(Producer, "max.in.flight.requests.per.connection", TypeInt, "only without idempotence; with it franz-go uses 5, as Kafka", "MaxProduceRequestsInflightPerBroker"),
-	m(Producer, "max.request.size", TypeInt, "franz-go's limit on any request to a broker; unset, franz-go's 100 MiB (Kafka's socket.request.max.bytes)", "BrokerMaxWriteBytes"),
+	m(Producer, "max.request.size", TypeInt, "franz-go's limit on any request to a broker; unset, franz-go's 100 MiB (Kafka's socket.request.max.bytes)", "BrokerMaxWriteBytes").With(Plain{Min: math.MinInt64, DefaultDoc: "unset: franz-go's 104857600", Values: "≥ record_size + 128; 1024 … 1073741824 (franz-go)", Doc: "the largest request sent to a broker ({kgo.BrokerMaxWriteBytes})", Example: int64(2 << 20), Build: bytes32(kgo.BrokerMaxWriteBytes)}),
 	na(Producer, "metadata.max.idle.ms", TypeLong, "forgets topics a Java producer stopped writing; the probe writes its one topic all the time"),
 	na(Producer, "partitioner.adaptive.partitioning.enable", TypeBoolean, ownPartition),
 	na(Producer, "partitioner.availability.timeout.ms", TypeLong, ownPartition),
 	na(Producer, "partitioner.class", TypeClass, ownPartition),
 	na(Producer, "partitioner.ignore.keys", TypeBoolean, ownPartition),
 	na(Producer, "partitioner.rack.aware", TypeBoolean, ownPartition+"; rack-aware partitioning (kgo.RackAwarePartitioning) would skip partitions"),
-	m(Producer, "request.timeout.ms", TypeInt, "", "ProduceRequestTimeout"),
+	m(Producer, "request.timeout.ms", TypeInt, "", "ProduceRequestTimeout").With(Plain{Default: int64(30000), Min: 1, Values: "100 … 2147483647 (franz-go)", Example: int64(10000), Build: millis(kgo.ProduceRequestTimeout)}),
 	m(Producer, "retries", TypeInt, "the default, 2147483647, leaves franz-go retrying until delivery.timeout.ms", "RecordRetries"),
 	m(Producer, "transaction.timeout.ms", TypeInt, "with transactional.id", "TransactionTimeout"),
 	r(Producer, "transaction.two.phase.commit.enable", TypeBoolean, "franz-go has no two-phase commit participation (KIP-939)"),
 	m(Producer, "transactional.id", TypeString, "suffixed -<probe>-<host name>: each probe of each exporter has its own; the probe's producer then writes in transactions of transaction.duration.ms (its own key, as ProducerPerformance's --transaction-duration-ms), aborting a share transaction.abort.ratio of them", "TransactionalID"),
 
 	// Consumer.
-	m(Consumer, "allow.auto.create.topics", TypeBoolean, "true: AllowAutoTopicCreation; franz-go's default, and so the probe's, is false, Kafka's true: the probe creates its topic itself (create_topic)", "AllowAutoTopicCreation"),
-	m(Consumer, "auto.commit.interval.ms", TypeInt, "the probe's own commit interval: it commits synchronously after processing, to time the commits (DisableAutoCommit)"),
+	m(Consumer, "allow.auto.create.topics", TypeBoolean, "true: AllowAutoTopicCreation; franz-go's default, and so the probe's, is false, Kafka's true: the probe creates its topic itself (create_topic)", "AllowAutoTopicCreation").With(Plain{Default: false, Doc: "true: a missing topic is created by the broker when the consumer asks for it (with the broker's {auto.create.topics.enable}); Java's default is true, the probe's false, as it creates its topic itself", Example: true, Build: when(true, kgo.AllowAutoTopicCreation)}),
+	m(Consumer, "auto.commit.interval.ms", TypeInt, "the probe's own commit interval: it commits synchronously after processing, to time the commits (DisableAutoCommit)").With(Plain{Default: int64(1000), Min: 1, Doc: "how often the probe commits (synchronously, to time the commits)", Example: int64(2000)}),
 	m(Consumer, "auto.offset.reset", TypeString, "a partition without a commit starts at its start (ConsumeStartOffset): the probe commits the end of every partition it finds at start, so only one added later has none", "ConsumeResetOffset"),
-	m(Consumer, "check.crcs", TypeBoolean, "false: DisableFetchCRCValidation", "DisableFetchCRCValidation"),
+	m(Consumer, "check.crcs", TypeBoolean, "false: DisableFetchCRCValidation", "DisableFetchCRCValidation").With(Plain{Default: true, Doc: "false: fetched batches' CRCs are not checked", Example: false, Build: when(false, kgo.DisableFetchCRCValidation)}),
 	m(Consumer, "client.rack", TypeString, "Rack (fetch from the closest replica, KIP-392) and, for the range and sticky balancers of the classic protocol, BalanceRacks (rack-aware assignment, KIP-881)", "Rack", "BalanceRacks"),
 	r(Consumer, "default.api.timeout.ms", TypeInt, "franz-go bounds a blocking call by the context its caller passes, not by a client setting"),
 	na(Consumer, "enable.auto.commit", TypeBoolean, "always off: the probe commits synchronously after processing, to time the commits"),
 	na(Consumer, "exclude.internal.topics", TypeBoolean, "the probe consumes its one topic by name, never by pattern"),
-	m(Consumer, "fetch.max.bytes", TypeInt, "", "FetchMaxBytes"),
-	m(Consumer, "fetch.max.wait.ms", TypeInt, "", "FetchMaxWait"),
-	m(Consumer, "fetch.min.bytes", TypeInt, "", "FetchMinBytes"),
+	m(Consumer, "fetch.max.bytes", TypeInt, "", "FetchMaxBytes").With(Plain{Default: int64(52428800), Min: 1, Values: "1 … 104857600 (franz-go's response limit)", Example: int64(1 << 20), Build: bytes32(kgo.FetchMaxBytes)}),
+	m(Consumer, "fetch.max.wait.ms", TypeInt, "", "FetchMaxWait").With(Plain{Default: int64(500), Values: "≥ 10 (franz-go)", Example: int64(100), Build: millis(kgo.FetchMaxWait)}),
+	m(Consumer, "fetch.min.bytes", TypeInt, "", "FetchMinBytes").With(Plain{Default: int64(1), Min: 1, Example: int64(1024), Build: bytes32(kgo.FetchMinBytes)}),
 	m(Consumer, "group.id", TypeString, "", "ConsumerGroup"),
 	m(Consumer, "group.instance.id", TypeString, "static membership (KIP-345); with several consumers each member's id ends in -<member>", "InstanceID"),
 	m(Consumer, "group.protocol", TypeString, "consumer: ServerSideBalancer (KIP-848; franz-go falls back to classic when the broker lacks it, kafka_bench_consumer_group_protocol_info shows which one runs); classic: the client-side balancers of partition.assignment.strategy", "ServerSideBalancer", "Balancers"),
@@ -147,9 +158,9 @@ var Properties = sorted(append([]Property{
 	m(Consumer, "isolation.level", TypeString, "read_committed: ReadCommitted; read_uncommitted: ReadUncommitted", "FetchIsolationLevel"),
 	na(Consumer, "key.deserializer", TypeClass, ownBytes),
 	na(Consumer, "value.deserializer", TypeClass, ownBytes),
-	m(Consumer, "max.partition.fetch.bytes", TypeInt, "", "FetchMaxPartitionBytes"),
+	m(Consumer, "max.partition.fetch.bytes", TypeInt, "", "FetchMaxPartitionBytes").With(Plain{Default: int64(1048576), Min: 1, Example: int64(65536), Build: bytes32(kgo.FetchMaxPartitionBytes)}),
 	m(Consumer, "max.poll.interval.ms", TypeInt, "the rebalance timeout a member sends when it joins, as the Java consumer does; franz-go has no poll deadline (the probe polls all the time); unset, franz-go's 60 s", "RebalanceTimeout"),
-	m(Consumer, "max.poll.records", TypeInt, "PollRecords(ctx, max.poll.records) on every poll"),
+	m(Consumer, "max.poll.records", TypeInt, "PollRecords(ctx, max.poll.records) on every poll").With(Plain{Default: int64(500), Min: 1, Example: int64(100)}),
 	m(Consumer, "partition.assignment.strategy", TypeList, "with group.protocol classic: range (RangeBalancer), roundrobin (RoundRobinBalancer), sticky (StickyBalancer), cooperative-sticky (CooperativeStickyBalancer), or their Java class names, comma-separated in order of preference; unset, cooperative-sticky (franz-go's default; Java's is range, cooperative-sticky)", "Balancers"),
 	m(Consumer, "session.timeout.ms", TypeInt, "with group.protocol classic; refused with consumer, as Java refuses it (the broker's group.consumer.session.timeout.ms applies)", "SessionTimeout"),
 	na(Consumer, "share.acknowledgement.mode", TypeString, "a share group consumer's setting (KIP-932), not a consumer group's"),
@@ -163,12 +174,12 @@ var Properties = sorted(append([]Property{
 	r(Both, "client.dns.lookup", TypeString, "franz-go dials every address a name resolves to (Kafka's use_all_dns_ips) and has no other mode"),
 	na(Producer, "client.rack", TypeString, ownPartition+"; the producer's client.rack only serves rack-aware partitioning"),
 	na(Both, "config.providers", TypeList, "the configuration file reads files and the environment itself (password_file, password_env)"),
-	m(Both, "connections.max.idle.ms", TypeLong, "unset, franz-go's 30 s", "ConnIdleTimeout"),
-	m(Both, "enable.metrics.push", TypeBoolean, "false: DisableClientMetrics (KIP-714)", "DisableClientMetrics"),
+	m(Both, "connections.max.idle.ms", TypeLong, "unset, franz-go's 30 s", "ConnIdleTimeout").With(Plain{Min: 1, Why: "franz-go always closes idle connections", DefaultDoc: "unset: franz-go's 30000", Values: "100 … 900000 (franz-go)", Doc: "an idle connection is closed after this", Example: int64(540000), Build: millis(kgo.ConnIdleTimeout)}),
+	m(Both, "enable.metrics.push", TypeBoolean, "false: DisableClientMetrics (KIP-714)", "DisableClientMetrics").With(Plain{Default: true, Doc: "false: the client does not send its metrics to the broker (KIP-714)", Example: false, Build: when(false, kgo.DisableClientMetrics)}),
 	na(Both, "interceptor.classes", TypeList, javaClass),
 	r(Both, "metadata.cluster.check.enable", TypeBoolean, "franz-go does not compare the cluster id of the brokers it reaches with the one it first saw"),
-	m(Producer, "metadata.max.age.ms", TypeLong, "", "MetadataMaxAge"),
-	m(Consumer, "metadata.max.age.ms", TypeLong, "", "MetadataMaxAge"),
+	m(Producer, "metadata.max.age.ms", TypeLong, "", "MetadataMaxAge").With(metadataMaxAge),
+	m(Consumer, "metadata.max.age.ms", TypeLong, "", "MetadataMaxAge").With(metadataMaxAge),
 	r(Both, "metadata.recovery.rebootstrap.trigger.ms", TypeLong, "franz-go re-bootstraps from the seeds when no known broker answers, with no time setting"),
 	r(Both, "metadata.recovery.strategy", TypeString, "franz-go always re-bootstraps from the seeds when no known broker answers (Kafka's rebootstrap); it cannot be turned off"),
 	na(Both, "metric.reporters", TypeList, javaMetrics),
@@ -181,7 +192,10 @@ var Properties = sorted(append([]Property{
 	na(Both, "reconnect.backoff.ms", TypeLong, ownBackoff),
 	na(Both, "retry.backoff.max.ms", TypeLong, ownBackoff),
 	na(Both, "retry.backoff.ms", TypeLong, ownBackoff),
-	r(Consumer, "request.timeout.ms", TypeInt, "franz-go has no one timeout for every request: each waits for its own timeout (fetch.max.wait.ms, session.timeout.ms) plus kgo.RequestTimeoutOverhead"),
+	m(Consumer, "request.timeout.ms", TypeInt, "franz-go's request timeout is added to a request's own timeout (a fetch's fetch.max.wait.ms, a join's rebalance timeout); unset, franz-go's 10 s, Java's default being 30 s", "RequestTimeoutOverhead").With(Plain{
+		Min: 100, Max: 900000, Why: "franz-go", DefaultDoc: "unset: franz-go's 10000",
+		Doc:     "how long the consumer waits for a broker's answer beyond the request's own timeout (a fetch's {fetch.max.wait.ms}, a join's rebalance timeout) before it closes the connection and retries ({kgo.RequestTimeoutOverhead}); Java's default is 30000",
+		Example: int64(30000), Build: millis(kgo.RequestTimeoutOverhead)}),
 	na(Both, "security.providers", TypeString, javaClass),
 	r(Both, "socket.connection.setup.timeout.ms", TypeLong, "kgo.DialTimeout applies only to franz-go's own dialer; connections with kafka.tls use the exporter's, which it would not reach"),
 	r(Both, "socket.connection.setup.timeout.max.ms", TypeLong, "franz-go has no connect timeout that grows with failures"),
@@ -279,10 +293,7 @@ func sorted(ps []Property) []Property {
 
 // Lookup finds the property name of the block ("producer" or "consumer").
 func Lookup(block, name string) (Property, bool) {
-	in := Producer
-	if block == "consumer" {
-		in = Consumer
-	}
+	in := clientsOf(block)
 	for _, p := range Properties {
 		if p.Name == name && p.In&in != 0 {
 			return p, true

@@ -1,7 +1,6 @@
-package config
+package sasl
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,31 +9,27 @@ import (
 )
 
 // GSSAPI: keytab or password, realm from the key or krb5.conf, the
-// service name's default; mistakes are one line naming the key.
-func TestKerberosConfig(t *testing.T) {
+// service name's default; the password never prints; mistakes are one
+// line naming the key.
+func TestKerberosSettings(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "krb5.conf"), "[libdefaults]\n default_realm = EXAMPLE.COM\n")
-	writeFile(t, filepath.Join(dir, "norealm.conf"), "[libdefaults]\n rdns = false\n")
-	b := testcerts.Keytab(t, "bench", "EXAMPLE.COM", "pw")
-	writeFile(t, filepath.Join(dir, "bench.keytab"), string(b))
-	writeFile(t, filepath.Join(dir, "bad.keytab"), "not a keytab")
-	writeFile(t, filepath.Join(dir, "pw"), "krb-pw-123\n")
-	load := func(sasl string) (*Resolved, error) {
-		file := filepath.Join(dir, "config.yml")
-		writeFile(t, file, fmt.Sprintf("kafka:\n  brokers: [127.0.0.1:9092]\n  sasl: %s\n", sasl))
-		return loadResolved(file)
-	}
-	if _, err := load(`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`); err != nil {
+	write(t, filepath.Join(dir, "krb5.conf"), "[libdefaults]\n default_realm = EXAMPLE.COM\n")
+	write(t, filepath.Join(dir, "norealm.conf"), "[libdefaults]\n rdns = false\n")
+	write(t, filepath.Join(dir, "bench.keytab"), string(testcerts.Keytab(t, "bench", "EXAMPLE.COM", "pw")))
+	write(t, filepath.Join(dir, "bad.keytab"), "not a keytab")
+	write(t, filepath.Join(dir, "pw"), "krb-pw-123\n")
+	if _, _, err := loadSASL(dir, `{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`); err != nil {
 		t.Fatal(err)
 	}
-	res, err := load(`{mechanism: GSSAPI, username: bench, password_file: pw, kerberos: {realm: OTHER.ORG, service_name: kafka-svc, config_file: krb5.conf}}`)
+	if _, _, err := loadSASL(dir, `{mechanism: GSSAPI, username: bench, password_file: pw, kerberos: {realm: OTHER.ORG, service_name: kafka-svc, config_file: krb5.conf}}`); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := loadSASL(dir, `{mechanism: GSSAPI, username: bench, password: krb-pw-123, kerberos: {realm: OTHER.ORG, config_file: krb5.conf}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := res.Config
-	out, _ := cfg.Marshal()
-	if strings.Contains(string(out)+fmt.Sprintf("%v %+v %#v %v %+v %#v", cfg, cfg.Kafka, cfg.Kafka, res, res.Kafka, res.Kafka), "krb-pw-123") {
-		t.Error("the password is printed")
+	if shows(t, "krb-pw-123", c) {
+		t.Error("the inline password is printed")
 	}
 	for sasl, want := range map[string]string{
 		`{mechanism: GSSAPI, kerberos: {keytab_file: bench.keytab, config_file: krb5.conf}}`:                                     `kafka.sasl.username = "": must be set with mechanism GSSAPI: the Kerberos principal, without the realm`,
@@ -45,7 +40,7 @@ func TestKerberosConfig(t *testing.T) {
 		`{mechanism: GSSAPI, username: bench, kerberos: {keytab_file: bench.keytab, config_file: absent.conf}}`:                  `kafka.sasl.kerberos.config_file = "absent.conf": cannot read: no such file or directory`,
 		`{mechanism: PLAIN, username: a, password: b, kerberos: {realm: X}}`:                                                     `kafka.sasl.kerberos = "": only with mechanism GSSAPI, not PLAIN`,
 	} {
-		if _, err := load(sasl); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		if _, _, err := loadSASL(dir, sasl); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("sasl %s:\n got: %v\nwant: …%s", sasl, err, want)
 		}
 	}

@@ -3,6 +3,7 @@ package kafkaprops
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -105,5 +106,71 @@ func TestSecret(t *testing.T) {
 		if got := Secret(key); got != want {
 			t.Errorf("Secret(%q) = %v, want %v", key, got, want)
 		}
+	}
+}
+
+// TestPlainRows holds every plain row to what config and kclient derive
+// from it: a mapped property whose default and example are values of its
+// type that its range accepts, the example other than the default (the
+// read-back tests set it), and franz-go options named exactly when it
+// builds them.
+func TestPlainRows(t *testing.T) {
+	n := 0
+	for _, p := range Properties {
+		pl := p.Plain
+		if pl == nil {
+			continue
+		}
+		n++
+		if p.Class != Mapped {
+			t.Errorf("%s: plain but %s", p.Name, p.Class)
+		}
+		if (pl.Build == nil) != (len(p.Options) == 0) {
+			t.Errorf("%s: builds options: %v, names options %v", p.Name, pl.Build != nil, p.Options)
+		}
+		for what, v := range map[string]any{"default": pl.Default, "example": pl.Example} {
+			if v == nil {
+				if what == "example" {
+					t.Errorf("%s: no example", p.Name)
+				}
+				continue
+			}
+			if fmt.Sprintf("%T", v) != fmt.Sprintf("%T", p.Type.GoValue()) {
+				t.Errorf("%s: %s %v is a %T, a %s's value is a %T", p.Name, what, v, v, p.Type, p.Type.GoValue())
+			}
+			if problem := pl.Check(v); problem != "" {
+				t.Errorf("%s: %s %v: %s", p.Name, what, v, problem)
+			}
+		}
+		if pl.Example == pl.Default {
+			t.Errorf("%s: the example is the default, %v: setting it proves nothing", p.Name, pl.Example)
+		}
+		if pl.Doc == "" && pl.Values == "" && p.ValuesDoc() == "" {
+			t.Errorf("%s: no docs for the configuration reference", p.Name)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no plain row")
+	}
+}
+
+func TestPlainCheck(t *testing.T) {
+	pl := Plain{Min: 100, Max: 900000, Why: "franz-go"}
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{int64(100), ""},
+		{int64(900000), ""},
+		{int64(99), "must be 100 … 900000 (franz-go)"},
+		{int64(900001), "must be 100 … 900000 (franz-go)"},
+		{true, ""},
+	} {
+		if got := pl.Check(tc.v); got != tc.want {
+			t.Errorf("Check(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := (&Plain{Min: 1}).Check(int64(0)); got != "must be >= 1" {
+		t.Errorf("Check(0) of ≥ 1 = %q", got)
 	}
 }
