@@ -95,11 +95,25 @@ checks_log=$(mktemp)
   phase_end "go vet (checks)"
 
   phase_begin "release platforms build (checks)"
-  # The release's binary compiles for every platform of the release (a
-  # syscall that only Unix has, say), built as scripts/release.sh builds
-  # it; the list is scripts/release.sh's own. (The test kits of internal/
-  # run on Linux only.)
+  # The release's binary compiles for every operating system of the release
+  # (a syscall that only Unix has, say), built as scripts/release.sh builds
+  # it; the list is scripts/release.sh's own. One platform per operating
+  # system, the first the list names: what differs between platforms in
+  # this tree is files for one operating system (restart_unix.go and
+  # restart_other.go), never for one architecture (a file named _amd64.go or
+  # _arm64.go, or a goarch build constraint, fails the step), and each
+  # cross-compilation of every module costs minutes of a core that the
+  # integration tests beside it want. Linux's is the binary built first.
+  # (The test kits of internal/ run on Linux only.)
+  arch_files=$({ git ls-files '*.go' | grep -E '_(amd64|arm64|386|arm)(_test)?\.go$'; git ls-files -z '*.go' | xargs -0 grep -lE '^//go:build.*\b(amd64|arm64|386|arm)\b'; } || true)
+  if [ -n "$arch_files" ]; then
+    echo "files for one architecture, which one build per operating system does not compile for the others:" $arch_files >&2
+    exit 1
+  fi
+  built_os=" linux "
   for target in $(scripts/release.sh targets); do
+    case "$built_os" in *" ${target%/*} "*) continue ;; esac
+    built_os="$built_os${target%/*} "
     GOOS=${target%/*} GOARCH=${target#*/} low_priority scripts/build.sh /dev/null
   done
   phase_end "release platforms build (checks)"
