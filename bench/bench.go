@@ -25,7 +25,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/embedded"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // Exit codes of the bench.
@@ -63,9 +63,9 @@ type Options struct {
 	// Serve, when set, serves the probes' metrics while the bench runs:
 	// it returns the probe metrics, the registerer of the Kafka clients'
 	// metrics and how to stop serving. A server that fails later calls
-	// stop, which stops the bench. Nil: the metrics go to a registry
-	// nobody reads.
-	Serve  func(ctx context.Context, stop context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error)
+	// stop, which stops the bench. Nil: the probes report to the runner's
+	// recorder alone.
+	Serve  func(ctx context.Context, stop context.CancelFunc) (*promsink.Metrics, prometheus.Registerer, func(), error)
 	Logger *slog.Logger
 	// Stdout gets the perf tools' lines and the table, Stderr the progress
 	// lines and the errors.
@@ -125,9 +125,9 @@ func Run(ctx context.Context, o Options) int {
 		return o.plan(ctx, &benchrun.Runner{Logger: logger, Seed: o.Seed})
 	}
 
-	// Unwatched, the probes' metrics are UnreadMetrics (the results come
-	// from the runner's recorder); with Serve, the exporter's, served.
-	metrics := probes.UnreadMetrics()
+	// Unwatched, the probes have no metrics (the results come from the
+	// runner's recorder); with Serve, the exporter's, served.
+	var metrics *promsink.Metrics
 	var clientMetrics prometheus.Registerer
 	if o.Serve != nil {
 		m, reg, shutdown, err := o.Serve(ctx, cancel)

@@ -25,13 +25,15 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // Exporter owns the registry and the running probes.
 type Exporter struct {
 	reg     *prometheus.Registry
 	logger  *slog.Logger
-	metrics *probes.Metrics
+	metrics *promsink.Metrics
 	host    atomic.Pointer[collector.Collector] // nil: host metrics off
 	reload  *reloadState
 	watch   *configwatch.Watcher // broker and topic configuration changes
@@ -77,7 +79,7 @@ func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
 	e := &Exporter{
 		reg:     reg,
 		logger:  logger,
-		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
+		metrics: promsink.NewMetrics(bothRegisterers{reg, probeReg}),
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{Credentials: creds}),
 		groups:  groups.New(reg, logger, groups.Options{Credentials: creds}),
@@ -177,7 +179,7 @@ func (e *Exporter) start(ctx context.Context, k config.Cluster, r config.Resolve
 			Kafka:       k,
 			Replica:     r.Replica,
 			Payload:     r.Payload(),
-			Metrics:     e.metrics,
+			Sinks:       []event.Sink{e.metrics},
 			Registerer:  e.reg,
 			Logger:      e.logger,
 			Credentials: e.creds,

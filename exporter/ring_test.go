@@ -9,7 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
 // ringMetrics are the series the ring reads, under their real names and
@@ -24,7 +24,7 @@ type ringMetrics struct {
 
 func newRingMetrics(reg *prometheus.Registry) ringMetrics {
 	hist := func(name string) *prometheus.HistogramVec {
-		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Buckets: probes.LatencyBuckets}, []string{"probe", "broker"})
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Buckets: family.LatencyBuckets}, []string{"probe", "broker"})
 	}
 	gauge := func(name string) *prometheus.GaugeVec {
 		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name}, []string{"probe"})
@@ -118,7 +118,7 @@ func TestLiveRing(t *testing.T) {
 // buckets could only say "between 1 and 2.5 ms"; a reset reads as unknown.
 func TestLiveRingNative(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	h := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: liveProduceLat, Buckets: probes.LatencyBuckets,
+	h := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: liveProduceLat, Buckets: family.LatencyBuckets,
 		NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 100}, []string{"probe", "broker"})
 	c := prometheus.NewCounterVec(prometheus.CounterOpts{Name: liveProduced}, []string{"probe"})
 	reg.MustRegister(h, c)

@@ -24,6 +24,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 const (
@@ -45,9 +47,10 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Runner runs a bench's scenarios one after another.
 type Runner struct {
-	// Metrics are the probe metrics; the runner takes every figure from
-	// its own recorder, never from them.
-	Metrics *probes.Metrics
+	// Metrics, when set, are the probe metrics (served while the bench
+	// runs); the runner takes every figure from its own recorder, never
+	// from them. Nil: the probes report to the recorder alone.
+	Metrics *promsink.Metrics
 	// Registerer receives the Kafka client metrics; nil leaves them out.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
@@ -252,11 +255,14 @@ func (r *Runner) measure(ctx context.Context, records Records, b *spec.Bench, se
 	opts := probes.Options{
 		Kafka:       b.Kafka,
 		Payload:     s.Payload,
-		Metrics:     r.Metrics,
+		Sinks:       []event.Sink{rec},
 		Registerer:  r.Registerer,
 		Logger:      r.Logger,
 		Credentials: r.Credentials,
-		Bench:       probes.BenchOptions{NumRecords: limit, Recorder: rec, ConsumeOnly: b.ConsumeOnly},
+		Bench:       probes.BenchOptions{NumRecords: limit, ConsumeOnly: b.ConsumeOnly},
+	}
+	if r.Metrics != nil {
+		opts.Sinks = append(opts.Sinks, r.Metrics)
 	}
 	records.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)

@@ -22,7 +22,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // The bench command and its subcommands: run (the default: a plain
@@ -141,7 +141,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		o.Format = bf.format
 	}
 	if bf.setListen {
-		o.Serve = func(ctx context.Context, stop context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error) {
+		o.Serve = func(ctx context.Context, stop context.CancelFunc) (*promsink.Metrics, prometheus.Registerer, func(), error) {
 			return serveMetrics(ctx, stop, f, logger)
 		}
 	}
@@ -203,7 +203,7 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 // runner's probes publish on its probe metrics and its registry. A
 // listener that fails stops the bench: a sweep meant to be watched should
 // not run unwatched.
-func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (metrics *probes.Metrics, reg prometheus.Registerer, shutdown func(), err error) {
+func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (metrics *promsink.Metrics, reg prometheus.Registerer, shutdown func(), err error) {
 	cfg, err := config.Parse(nil)
 	if err != nil {
 		return nil, nil, nil, err

@@ -14,7 +14,6 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
 // Results of a capacity run (kafka_bench_capacity_runs_total{result}).
@@ -109,8 +108,7 @@ type Canary struct {
 	logger *slog.Logger
 	// probeLogger logs what the probe's own code logs (the payload pool).
 	probeLogger *slog.Logger
-	m           *series         // nil without Metrics
-	scratch     *probes.Metrics // the borrowed Probe's own metrics, never exposed
+	m           *series // nil without Metrics
 }
 
 // New prepares the capacity canary of p, whose Capacity must be set.
@@ -132,8 +130,7 @@ func New(p config.Probe, opts Options) *Canary {
 	p.CreateTopic.Configs = configs
 	opts.Kafka.Kafka.ClientID = ClientID(opts.Kafka.Kafka.ClientID, p.Name)
 	probeLogger := logger.With("probe", p.Name)
-	c := &Canary{probe: p, cfg: cfg, opts: opts, probeLogger: probeLogger, logger: probeLogger.With("capacity_topic", p.Topic),
-		scratch: probes.UnreadMetrics()}
+	c := &Canary{probe: p, cfg: cfg, opts: opts, probeLogger: probeLogger, logger: probeLogger.With("capacity_topic", p.Topic)}
 	if opts.Metrics != nil {
 		c.m = opts.Metrics.forProbe(p.Name, time.Duration(cfg.Interval))
 	}

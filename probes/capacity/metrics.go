@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
 // Metrics defines the capacity canary's metrics once; each probe
