@@ -41,7 +41,7 @@ type Exporter struct {
 	live    *liveRing            // the landing page's sparklines
 	liveRun liveLoop
 	// capacity and capacityGate serve every probe's capacity canary.
-	capacity     *capacity.Metrics
+	capacity     *promsink.CapacityMetrics
 	capacityGate *capacity.Gate
 	// creds are the credentials of every kafka section, shared by all the
 	// clients of the process: probes, replica readers, capacity canaries
@@ -72,21 +72,18 @@ type runningProbe struct {
 // New registers the exporter's collectors on reg: probe metrics, host
 // metrics (switchable on reload), build info, Go and process collectors.
 func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
-	// The ring reads the probe metrics alone, not the Go, process and host
-	// collectors: a registry of its own that they are registered on as well.
-	probeReg := prometheus.NewRegistry()
 	creds := kclient.NewCredentialPool(kclient.NewCredentialMetrics(reg), logger)
 	e := &Exporter{
 		reg:     reg,
 		logger:  logger,
-		metrics: promsink.NewMetrics(bothRegisterers{reg, probeReg}),
+		metrics: promsink.NewMetrics(reg),
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{Credentials: creds}),
 		groups:  groups.New(reg, logger, groups.Options{Credentials: creds}),
 		running: map[string]*runningProbe{},
-		live:    newLiveRing(probeReg),
+		live:    newLiveRing(),
 
-		capacity:     capacity.NewMetrics(reg),
+		capacity:     promsink.NewCapacityMetrics(reg),
 		capacityGate: capacity.NewGate(),
 		creds:        creds,
 	}
@@ -179,7 +176,7 @@ func (e *Exporter) start(ctx context.Context, k config.Cluster, r config.Resolve
 			Kafka:       k,
 			Replica:     r.Replica,
 			Payload:     r.Payload(),
-			Sinks:       []event.Sink{e.metrics},
+			Sinks:       []event.Sink{e.metrics, e.live},
 			Registerer:  e.reg,
 			Logger:      e.logger,
 			Credentials: e.creds,

@@ -165,8 +165,8 @@ func (r *Recorder) Failed(reason string, n int) {
 	}
 }
 
-// NotCommitted: acknowledged records of a transaction aborted or not ended leave the
-// acknowledged set, so they are neither awaited nor lost.
+// NotCommitted takes acknowledged records of a transaction aborted or not
+// ended out of the acknowledged set, so they are neither awaited nor lost.
 func (r *Recorder) NotCommitted(run uint64, partition int32, lo, hi uint64) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()

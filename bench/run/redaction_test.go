@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
@@ -80,7 +81,7 @@ hosts:
 	}
 	var logs, progress bytes.Buffer
 	r := &Runner{
-		Metrics:          promsink.NewMetrics(prometheus.NewRegistry()),
+		Sinks:            []event.Sink{promsink.NewMetrics(prometheus.NewRegistry())},
 		Logger:           slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Progress:         &progress,
 		ProgressInterval: 100 * time.Millisecond,

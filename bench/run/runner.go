@@ -25,7 +25,6 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
-	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 const (
@@ -47,10 +46,10 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Runner runs a bench's scenarios one after another.
 type Runner struct {
-	// Metrics, when set, are the probe metrics (served while the bench
-	// runs); the runner takes every figure from its own recorder, never
-	// from them. Nil: the probes report to the recorder alone.
-	Metrics *promsink.Metrics
+	// Sinks hear of the probes' events besides the runner's own recorder
+	// (the metrics and the landing page served while the bench runs); the
+	// runner takes every figure from its recorder, never from them.
+	Sinks []event.Sink
 	// Registerer receives the Kafka client metrics; nil leaves them out.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
@@ -255,14 +254,11 @@ func (r *Runner) measure(ctx context.Context, records Records, b *spec.Bench, se
 	opts := probes.Options{
 		Kafka:       b.Kafka,
 		Payload:     s.Payload,
-		Sinks:       []event.Sink{rec},
+		Sinks:       append([]event.Sink{rec}, r.Sinks...),
 		Registerer:  r.Registerer,
 		Logger:      r.Logger,
 		Credentials: r.Credentials,
 		Bench:       probes.BenchOptions{NumRecords: limit, ConsumeOnly: b.ConsumeOnly},
-	}
-	if r.Metrics != nil {
-		opts.Sinks = append(opts.Sinks, r.Metrics)
 	}
 	records.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)

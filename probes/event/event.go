@@ -74,13 +74,13 @@ type Consumed struct {
 type Anomaly uint8
 
 const (
-	// Duplicated: a record received again.
+	// Duplicated is a record received again.
 	Duplicated Anomaly = iota
-	// OutOfOrder: a record received after a later one of its partition.
+	// OutOfOrder is a record received after a later one of its partition.
 	OutOfOrder
-	// Lost: acknowledged records not received within the grace period.
+	// Lost is acknowledged records not received within the grace period.
 	Lost
-	// AbortedRead: a record of an aborted transaction read by a
+	// AbortedRead is a record of an aborted transaction read by a
 	// read_committed consumer.
 	AbortedRead
 )
@@ -220,3 +220,50 @@ const (
 
 // RebalanceCauses lists every cause, in exposition order.
 var RebalanceCauses = []string{CauseJoined, CauseLost, CauseChurn, CausePartitionsAdded, CauseReassigned}
+
+// Results of a capacity run (CapacityRun.Result).
+const (
+	CapacityOK      = "ok"      // the ramp ran to a limit
+	CapacityAborted = "aborted" // stopped by reload or shutdown
+	CapacityError   = "error"   // could not ramp: no client, no topic, the cluster down during a step
+)
+
+// Limits: why a capacity run stopped (CapacityRun.Limit).
+const (
+	LimitLatency = "latency" // a step's p99 exceeded the SLO
+	LimitRate    = "rate"    // a step achieved less than minAchieved of its target
+	LimitErrors  = "errors"  // a step had produce (or, with end_to_end_slo, consume) errors
+	LimitCeiling = "ceiling" // the step at max_rate / max_bytes_per_second passed
+)
+
+// CapacityResults and CapacityLimits list the values, in exposition order.
+var (
+	CapacityResults = []string{CapacityOK, CapacityAborted, CapacityError}
+	CapacityLimits  = []string{LimitLatency, LimitRate, LimitErrors, LimitCeiling}
+)
+
+// CapacityRun is the outcome of one run of a probe's capacity canary, ended
+// at End.
+type CapacityRun struct {
+	// Result is one of CapacityResults; Limit one of CapacityLimits, ""
+	// when the run reached none.
+	Result, Limit string
+	// The capacity found, set when Result is CapacityOK.
+	RecordsPerSecond, BytesPerSecond float64
+	P99                              time.Duration
+	End                              time.Time
+}
+
+// CapacitySink hears of the runs of the capacity canaries
+// (capacity.Options.Metrics).
+type CapacitySink interface {
+	// ForCapacity is called once per canary, for probe, whose runs are
+	// interval apart.
+	ForCapacity(probe string, interval time.Duration) CapacityHook
+}
+
+// CapacityHook hears of one canary's runs until it stops.
+type CapacityHook interface {
+	OnCapacityRun(CapacityRun)
+	OnCapacityStopped()
+}

@@ -8,39 +8,39 @@ import (
 
 // The probe's life.
 type (
-	// TopicHook: the probe topic was described: its partition count and
+	// TopicHook is told: the probe topic was described: its partition count and
 	// replication factor (at start, and after its partitions changed).
 	TopicHook interface {
 		OnTopic(partitions int32, replicationFactor int16)
 	}
-	// LeadersHook: the partitions' leaders changed; leaders[p] is the
+	// LeadersHook is told: the partitions' leaders changed; leaders[p] is the
 	// leader of partition p, -1 when none is known yet. The slice is
 	// never changed afterwards.
 	LeadersHook interface{ OnLeaders(leaders []int32) }
-	// UpHook: whether records were produced and consumed within the up
+	// UpHook is told: whether records were produced and consumed within the up
 	// window, at each check.
 	UpHook interface{ OnUp(up bool) }
-	// ClientFailedHook: building or starting one of the probe's clients
+	// ClientFailedHook is told: building or starting one of the probe's clients
 	// failed and will be retried (client of ClientNames, reason of
 	// ClientFailureReasons).
 	ClientFailedHook interface{ OnClientFailed(client, reason string) }
-	// StoppedHook: the probe stopped; no event follows.
+	// StoppedHook is told: the probe stopped; no event follows.
 	StoppedHook interface{ OnProbeStopped() }
 )
 
 // The producer's.
 type (
-	// SentHook: a record was handed to the client sendDelay after its
+	// SentHook is told: a record was handed to the client sendDelay after its
 	// intended send time.
 	SentHook interface{ OnSent(sendDelay time.Duration) }
-	// ProducedHook: a record was acknowledged.
+	// ProducedHook is told: a record was acknowledged.
 	ProducedHook interface{ OnProduced(Produced) }
-	// FailedHook: n records were given up on, for a reason of
+	// FailedHook is told: n records were given up on, for a reason of
 	// FailureReasons.
 	FailedHook interface{ OnFailed(reason string, n int) }
-	// TxnEndedHook: a transaction ended.
+	// TxnEndedHook is told: a transaction ended.
 	TxnEndedHook interface{ OnTxnEnded(TxnEnd) }
-	// NotCommittedHook: records [lo, hi) of partition, produced by run
+	// NotCommittedHook is told: records [lo, hi) of partition, produced by run
 	// and acknowledged, whose transaction was aborted or did not end: no
 	// consumer is to expect them.
 	NotCommittedHook interface {
@@ -50,30 +50,30 @@ type (
 
 // The consumer group's.
 type (
-	// ConsumedHook: a record was read.
+	// ConsumedHook is told: a record was read.
 	ConsumedHook interface{ OnConsumed(Consumed) }
-	// PolledHook: a poll returned records (transaction markers left out).
+	// PolledHook is told: a poll returned records (transaction markers left out).
 	PolledHook interface{ OnPolled(records int) }
-	// AnomalyHook: n records were duplicated, out of order, lost or read
+	// AnomalyHook is told: n records were duplicated, out of order, lost or read
 	// from aborted transactions (the consumer's and the share group's).
 	AnomalyHook interface{ OnAnomaly(a Anomaly, n uint64) }
-	// CommitHook: an offset commit succeeded after took, or failed.
+	// CommitHook is told: an offset commit succeeded after took, or failed.
 	CommitHook interface {
 		OnCommit(took time.Duration, failed bool)
 	}
-	// FetchedHook: a fetched batch of records of partition, served by
+	// FetchedHook is told: a fetched batch of records of partition, served by
 	// broker fetchBroker (a follower with a rack-aware replica selector).
 	FetchedHook interface {
 		OnFetched(partition, fetchBroker int32, records int)
 	}
-	// LagHook: the group's lag, at each lag tick.
+	// LagHook is told: the group's lag, at each lag tick.
 	LagHook interface{ OnLag(Lag) }
-	// RebalanceHook: a member of the group went through a rebalance.
+	// RebalanceHook is told: a member of the group went through a rebalance.
 	RebalanceHook interface{ OnRebalance(Rebalance) }
-	// GroupProtocolHook: the coordinator described the group as running
+	// GroupProtocolHook is told: the coordinator described the group as running
 	// protocol (consumer or classic).
 	GroupProtocolHook interface{ OnGroupProtocol(protocol string) }
-	// PartitionsHook: partitions assigned to, revoked from or lost by a
+	// PartitionsHook is told: partitions assigned to, revoked from or lost by a
 	// member.
 	PartitionsHook interface {
 		OnPartitions(assigned, revoked, lost int)
@@ -82,36 +82,36 @@ type (
 
 // The share group's (consumer.kind share).
 type (
-	// ShareDeliveredHook: a record was delivered to a member.
+	// ShareDeliveredHook is told: a record was delivered to a member.
 	ShareDeliveredHook interface{ OnShareDelivered(ShareDelivery) }
-	// ShareAckedHook: the acknowledgement action of an own record was
+	// ShareAckedHook is told: the acknowledgement action of an own record was
 	// confirmed by the broker, or not.
 	ShareAckedHook interface {
 		OnShareAcked(action tracker.ShareAction, confirmed bool)
 	}
-	// ShareAckLatencyHook: a poll's acknowledgements were confirmed took
+	// ShareAckLatencyHook is told: a poll's acknowledgements were confirmed took
 	// after they were sent.
 	ShareAckLatencyHook interface{ OnShareAckLatency(took time.Duration) }
-	// ShareArchivedHook: n records were archived without being accepted:
+	// ShareArchivedHook is told: n records were archived without being accepted:
 	// rejected, or at the delivery attempt limit.
 	ShareArchivedHook interface {
 		OnShareArchived(rejected bool, n uint64)
 	}
-	// ShareGroupHook: the share group's lag and member count, at each lag
+	// ShareGroupHook is told: the share group's lag and member count, at each lag
 	// tick.
 	ShareGroupHook interface{ OnShareGroup(lag, members Gauge) }
 )
 
 // The replica reader's (a replica block).
 type (
-	// ReplicaReadHook: a record of this run was read from the replica
+	// ReplicaReadHook is told: a record of this run was read from the replica
 	// cluster, latency after its intended send time.
 	ReplicaReadHook interface{ OnReplicaRead(latency time.Duration) }
-	// ReplicaAnomalyHook: as AnomalyHook, on the replica cluster.
+	// ReplicaAnomalyHook is told: as AnomalyHook, on the replica cluster.
 	ReplicaAnomalyHook interface {
 		OnReplicaAnomaly(a Anomaly, n uint64)
 	}
-	// ReplicaLagHook: records acknowledged by the source and not yet read
+	// ReplicaLagHook is told: records acknowledged by the source and not yet read
 	// from the replica, and the age of the oldest of them.
 	ReplicaLagHook interface {
 		OnReplicaLag(records, seconds float64)
