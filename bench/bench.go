@@ -25,7 +25,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/embedded"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 // Exit codes of the bench.
@@ -61,11 +61,12 @@ type Options struct {
 	// also gets the results, in OutputFormat (one of benchreport.Formats).
 	Format, Output, OutputFormat string
 	// Serve, when set, serves the probes' metrics while the bench runs:
-	// it returns the probe metrics, the registerer of the Kafka clients'
-	// metrics and how to stop serving. A server that fails later calls
-	// stop, which stops the bench. Nil: the metrics go to a registry
-	// nobody reads.
-	Serve  func(ctx context.Context, stop context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error)
+	// it returns the sinks of the probes' events (the metrics, the landing
+	// page's ring), the registerer of the Kafka clients' metrics and how
+	// to stop serving. A server that fails later calls
+	// stop, which stops the bench. Nil: the probes report to the runner's
+	// recorder alone.
+	Serve  func(ctx context.Context, stop context.CancelFunc) ([]event.Sink, prometheus.Registerer, func(), error)
 	Logger *slog.Logger
 	// Stdout gets the perf tools' lines and the table, Stderr the progress
 	// lines and the errors.
@@ -125,9 +126,9 @@ func Run(ctx context.Context, o Options) int {
 		return o.plan(ctx, &benchrun.Runner{Logger: logger, Seed: o.Seed})
 	}
 
-	// Unwatched, the probes' metrics are UnreadMetrics (the results come
-	// from the runner's recorder); with Serve, the exporter's, served.
-	metrics := probes.UnreadMetrics()
+	// Unwatched, the probes report to the runner's recorder alone (the
+	// results come from it); with Serve, to the exporter's sinks as well.
+	var sinks []event.Sink
 	var clientMetrics prometheus.Registerer
 	if o.Serve != nil {
 		m, reg, shutdown, err := o.Serve(ctx, cancel)
@@ -136,11 +137,11 @@ func Run(ctx context.Context, o Options) int {
 			return ExitBadInput
 		}
 		defer shutdown()
-		metrics, clientMetrics = m, reg
+		sinks, clientMetrics = m, reg
 	}
 
 	runner := &benchrun.Runner{
-		Metrics:       metrics,
+		Sinks:         sinks,
 		Registerer:    clientMetrics,
 		Logger:        logger,
 		Progress:      o.Stderr,

@@ -12,7 +12,8 @@ import (
 
 	benchreport "github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // quickOptions are Options of a quick bench of n records on the embedded
@@ -52,8 +53,8 @@ func TestRunServesMetrics(t *testing.T) {
 	o, stdout, stderr := quickOptions(t, 200)
 	reg := &registrations{Registerer: prometheus.NewRegistry()}
 	stopped := false
-	o.Serve = func(context.Context, context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error) {
-		return probes.NewMetrics(prometheus.NewRegistry()), reg, func() { stopped = true }, nil
+	o.Serve = func(context.Context, context.CancelFunc) ([]event.Sink, prometheus.Registerer, func(), error) {
+		return []event.Sink{promsink.NewMetrics(prometheus.NewRegistry())}, reg, func() { stopped = true }, nil
 	}
 	if code := Run(context.Background(), o); code != ExitOK {
 		t.Fatalf("exit code %d; stderr:\n%s\nstdout:\n%s", code, stderr, stdout)
@@ -69,7 +70,7 @@ func TestRunServesMetrics(t *testing.T) {
 	}
 
 	o, _, stderr = quickOptions(t, 10)
-	o.Serve = func(context.Context, context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error) {
+	o.Serve = func(context.Context, context.CancelFunc) ([]event.Sink, prometheus.Registerer, func(), error) {
 		return nil, nil, nil, errors.New("listen tcp :1: bind: permission denied")
 	}
 	if code := Run(context.Background(), o); code != ExitBadInput || stderr.String() != "prog bench: listen tcp :1: bind: permission denied\n" {

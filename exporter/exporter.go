@@ -25,13 +25,15 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/capacity"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // Exporter owns the registry and the running probes.
 type Exporter struct {
 	reg     *prometheus.Registry
 	logger  *slog.Logger
-	metrics *probes.Metrics
+	metrics *promsink.Metrics
 	host    atomic.Pointer[collector.Collector] // nil: host metrics off
 	reload  *reloadState
 	watch   *configwatch.Watcher // broker and topic configuration changes
@@ -39,7 +41,7 @@ type Exporter struct {
 	live    *liveRing            // the landing page's sparklines
 	liveRun liveLoop
 	// capacity and capacityGate serve every probe's capacity canary.
-	capacity     *capacity.Metrics
+	capacity     *promsink.CapacityMetrics
 	capacityGate *capacity.Gate
 	// creds are the credentials of every kafka section, shared by all the
 	// clients of the process: probes, replica readers, capacity canaries
@@ -70,21 +72,18 @@ type runningProbe struct {
 // New registers the exporter's collectors on reg: probe metrics, host
 // metrics (switchable on reload), build info, Go and process collectors.
 func New(reg *prometheus.Registry, logger *slog.Logger) *Exporter {
-	// The ring reads the probe metrics alone, not the Go, process and host
-	// collectors: a registry of its own that they are registered on as well.
-	probeReg := prometheus.NewRegistry()
 	creds := kclient.NewCredentialPool(kclient.NewCredentialMetrics(reg), logger)
 	e := &Exporter{
 		reg:     reg,
 		logger:  logger,
-		metrics: probes.NewMetrics(bothRegisterers{reg, probeReg}),
+		metrics: promsink.NewMetrics(reg),
 		reload:  newReloadState(reg),
 		watch:   configwatch.New(reg, logger, configwatch.Options{Credentials: creds}),
 		groups:  groups.New(reg, logger, groups.Options{Credentials: creds}),
 		running: map[string]*runningProbe{},
-		live:    newLiveRing(probeReg),
+		live:    newLiveRing(),
 
-		capacity:     capacity.NewMetrics(reg),
+		capacity:     promsink.NewCapacityMetrics(reg),
 		capacityGate: capacity.NewGate(),
 		creds:        creds,
 	}
@@ -177,7 +176,7 @@ func (e *Exporter) start(ctx context.Context, k config.Cluster, r config.Resolve
 			Kafka:       k,
 			Replica:     r.Replica,
 			Payload:     r.Payload(),
-			Metrics:     e.metrics,
+			Sinks:       []event.Sink{e.metrics, e.live},
 			Registerer:  e.reg,
 			Logger:      e.logger,
 			Credentials: e.creds,

@@ -24,6 +24,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
 func mustScrape(t *testing.T, url string) scrape.Families {
@@ -321,8 +322,8 @@ func checkNativeHistograms(t *testing.T, url string) {
 		if h.Schema == nil || len(h.GetPositiveSpan()) == 0 {
 			t.Errorf("no native buckets in %s: schema=%v spans=%d", mf.GetName(), h.Schema, len(h.GetPositiveSpan()))
 		}
-		if len(h.GetBucket()) != len(probes.LatencyBuckets) {
-			t.Errorf("%d classic buckets next to the native ones, want %d", len(h.GetBucket()), len(probes.LatencyBuckets))
+		if len(h.GetBucket()) != len(family.LatencyBuckets) {
+			t.Errorf("%d classic buckets next to the native ones, want %d", len(h.GetBucket()), len(family.LatencyBuckets))
 		}
 		return
 	}

@@ -5,28 +5,20 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 // The landing page's sparklines: the last liveWindow of each probe, one point
-// every liveInterval, read from the exporter's own registry (no Prometheus
-// needed). Memory: probes × 180 points × 6 numbers.
+// every liveInterval, from the probes' events (the ring is one of their
+// sinks: no Prometheus needed). Memory: probes × 180 points × 6 numbers, and
+// per probe two histograms of liveHistBuckets counters.
 const (
 	liveInterval = 5 * time.Second
 	liveWindow   = 15 * time.Minute
-)
-
-// The series the ring reads, by metric name.
-const (
-	liveProduced   = "kafka_bench_produced_records_total"
-	liveProduceLat = "kafka_bench_produce_latency_seconds"
-	liveE2ELat     = "kafka_bench_end_to_end_latency_seconds"
-	liveLagRecords = "kafka_bench_consumer_lag_records"
-	liveLagSeconds = "kafka_bench_consumer_lag_seconds"
-	liveUp         = "kafka_bench_probe_up"
 )
 
 // livePoint is one probe's numbers over one interval; NaN where unknown (the
@@ -49,19 +41,84 @@ type liveTotals struct {
 	up              float64
 }
 
-// liveRing samples the registry and keeps each probe's last points.
+// liveRing hears each probe's events (it is a sink, event.Sink), samples
+// them every liveInterval and keeps each probe's last points.
 type liveRing struct {
-	gather prometheus.Gatherer
-	size   int
+	size int
+
+	smu    sync.Mutex
+	probes map[string]*liveSink // the running probes, by name
 
 	mu     sync.Mutex
 	points map[string][]livePoint // oldest first, at most size
 	last   map[string]liveTotals
 }
 
-func newLiveRing(g prometheus.Gatherer) *liveRing {
-	return &liveRing{gather: g, size: int(liveWindow / liveInterval),
+func newLiveRing() *liveRing {
+	return &liveRing{size: int(liveWindow / liveInterval), probes: map[string]*liveSink{},
 		points: map[string][]livePoint{}, last: map[string]liveTotals{}}
+}
+
+var _ event.Sink = (*liveRing)(nil)
+
+// ForProbe implements event.Sink: the probe's numbers, until it stops.
+func (r *liveRing) ForProbe(cfg config.Probe) event.Hook {
+	s := &liveSink{ring: r, name: cfg.Name}
+	r.smu.Lock()
+	defer r.smu.Unlock()
+	r.probes[cfg.Name] = s
+	return s
+}
+
+// liveSink is one probe's numbers as the ring samples them: what its
+// events added up to so far.
+type liveSink struct {
+	ring     *liveRing
+	name     string
+	produced atomic.Uint64
+	produce  liveCounts // produce latency
+	e2e      liveCounts // end-to-end latency
+	// lagRecords and lagSeconds are float64 bits; 0 while unknown.
+	lagRecords, lagSeconds atomic.Uint64
+	up                     atomic.Bool
+}
+
+func (s *liveSink) OnProduced(e event.Produced) {
+	s.produced.Add(1)
+	s.produce.observe(e.Latency.Seconds())
+}
+
+func (s *liveSink) OnConsumed(e event.Consumed) {
+	if e.Own {
+		s.e2e.observe(e.EndToEnd.Seconds())
+	}
+}
+
+func (s *liveSink) OnLag(l event.Lag) {
+	s.lagRecords.Store(math.Float64bits(l.Records.Value))
+	s.lagSeconds.Store(math.Float64bits(l.Seconds.Value))
+}
+
+func (s *liveSink) OnUp(up bool) { s.up.Store(up) }
+
+// OnProbeStopped forgets the probe: the next sample drops its points. A
+// probe of the same name started meanwhile (a restart) is kept.
+func (s *liveSink) OnProbeStopped() {
+	s.ring.smu.Lock()
+	defer s.ring.smu.Unlock()
+	if s.ring.probes[s.name] == s {
+		delete(s.ring.probes, s.name)
+	}
+}
+
+// totals are the probe's cumulative numbers at now.
+func (s *liveSink) totals(now time.Time) liveTotals {
+	up := 0.0
+	if s.up.Load() {
+		up = 1
+	}
+	return liveTotals{t: now, produced: float64(s.produced.Load()), produceHist: s.produce.hist(), e2eHist: s.e2e.hist(),
+		lagRecords: math.Float64frombits(s.lagRecords.Load()), lag: math.Float64frombits(s.lagSeconds.Load()), up: up}
 }
 
 // run samples every liveInterval until ctx ends.
@@ -79,46 +136,19 @@ func (r *liveRing) run(ctx context.Context) {
 	}
 }
 
-// sample reads the registry once and appends a point per probe; probes that
-// are gone (removed on reload) are dropped.
+// sample appends a point per running probe; probes that are gone (removed
+// on reload) are dropped.
 func (r *liveRing) sample(now time.Time) {
-	mfs, err := r.gather.Gather()
-	if err != nil && len(mfs) == 0 {
-		return // a collector error alone still leaves the probe families
+	cur := map[string]liveTotals{}
+	r.smu.Lock()
+	for name, s := range r.probes {
+		cur[name] = s.totals(now)
 	}
-	cur := map[string]*liveTotals{}
-	get := func(probe string) *liveTotals {
-		if cur[probe] == nil {
-			cur[probe] = &liveTotals{t: now, produceHist: newLiveHist(), e2eHist: newLiveHist()}
-		}
-		return cur[probe]
-	}
-	for _, mf := range mfs {
-		for _, m := range mf.GetMetric() {
-			probe := labelValue(m, "probe")
-			if probe == "" {
-				continue
-			}
-			switch mf.GetName() {
-			case liveProduced:
-				get(probe).produced += m.GetCounter().GetValue()
-			case liveProduceLat:
-				get(probe).produceHist.add(m.GetHistogram())
-			case liveE2ELat:
-				get(probe).e2eHist.add(m.GetHistogram())
-			case liveLagRecords:
-				get(probe).lagRecords = m.GetGauge().GetValue()
-			case liveLagSeconds:
-				get(probe).lag = m.GetGauge().GetValue()
-			case liveUp:
-				get(probe).up = m.GetGauge().GetValue()
-			}
-		}
-	}
+	r.smu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for probe := range r.points {
-		if cur[probe] == nil {
+		if _, ok := cur[probe]; !ok {
 			delete(r.points, probe)
 			delete(r.last, probe)
 		}
@@ -133,22 +163,13 @@ func (r *liveRing) sample(now time.Time) {
 			p.produceP99 = c.produceHist.quantileSince(0.99, prev.produceHist)
 			p.e2eP99 = c.e2eHist.quantileSince(0.99, prev.e2eHist)
 		}
-		r.last[probe] = *c
+		r.last[probe] = c
 		pts := append(r.points[probe], p)
 		if len(pts) > r.size {
 			pts = pts[len(pts)-r.size:]
 		}
 		r.points[probe] = pts
 	}
-}
-
-func labelValue(m *dto.Metric, name string) string {
-	for _, l := range m.GetLabel() {
-		if l.GetName() == name {
-			return l.GetValue()
-		}
-	}
-	return ""
 }
 
 // liveProbe is one probe's sparklines, as the landing page reads them:
@@ -199,33 +220,4 @@ func finite(v, scale float64) *float64 {
 	}
 	v *= scale
 	return &v
-}
-
-// bothRegisterers registers collectors on two registries: the exporter's,
-// served on /metrics, and the ring's, which it gathers every liveInterval
-// without the collectors it does not read.
-type bothRegisterers [2]prometheus.Registerer
-
-func (b bothRegisterers) Register(c prometheus.Collector) error {
-	if err := b[0].Register(c); err != nil {
-		return err
-	}
-	if err := b[1].Register(c); err != nil {
-		b[0].Unregister(c)
-		return err
-	}
-	return nil
-}
-
-func (b bothRegisterers) MustRegister(cs ...prometheus.Collector) {
-	for _, c := range cs {
-		if err := b.Register(c); err != nil {
-			panic(err)
-		}
-	}
-}
-
-func (b bothRegisterers) Unregister(c prometheus.Collector) bool {
-	ok := b[0].Unregister(c)
-	return b[1].Unregister(c) && ok
 }

@@ -3,72 +3,72 @@ package exporter
 import (
 	"math"
 	"sort"
-
-	dto "github.com/prometheus/client_model/go"
+	"sync/atomic"
 )
 
-// liveHist is one probe's latency histogram at a sample, summed over the
-// other labels (broker): the native buckets when every series has them at
-// one schema (about 9 % wide at the probes' factor 1.1), else the classic
-// buckets (0.5 ms … 30 s).
-type liveHist struct {
-	classic buckets
-	native  map[int]float64 // bucket index → count
-	zero    float64         // native zero bucket
-	schema  int32
-	// nativeOK: every series so far had native buckets at schema.
-	nativeOK, any bool
+// liveSchema is the resolution of the ring's latency histograms: the native
+// histograms' exponential buckets at schema 3, each 2^(1/8) (about 9 %)
+// wider than the one below, as the probes' own histograms (factor 1.1).
+const liveSchema = 3
+
+// liveBounds are the fractions of a power of two where the buckets of
+// liveSchema end (as client_golang's nativeHistogramBounds[3]).
+var liveBounds = func() []float64 {
+	b := make([]float64, 1<<liveSchema)
+	for i := range b {
+		b[i] = math.Exp2(float64(i)/float64(len(b))) / 2
+	}
+	return b
+}()
+
+// Bucket k holds (2^((k-1)/8), 2^(k/8)] seconds; the counters hold k from
+// -liveOffset, about 60 ns, to liveBuckets-liveOffset-1, about 17 hours,
+// clamped to those.
+const (
+	liveOffset  = 192
+	liveBuckets = 320
+)
+
+// liveCounts is a probe's latency histogram as its events fill it: a
+// counter per bucket, no lock, no allocation per observation.
+type liveCounts struct {
+	zero    atomic.Uint64 // observations <= 0
+	buckets [liveBuckets]atomic.Uint64
 }
 
-// buckets are a classic histogram's cumulative counts by upper bound.
-type buckets map[float64]float64
-
-func newLiveHist() *liveHist {
-	return &liveHist{classic: buckets{}, native: map[int]float64{}, nativeOK: true}
-}
-
-func (l *liveHist) add(h *dto.Histogram) {
-	for _, b := range h.GetBucket() {
-		l.classic[b.GetUpperBound()] += float64(b.GetCumulativeCount())
-	}
-	l.classic[math.Inf(1)] += float64(h.GetSampleCount())
-
-	native := h.Schema != nil && len(h.GetNegativeSpan()) == 0
-	if !native || (l.any && h.GetSchema() != l.schema) {
-		l.nativeOK = false
-	}
-	l.schema, l.any = h.GetSchema(), true
-	if !l.nativeOK {
+// observe counts v seconds.
+func (c *liveCounts) observe(v float64) {
+	if !(v > 0) {
+		c.zero.Add(1)
 		return
 	}
-	l.zero += float64(h.GetZeroCount())
-	idx, di, count := 0, 0, int64(0)
-	for i, span := range h.GetPositiveSpan() {
-		if i == 0 {
-			idx = int(span.GetOffset())
-		} else {
-			idx += int(span.GetOffset())
-		}
-		for range span.GetLength() {
-			if di >= len(h.GetPositiveDelta()) {
-				l.nativeOK = false
-				return
-			}
-			count += h.GetPositiveDelta()[di]
-			di++
-			l.native[idx] += float64(count)
-			idx++
+	frac, exp := math.Frexp(v)
+	k := sort.SearchFloat64s(liveBounds, frac) + (exp-1)*len(liveBounds)
+	c.buckets[min(max(k+liveOffset, 0), liveBuckets-1)].Add(1)
+}
+
+// hist is a copy of the counts.
+func (c *liveCounts) hist() *liveHist {
+	h := &liveHist{native: map[int]float64{}, zero: float64(c.zero.Load())}
+	for i := range c.buckets {
+		if n := c.buckets[i].Load(); n > 0 {
+			h.native[i-liveOffset] = float64(n)
 		}
 	}
+	return h
+}
+
+// liveHist is one probe's latency histogram at a sample: counts by bucket
+// index (liveSchema).
+type liveHist struct {
+	native map[int]float64 // bucket index → count
+	zero   float64         // observations <= 0
 }
 
 // quantileSince is the q-quantile of the observations since prev, in
 // seconds; NaN without observations or after a reset.
 func (l *liveHist) quantileSince(q float64, prev *liveHist) float64 {
-	if l.nativeOK && prev.nativeOK && l.any && l.schema == prev.schema {
-		return nativeQuantile(q, l, prev)
-	}
-	return quantile(q, l.classic, prev.classic)
+	return nativeQuantile(q, l, prev)
 }
 
 // nativeQuantile interpolates exponentially within the bucket, as
@@ -98,7 +98,7 @@ func nativeQuantile(q float64, cur, prev *liveHist) float64 {
 	if rank <= below {
 		return 0
 	}
-	width := math.Exp2(-float64(cur.schema))
+	width := math.Exp2(-liveSchema)
 	for _, i := range idxs {
 		d := cur.native[i] - prev.native[i]
 		if d > 0 && below+d >= rank {
@@ -108,40 +108,4 @@ func nativeQuantile(q float64, cur, prev *liveHist) float64 {
 		below += d
 	}
 	return math.NaN()
-}
-
-// quantile is PromQL's histogram_quantile over the increase from prev to
-// cur classic buckets: linear within the bucket, the highest finite bound
-// when the rank falls in +Inf; NaN without observations (or after a reset).
-func quantile(q float64, cur, prev buckets) float64 {
-	bounds := make([]float64, 0, len(cur))
-	for ub := range cur {
-		bounds = append(bounds, ub)
-	}
-	sort.Float64s(bounds)
-	inc := make([]float64, len(bounds))
-	for i, ub := range bounds {
-		inc[i] = cur[ub] - prev[ub]
-		if inc[i] < 0 {
-			return math.NaN()
-		}
-	}
-	if len(bounds) < 2 || inc[len(inc)-1] <= 0 {
-		return math.NaN()
-	}
-	rank := q * inc[len(inc)-1]
-	lower, below := 0.0, 0.0
-	for i, ub := range bounds {
-		if inc[i] >= rank {
-			if math.IsInf(ub, 1) {
-				return bounds[len(bounds)-2]
-			}
-			if inc[i] == below {
-				return ub
-			}
-			return lower + (ub-lower)*(rank-below)/(inc[i]-below)
-		}
-		lower, below = ub, inc[i]
-	}
-	return bounds[len(bounds)-2]
 }

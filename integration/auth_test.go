@@ -24,8 +24,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 const (
@@ -163,7 +164,7 @@ defaults: {record_size: 100, create_topic: {partitions: 1, replication_factor: 1
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.NewTextHandler(w, nil)),
+		r := &run.Runner{Sinks: []event.Sink{promsink.NewMetrics(prometheus.NewRegistry())}, Logger: slog.New(slog.NewTextHandler(w, nil)),
 			Credentials: kclient.NewCredentialPool(kclient.NewCredentialMetrics(benchReg), nil),
 			Part:        &workers.Worker{Workers: 1, StartAt: time.Now(), SweepName: "oauth", ResultsTopic: workers.DefaultResultsTopic}}
 		benchCtx, cancelBench := context.WithTimeout(context.Background(), 2*time.Minute)

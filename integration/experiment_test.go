@@ -27,8 +27,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testbin"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // Config experiments change these; the tests check they come back.
@@ -222,7 +223,7 @@ matrix:
 	reg := prometheus.NewRegistry()
 	w := &describingWriter{describe: func() map[string]configState { return experimentState(t, cl, ids, topic) }, gatherer: reg,
 		seen: map[string][]map[string]configState{}, labels: map[string]map[string]bool{}}
-	r := &run.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger(),
+	r := &run.Runner{Sinks: []event.Sink{promsink.NewMetrics(reg)}, Logger: probetest.Logger(),
 		Progress: w, ProgressInterval: 100 * time.Millisecond, Seed: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -301,7 +302,7 @@ scenarios:
   - {name: dirs, broker.log.dirs: /tmp/elsewhere}
 `, topic)
 	reg := prometheus.NewRegistry()
-	r := &run.Runner{Metrics: probes.NewMetrics(reg), Logger: probetest.Logger()}
+	r := &run.Runner{Sinks: []event.Sink{promsink.NewMetrics(reg)}, Logger: probetest.Logger()}
 	results, err := r.Run(context.Background(), b)
 	const want = `scenario "dirs": broker.log.dirs = "/tmp/elsewhere": static (read-only) broker configuration: it changes only in server.properties and with a restart; add a restart block to the bench file to change it with a rolling restart`
 	var refused *brokercfg.RefusedError

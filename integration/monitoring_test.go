@@ -32,8 +32,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
 	"github.com/kafka-bench/kafka_bench_exporter/mixin"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
 // exporterConfig runs two probes with a 1 s lag interval, so probe_up drops
@@ -527,9 +527,9 @@ func produceP99(t *testing.T, prom *promtest.Prometheus, at time.Time, window ti
 }
 
 // classicBucket is the index of the exporter's classic bucket that holds
-// v: len(probes.LatencyBuckets) for the +Inf bucket.
+// v: len(family.LatencyBuckets) for the +Inf bucket.
 func classicBucket(v float64) int {
-	i, _ := slices.BinarySearch(probes.LatencyBuckets, v)
+	i, _ := slices.BinarySearch(family.LatencyBuckets, v)
 	return i
 }
 

@@ -13,7 +13,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // TestCompressionLikeProducerPerformance: with lz4, 25,000 x 1 KiB records
@@ -50,7 +51,7 @@ matrix:
 	}
 	bn.Kafka.Kafka.Brokers = c.Bootstrap()
 	reg := prometheus.NewRegistry()
-	r := &run.Runner{Metrics: probes.NewMetrics(reg), SweepID: fmt.Sprint(time.Now().UnixNano())}
+	r := &run.Runner{Sinks: []event.Sink{promsink.NewMetrics(reg)}, SweepID: fmt.Sprint(time.Now().UnixNano())}
 	results, err := r.Run(ctx, bn)
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ type Options struct {
 	Logger *slog.Logger
 	// Registerer receives the kprom client metrics, labelled with Labels;
 	// nil leaves them out.
-	Registerer prometheus.Registerer
+	Registerer Registerer
 	Labels     Labels
 	// Credentials hold the TLS material and SASL secrets of every kafka
 	// section, shared by all clients built with the same pool (one OAuth

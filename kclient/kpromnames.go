@@ -99,3 +99,8 @@ func (r *renamedGauge) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 }
+
+// Registerer receives the client metrics (Options.Registerer): Prometheus's,
+// named here so that the probe engine passes one on without knowing
+// Prometheus.
+type Registerer = prometheus.Registerer

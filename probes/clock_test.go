@@ -9,7 +9,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // fakeTime is the OS clocks as a probe sees them: a monotonic reading and a
@@ -32,16 +34,15 @@ func headerOf(run uint64, t time.Time) payload.Header {
 	return payload.Header{RunID: run, Partition: 0, Seq: 0, Intended: t.UnixNano()}
 }
 
-// latencies is a Recorder that keeps the last produce and end-to-end latency.
+// latencies is a hook that keeps the last produce and end-to-end latency.
 type latencies struct {
-	NopRecorder
 	produce, e2e time.Duration
 }
 
-func (l *latencies) Produced(_ time.Time, d time.Duration, _ int, _ RecordID) { l.produce = d }
-func (l *latencies) Consumed(_ time.Time, d time.Duration, _ int, own bool, _ RecordID) {
-	if own {
-		l.e2e = d
+func (l *latencies) OnProduced(e event.Produced) { l.produce = e.Latency }
+func (l *latencies) OnConsumed(e event.Consumed) {
+	if e.Own {
+		l.e2e = e.EndToEnd
 	}
 }
 
@@ -54,7 +55,7 @@ func TestLatencyIgnoresWallClockSteps(t *testing.T) {
 	rec := &latencies{}
 	cfg := config.NewProbe("clock")
 	cfg.Resolve()
-	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec, WorkerRuns: []uint64{42}}})
+	p := New(cfg, Options{Sinks: []event.Sink{promsink.NewMetrics(prometheus.NewRegistry()), HookSink{rec}}, Bench: BenchOptions{WorkerRuns: []uint64{42}}})
 	p.clk = ft.clock()
 	p.partitions.Store(1)
 	pr := newProducer(p.runDeps, nil, 0)

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
@@ -107,52 +106,41 @@ func (c *consumer) followGrowth() {
 // process accounts one poll's records; now is when they were received, on
 // the probe's clock.
 func (c *consumer) process(fetches kgo.Fetches, now time.Time) {
-	m, rec := c.m, c.rec
+	ev := c.ev
 	n := 0
 	fetches.EachRecord(func(r *kgo.Record) {
 		if r.Attrs.IsControl() {
 			return // a transaction marker (KeepControlRecords): it only moves the position
 		}
 		n++
-		m.consumedBytes.Add(float64(len(r.Value)))
 		h, err := payload.Decode(r.Value)
 		if err != nil || h.Partition != r.Partition {
-			m.foreign.Inc()
-			if rec != nil {
-				rec.Consumed(now, 0, len(r.Value), false, RecordID{})
-			}
+			ev.Consumed(event.Consumed{Now: now, Bytes: len(r.Value), Foreign: true})
 			return
 		}
-		own := h.RunID == c.runID || slices.Contains(c.workerRuns, h.RunID)
-		var e2e time.Duration
+		e := event.Consumed{Now: now, Bytes: len(r.Value), ID: RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq},
+			Own: h.RunID == c.runID || slices.Contains(c.workerRuns, h.RunID)}
 		switch {
 		case h.RunID == c.runID:
-			e2e = since(h.Intended, now)
-		case own: // another process's record: its wall clock against ours
-			e2e = since(h.Intended, c.clk.wall())
+			e.EndToEnd = since(h.Intended, now)
+		case e.Own: // another process's record: its wall clock against ours
+			e.EndToEnd = since(h.Intended, c.clk.wall())
 		}
-		if own {
-			c.latency.e2e(r.Partition).Observe(e2e.Seconds())
-			if c.reb.during(h.Intended) {
-				c.reb.e2e.Observe(e2e.Seconds())
-			}
-		}
-		if rec != nil {
-			rec.Consumed(now, e2e, len(r.Value), own, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
-		}
+		e.InRebalance = e.Own && c.reb.during(h.Intended)
+		ev.Consumed(e)
 		switch c.tracker.Observe(r.Partition, h.RunID, h.Seq, now) {
 		case tracker.Duplicate:
-			m.duplicated.Inc()
+			ev.Anomaly(event.Duplicated, 1)
 		case tracker.OutOfOrder:
-			m.outOfOrder.Inc()
+			ev.Anomaly(event.OutOfOrder, 1)
 		case tracker.Aborted:
-			if c.txm != nil && c.cfg.Consumer.ReadCommitted() {
-				c.txm.abortedRead.Inc()
+			if c.cfg.Producer.Transactional() && c.cfg.Consumer.ReadCommitted() {
+				ev.Anomaly(event.AbortedRead, 1)
 			}
 		}
 	})
 	if n > 0 {
-		m.consumed.Add(float64(n))
+		ev.Polled(n)
 		c.live.consumed(now)
 		c.member.consumed(now)
 	}
@@ -173,33 +161,28 @@ func (c *consumer) commit(ctx context.Context) {
 	}
 	if err := c.client.CommitUncommittedOffsets(ctx); err != nil {
 		if !errors.Is(err, context.Canceled) {
-			c.m.commitFailed.Inc()
+			c.ev.Commit(0, true)
 			c.logger.Debug("offset commit failed", "err", err)
 		}
 		return
 	}
-	c.m.commitLatency.Observe(time.Since(start).Seconds())
+	c.ev.Commit(time.Since(start), false)
 }
 
 // onRevoked commits before partitions move to another member, so the next
 // owner neither re-reads (duplicates) nor skips records.
 func (c *consumer) onRevoked(ctx context.Context, cl *kgo.Client, _ map[string][]int32) {
 	if err := cl.CommitUncommittedOffsets(ctx); err != nil {
-		c.m.commitFailed.Inc()
+		c.ev.Commit(0, true)
 	}
 }
 
-// fetchedFrom counts the records of each fetched batch by the partition's
-// leader and the broker that served it (kgo.HookFetchBatchRead): with
-// client.rack a follower in the consumer's rack serves it (KIP-392) once
-// the leader names it the preferred read replica. Once per batch, not per
-// record.
-type fetchedFrom struct {
-	probe   string
-	leaders *leaderLatency
-	counter *prometheus.CounterVec
-}
+// fetchedFrom reports each fetched batch (kgo.HookFetchBatchRead) with the
+// broker that served it: with client.rack a follower in the consumer's rack
+// (KIP-392) once the leader names it the preferred read replica. Once per
+// batch, not per record; installed only when a sink hears of it.
+type fetchedFrom struct{ ev *event.Hooks }
 
 func (f fetchedFrom) OnFetchBatchRead(meta kgo.BrokerMetadata, _ string, partition int32, m kgo.FetchBatchMetrics) {
-	f.counter.WithLabelValues(f.probe, f.leaders.leaderLabel(partition), strconv.Itoa(int(meta.NodeID))).Add(float64(m.NumRecords))
+	f.ev.Fetched(partition, meta.NodeID, m.NumRecords)
 }

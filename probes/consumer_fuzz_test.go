@@ -5,20 +5,22 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // newIdleProbe is a probe that is never run: its consumer's record path
-// can be fed directly.
-func newIdleProbe(t testing.TB) *Probe {
+// can be fed directly. Its metrics are on reg.
+func newIdleProbe(t testing.TB) (p *Probe, reg *prometheus.Registry) {
 	t.Helper()
 	cfg := config.NewProbe("fuzz")
 	cfg.Resolve()
-	return New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry())})
+	reg = prometheus.NewRegistry()
+	return New(cfg, Options{Sinks: []event.Sink{promsink.NewMetrics(reg)}}), reg
 }
 
 func fetchOf(recs ...*kgo.Record) kgo.Fetches {
@@ -27,14 +29,6 @@ func fetchOf(recs ...*kgo.Record) kgo.Fetches {
 		parts = append(parts, kgo.FetchPartition{Partition: r.Partition, Records: []*kgo.Record{r}})
 	}
 	return kgo.Fetches{{Topics: []kgo.FetchTopic{{Topic: "t", Partitions: parts}}}}
-}
-
-func counterValue(c prometheus.Counter) float64 {
-	var m dto.Metric
-	if err := c.Write(&m); err != nil {
-		panic(err)
-	}
-	return m.GetCounter().GetValue()
 }
 
 // header encodes a probe record value (header plus padding).
@@ -58,7 +52,7 @@ func FuzzConsumerRecord(f *testing.F) {
 	f.Add(valid, int32(3), uint64(1<<63), false)
 	f.Add(valid, int32(-1), ^uint64(0), true)
 	f.Fuzz(func(t *testing.T, value []byte, partition int32, seq uint64, own bool) {
-		p := newIdleProbe(t)
+		p, reg := newIdleProbe(t)
 		c := &consumer{runDeps: p.runDeps}
 		now := time.Now()
 		run := p.runID + 1
@@ -69,16 +63,17 @@ func FuzzConsumerRecord(f *testing.F) {
 		probe := &kgo.Record{Partition: partition, Value: header(payload.Header{RunID: run, Partition: partition, Seq: seq, Intended: now.Add(-time.Millisecond).UnixNano()}, 40)}
 		c.process(fetchOf(raw, probe), now)
 		c.process(fetchOf(probe), now) // a duplicate
-		p.m.lost.Add(float64(p.tracker.Expire(now.Add(time.Hour))))
+		p.ev.Anomaly(event.Lost, p.tracker.Expire(now.Add(time.Hour)))
 
 		wantForeign := 0.0
 		if h, err := payload.Decode(value); err != nil || h.Partition != partition {
 			wantForeign = 1
 		}
-		if got := counterValue(p.m.consumed); got != 3 {
+		f := gather(t, reg)
+		if got := mustValue(t, f, "kafka_bench_consumed_records_total"); got != 3 {
 			t.Errorf("consumed = %v, want 3", got)
 		}
-		if got := counterValue(p.m.foreign); got != wantForeign {
+		if got := mustValue(t, f, "kafka_bench_records_foreign_total"); got != wantForeign {
 			t.Errorf("foreign = %v, want %v (value %q, partition %d)", got, wantForeign, value, partition)
 		}
 	})

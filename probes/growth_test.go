@@ -14,7 +14,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // growthProbe is a probe of topic g (3 partitions) on a kfake cluster, its
@@ -33,7 +35,7 @@ func growthProbe(t *testing.T, name string, edit func(*config.Probe)) (*Probe, *
 	}
 	cfg.Resolve()
 	reg := prometheus.NewRegistry()
-	p := New(cfg, Options{Metrics: NewMetrics(reg)})
+	p := New(cfg, Options{Sinks: []event.Sink{promsink.NewMetrics(reg)}})
 	p.partitions.Store(3)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
 	if err != nil {
@@ -71,7 +73,7 @@ func endOffsets(t *testing.T, adm *kadm.Client) map[int32]int64 {
 // choice", reason other), and it does so promptly, without waiting for
 // metadata.max.age.
 func TestProducerFollowsAddedPartitions(t *testing.T) {
-	p, _, adm, brokers := growthProbe(t, "grow-producer", nil)
+	p, reg, adm, brokers := growthProbe(t, "grow-producer", nil)
 	cl, err := kclient.New(config.Cluster{Kafka: config.Kafka{Brokers: brokers}}, kclient.Options{Probing: true}, kclient.ProducerOpts(p.cfg)...)
 	if err != nil {
 		t.Fatal(err)
@@ -99,8 +101,9 @@ func TestProducerFollowsAddedPartitions(t *testing.T) {
 		ends := endOffsets(t, adm)
 		return ends[3] > 0 && ends[4] > 0 && ends[5] > 0, fmt.Sprintf("end offsets %v", ends)
 	})
-	for reason, c := range p.m.failed {
-		if n := counterValue(c); n != 0 {
+	f := gather(t, reg)
+	for _, reason := range FailureReasons {
+		if n := mustValue(t, f, "kafka_bench_produce_failed_total", "probe", "grow-producer", "reason", reason); n != 0 {
 			t.Errorf("%v records failed with reason %s after partitions were added", n, reason)
 		}
 	}

@@ -5,18 +5,16 @@ import (
 	"errors"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 // watch runs every lag_interval: the topic's health (partitions added, topic
 // deleted or recreated: then it closes recreated and returns), consumer lag
 // in records and seconds, loss declared by the tracker, and probe_up.
 func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
-	if ackless(p.cfg) {
-		p.dropGauges(p.metrics.lagSeconds, p.metrics.groupLagSeconds)
-	}
 	interval := time.Duration(p.cfg.LagInterval)
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -32,7 +30,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 			return
 		}
 		p.followBrokers(ctx)
-		p.m.lost.Add(float64(p.tracker.Expire(now)))
+		p.ev.Anomaly(event.Lost, p.tracker.Expire(now))
 		p.expireShare(now)
 		p.updateLag(ctx, now)
 		p.describeGroup(ctx)
@@ -48,8 +46,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 // (in-process, 0 when caught up) and from the group's committed offsets
 // (what kafka_exporter, Burrow and kminion report). A view that cannot be
 // read is dropped rather than left at its last value: an absent series says
-// "unknown", a stale 0 would say "caught up". The gauges have no series
-// until a first value is known (forProbe leaves them out).
+// "unknown", a stale 0 would say "caught up" (event.Gauge).
 func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	if !p.cfg.Consumer.Enabled {
 		return
@@ -58,7 +55,6 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 		p.updateShareLag(ctx)
 		return
 	}
-	m := p.metrics
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
 	// The last stable offsets before the end offsets: listed in this
@@ -71,7 +67,7 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 	}
 	if err != nil {
 		p.logger.Debug("listing end offsets failed", "err", err)
-		p.dropGauges(m.lagRecords, m.lagSeconds, m.lagStable, m.groupLagRecords, m.groupLagSeconds)
+		p.ev.Lag(event.Lag{})
 		return
 	}
 	committed, err := p.admin.FetchOffsets(ctx, p.cfg.Consumer.GroupID)
@@ -95,7 +91,7 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 			}
 			if err != nil {
 				p.logger.Debug("listing start offsets failed", "err", err)
-				p.dropGauges(m.lagRecords, m.lagSeconds, m.lagStable, m.groupLagRecords, m.groupLagSeconds)
+				p.ev.Lag(event.Lag{})
 				return
 			}
 			break
@@ -139,21 +135,17 @@ func (p *Probe) updateLag(ctx context.Context, now time.Time) {
 		}
 		group.add(p.produceTimes, part, end.Offset, at)
 	}
+	var lag event.Lag
 	if ownKnown {
-		p.setLag(m.lagRecords, m.lagSeconds, own, now)
-	} else {
-		p.dropGauges(m.lagRecords, m.lagSeconds)
+		lag.Records, lag.Seconds = p.lagGauges(own, now)
 	}
 	if ownKnown && stableKnown {
-		m.lagStable.WithLabelValues(p.cfg.Name).Set(float64(stableLag))
-	} else {
-		p.dropGauges(m.lagStable)
+		lag.Stable = event.Gauge{Value: float64(stableLag), Known: true}
 	}
 	if groupKnown {
-		p.setLag(m.groupLagRecords, m.groupLagSeconds, group, now)
-	} else {
-		p.dropGauges(m.groupLagRecords, m.groupLagSeconds)
+		lag.GroupRecords, lag.GroupSeconds = p.lagGauges(group, now)
 	}
+	p.ev.Lag(lag)
 }
 
 // stableOffsets lists the last stable offsets of the probe topic for a
@@ -174,22 +166,14 @@ func (p *Probe) stableOffsets(ctx context.Context) (kadm.ListedOffsets, bool) {
 	return stable, true
 }
 
-// setLag sets one view's gauges; lag in seconds only where it is known.
-func (p *Probe) setLag(records, seconds *prometheus.GaugeVec, v lagView, now time.Time) {
-	records.WithLabelValues(p.cfg.Name).Set(float64(v.records))
+// lagGauges are one view's lag in records and seconds; lag in seconds only
+// where it is known (never with acks=0).
+func (p *Probe) lagGauges(v lagView, now time.Time) (records, seconds event.Gauge) {
+	records = event.Gauge{Value: float64(v.records), Known: true}
 	if s, ok := v.seconds(now); ok && !ackless(p.cfg) {
-		seconds.WithLabelValues(p.cfg.Name).Set(s)
-	} else {
-		p.dropGauges(seconds)
+		seconds = event.Gauge{Value: s, Known: true}
 	}
-}
-
-// dropGauges removes the probe's series of the gauges until they are known
-// again.
-func (p *Probe) dropGauges(gauges ...*prometheus.GaugeVec) {
-	for _, g := range gauges {
-		g.DeleteLabelValues(p.cfg.Name)
-	}
+	return records, seconds
 }
 
 // lagView sums one view of lag over partitions.

@@ -14,7 +14,9 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // TestLagView: records past the offset are summed over partitions, seconds
@@ -68,7 +70,7 @@ func TestPositions(t *testing.T) {
 // TestConsumerSetsPosition: processing a poll moves each partition's
 // position past its last record, probe record or not.
 func TestConsumerSetsPosition(t *testing.T) {
-	p := newIdleProbe(t)
+	p, _ := newIdleProbe(t)
 	c := &consumer{runDeps: p.runDeps}
 	rec := func(part int32, off int64) *kgo.Record {
 		return &kgo.Record{Partition: part, Offset: off, Value: header(payload.Header{RunID: p.runID, Partition: part, Seq: uint64(off)}, 64)}
@@ -95,7 +97,7 @@ func lagProbe(t *testing.T, name string, cl *kgo.Client, edit func(*config.Probe
 	}
 	cfg.Resolve()
 	reg := prometheus.NewRegistry()
-	p := New(cfg, Options{Metrics: NewMetrics(reg)})
+	p := New(cfg, Options{Sinks: []event.Sink{promsink.NewMetrics(reg)}})
 	p.admin = kadm.NewClient(cl)
 	return p, reg
 }

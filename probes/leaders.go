@@ -5,44 +5,33 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"sync/atomic"
+	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
-// brokerUnknown is the broker label of a partition whose leader the probe
-// has not seen yet (a partition added since the last lag tick).
-const brokerUnknown = "unknown"
-
-// leaderObservers are, per partition, the latency histograms labelled with
-// the partition's leader.
-type leaderObservers struct {
-	leaders []int32
-	produce []prometheus.Observer
-	e2e     []prometheus.Observer
+// partitionLeaders are the leaders of the probe topic's partitions, as the
+// sinks were last told (event.LeadersHook): they hear again only when a
+// leader changed.
+type partitionLeaders struct {
+	mu  sync.Mutex
+	cur []int32
+	ev  *event.Hooks
 }
 
-// leaderLatency picks a probe's latency histograms by partition leader. The
-// observers are replaced when metadata shows a new leader (at start and
-// each lag tick), so the hot path indexes a slice and never hashes labels.
-type leaderLatency struct {
-	probe   string
-	metrics *Metrics
-	cur     atomic.Pointer[leaderObservers]
-}
-
-// set refreshes the per-partition observers from a topic description. A
+// set reports the leaders of a topic description when they changed. A
 // partition without a leader (an election in progress) keeps its previous
 // one: its records most likely went there.
-func (ll *leaderLatency) set(parts kadm.PartitionDetails) {
-	old := ll.cur.Load()
+func (pl *partitionLeaders) set(parts kadm.PartitionDetails) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	old := pl.cur
 	n := 0
 	for part := range parts {
 		n = max(n, int(part)+1)
@@ -53,53 +42,15 @@ func (ll *leaderLatency) set(parts kadm.PartitionDetails) {
 		if pd, ok := parts[int32(i)]; ok {
 			leaders[i] = pd.Leader
 		}
-		if leaders[i] < 0 && old != nil && i < len(old.leaders) {
-			leaders[i] = old.leaders[i]
+		if leaders[i] < 0 && i < len(old) {
+			leaders[i] = old[i]
 		}
 	}
-	if old != nil && slices.Equal(old.leaders, leaders) {
+	if old != nil && slices.Equal(old, leaders) {
 		return
 	}
-	lo := &leaderObservers{leaders: leaders, produce: make([]prometheus.Observer, n), e2e: make([]prometheus.Observer, n)}
-	for i, l := range leaders {
-		broker := brokerUnknown
-		if l >= 0 {
-			broker = strconv.Itoa(int(l))
-		}
-		lo.produce[i] = ll.metrics.produceLatency.WithLabelValues(ll.probe, broker)
-		lo.e2e[i] = ll.metrics.e2eLatency.WithLabelValues(ll.probe, broker)
-	}
-	ll.cur.Store(lo)
-}
-
-// leaderLabel is the broker label of partition's leader.
-func (ll *leaderLatency) leaderLabel(partition int32) string {
-	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.leaders) && lo.leaders[partition] >= 0 {
-		return strconv.Itoa(int(lo.leaders[partition]))
-	}
-	return brokerUnknown
-}
-
-// produce is the produce latency histogram of partition's leader.
-func (ll *leaderLatency) produce(partition int32) prometheus.Observer {
-	if ll.metrics.unread() {
-		return ll.metrics.discard
-	}
-	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.produce) {
-		return lo.produce[partition]
-	}
-	return ll.metrics.produceLatency.WithLabelValues(ll.probe, brokerUnknown)
-}
-
-// e2e is the end-to-end latency histogram of partition's leader.
-func (ll *leaderLatency) e2e(partition int32) prometheus.Observer {
-	if ll.metrics.unread() {
-		return ll.metrics.discard
-	}
-	if lo := ll.cur.Load(); lo != nil && partition >= 0 && int(partition) < len(lo.e2e) {
-		return lo.e2e[partition]
-	}
-	return ll.metrics.e2eLatency.WithLabelValues(ll.probe, brokerUnknown)
+	pl.cur = leaders
+	pl.ev.Leaders(leaders)
 }
 
 // spreadTimeout bounds putting a leader on every broker: reassigning the

@@ -7,8 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
@@ -17,13 +15,13 @@ import (
 type liveness struct {
 	cfg        config.Probe
 	partitions *atomic.Int32
-	gauge      prometheus.Gauge
+	report     func(up bool) // the sinks (event.UpHook)
 	logger     *slog.Logger
 
 	lastProduced atomic.Int64 // unix ns of the last acknowledged record
 	lastConsumed atomic.Int64 // unix ns of the last consumed record
 	up           atomic.Bool
-	mu           sync.Mutex // one update at a time: the gauge follows up
+	mu           sync.Mutex // one update at a time: the sinks hear of up in order
 	failure      string     // under mu: why a client is failing, "" if none
 }
 
@@ -105,12 +103,12 @@ func (l *liveness) update(now time.Time) {
 	was := l.up.Swap(up)
 	switch {
 	case up:
-		l.gauge.Set(1)
+		l.report(true)
 		if !was {
 			l.logger.Info("probe is up: records are produced and consumed")
 		}
 	default:
-		l.gauge.Set(0)
+		l.report(false)
 		switch {
 		case was && l.failure != "":
 			l.logger.Warn("probe is down: a client fails", "reason", l.failure)

@@ -6,29 +6,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/model"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 )
 
-// livenessOf is a probe's liveness on cfg, three partitions.
+// livenessOf is a probe's liveness on cfg, three partitions, whose reports
+// are kept for upValue.
 func livenessOf(cfg config.Probe) *liveness {
 	var parts atomic.Int32
 	parts.Store(3)
-	return &liveness{cfg: cfg, partitions: &parts, gauge: prometheus.NewGauge(prometheus.GaugeOpts{Name: "up"}),
-		logger: slog.New(slog.DiscardHandler)}
+	l := &liveness{cfg: cfg, partitions: &parts, logger: slog.New(slog.DiscardHandler)}
+	reported := new(atomic.Bool)
+	l.report = reported.Store
+	reports[l] = reported
+	return l
 }
 
-// upValue is the probe_up gauge of l.
+// reports are the last up reported by each liveness of livenessOf.
+var reports = map[*liveness]*atomic.Bool{}
+
+// upValue is the last probe_up l reported: 1 or 0.
 func upValue(t *testing.T, l *liveness) float64 {
 	t.Helper()
-	var m dto.Metric
-	if err := l.gauge.Write(&m); err != nil {
-		t.Fatal(err)
+	if reports[l].Load() {
+		return 1
 	}
-	return m.GetGauge().GetValue()
+	return 0
 }
 
 func txnProbeConfig(isolation string, duration time.Duration, ratio float64) config.Probe {

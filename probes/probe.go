@@ -1,6 +1,7 @@
 // Package probes is the probe engine: one Probe is a steady-state producer
 // and consumer group on its own topic, measuring throughput, latency, loss,
-// duplicates, reordering and lag, and exporting them as Prometheus metrics.
+// duplicates, reordering and lag, and reporting them as events to its sinks
+// (package event; the Prometheus metrics are package promsink).
 // The daemon and the one-shot bench mode both run it.
 package probes
 
@@ -14,12 +15,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
 
@@ -37,9 +38,11 @@ type Options struct {
 	// Payload are the entries of the probe's payload file
 	// (config.ResolvedProbe.Payload); nil for another payload kind.
 	Payload [][]byte
-	Metrics *Metrics
+	// Sinks hear of the probe's events (package event): the Prometheus
+	// families (promsink.Metrics), a bench run's recorder.
+	Sinks []event.Sink
 	// Registerer receives the kprom client metrics; nil disables them.
-	Registerer prometheus.Registerer
+	Registerer kclient.Registerer
 	Logger     *slog.Logger
 	// Credentials are shared by the probe's clients, its replica reader's
 	// and the process's other clients of the same section (see
@@ -55,42 +58,12 @@ type Options struct {
 	Bench BenchOptions
 }
 
-// RecordID names one probe record: its producer's run, its partition and
-// its sequence number there.
-type RecordID struct {
-	Run       uint64
-	Partition int32
-	Seq       uint64
-}
-
-// Recorder receives each acknowledged, failed and consumed record: the
-// same events the metrics count, so a caller never reads them back out of
-// a registry. A record's now is when the probe saw it (its acknowledgement,
-// its poll), on the probe's steady clock (Probe.Now): the reading its
-// latency was taken from, passed on so that no call reads the clock again.
-type Recorder interface {
-	Produced(now time.Time, latency time.Duration, bytes int, id RecordID)
-	// Failed is n records given up on, for a reason of FailureReasons.
-	Failed(reason string, n int)
-	// Consumed is a record read; ownRun says it is one of this run's (or
-	// of BenchOptions.WorkerRuns), and only then is id set.
-	Consumed(now time.Time, endToEnd time.Duration, bytes int, ownRun bool, id RecordID)
-	// NotCommitted is records [lo, hi) of partition, produced by run and
-	// acknowledged, whose transaction was aborted or did not end: no
-	// consumer is to expect them.
-	NotCommitted(run uint64, partition int32, lo, hi uint64)
-	// Rebalanced is one rebalance a member of the group went through (not
-	// its first join): its duration, as kafka_bench_consumer_rebalance_duration_seconds.
-	Rebalanced(d time.Duration)
-}
-
 // Probe is one running producer/consumer pair.
 type Probe struct {
 	// runDeps is the state the producer and the consumers share with the
 	// probe, and the current run's (rundeps.go).
 	runDeps
-	opts    Options
-	metrics *Metrics
+	opts Options
 
 	admin       *kadm.Client
 	adminClient *kgo.Client    // under admin
@@ -116,37 +89,31 @@ func New(cfg config.Probe, opts Options) *Probe {
 	if runID == 0 {
 		runID = payload.NewRunID()
 	}
-	rep := newReplica(cfg, opts, logger)
-	rec := opts.Bench.Recorder
-	m := opts.Metrics.forProbe(cfg.Name, cfg.Rate)
+	hooks := make([]event.Hook, 0, len(opts.Sinks))
+	for _, s := range opts.Sinks {
+		hooks = append(hooks, s.ForProbe(cfg))
+	}
+	ev := event.New(hooks...)
+	rep := newReplica(cfg, opts, ev, logger)
 	sh := &shared{
 		cfg:          cfg,
 		clk:          newClock(),
 		workerRuns:   opts.Bench.WorkerRuns,
-		m:            m,
-		fails:        failCounter{counters: m.failed, rec: rec},
-		latency:      &leaderLatency{probe: cfg.Name, metrics: opts.Metrics},
-		rec:          rec,
+		ev:           ev,
+		leaders:      &partitionLeaders{ev: ev},
 		errs:         newErrLog(logger),
 		logger:       logger,
 		produceTimes: newProduceTimes(),
 		positions:    newPositions(),
 		replica:      rep,
-		reb:          newRebalances(cfg, opts.Metrics.rebalance, rec),
+		reb:          newRebalances(cfg, ev),
 		payload:      opts.Payload,
 	}
-	sh.live = &liveness{cfg: cfg, partitions: &sh.partitions, gauge: m.up, logger: logger}
-	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {
-		sh.sm = opts.Metrics.share.forProbe(cfg.Name)
-	}
-	if cfg.Producer.Transactional() {
-		sh.txm = opts.Metrics.txn.forProbe(cfg.Name)
-	}
+	sh.live = &liveness{cfg: cfg, partitions: &sh.partitions, report: ev.Up, logger: logger}
 	p := &Probe{
 		shared:      sh,
 		runState:    newRunState(cfg, runID),
 		opts:        opts,
-		metrics:     opts.Metrics,
 		stopProduce: make(chan struct{}),
 	}
 	if rep != nil {
@@ -187,7 +154,7 @@ func (p *Probe) Sent() uint64 {
 // client that cannot be built is retried with backoff (Options.RetryClients)
 // or returned as the error.
 func (p *Probe) Run(ctx context.Context) error {
-	defer p.metrics.deleteProbe(p.cfg.Name)
+	defer p.ev.Stopped()
 	// The admin client's metadata answers are cached for a short time only,
 	// so a topic deleted or created is seen at the next lag tick.
 	var adminClient *kgo.Client
@@ -364,8 +331,8 @@ func (p *Probe) newConsumer(member int, churn bool) (*consumer, error) {
 		cfg.Consumer.GroupInstanceID, label = "", "churn"
 	}
 	opts := kclient.ConsumerOpts(cfg, member, c.callbacks())
-	if !p.metrics.unread() {
-		opts = append(opts, kgo.WithHooks(fetchedFrom{probe: p.cfg.Name, leaders: p.latency, counter: p.metrics.fetchedRecords}))
+	if p.ev.WantsFetched() {
+		opts = append(opts, kgo.WithHooks(fetchedFrom{p.ev}))
 	}
 	cl, err := p.NewClient(kclient.RoleConsumer, label, opts...)
 	if err != nil {

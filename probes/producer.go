@@ -13,6 +13,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 )
@@ -125,7 +126,7 @@ func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
 		trackers:  d.seqTrackers(),
 		writable:  d.partitions.Load(),
 		lagTimes:  !ackless(d.cfg),
-		txn:       newTxn(d.cfg.Producer, d.txm),
+		txn:       newTxn(d.cfg.Producer),
 	}
 	pr.promised = pr.promise
 	if client != nil {
@@ -179,7 +180,7 @@ func (pr *producer) run(ctx context.Context) {
 		if !unlimited {
 			if now := clock.Now(); pc.Behind(now) > pr.maxBehind {
 				if n := pc.SkipTo(now.Add(-pr.maxBehind / 2)); n > 0 {
-					pr.fails.add(ReasonBehindSchedule, int(n))
+					pr.ev.Failed(ReasonBehindSchedule, int(n))
 					pr.logger.Warn("producer fell behind schedule by more than delivery.timeout.ms; skipping records", "skipped", n)
 				}
 			}
@@ -255,7 +256,7 @@ func (pr *producer) record(intended, now time.Time) *kgo.Record {
 	seq := pr.seqs[part]
 	pr.seqs[part]++
 	h := payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()}
-	pr.m.sendDelay.Observe(max(now.Sub(intended), 0).Seconds())
+	pr.ev.Sent(now.Sub(intended))
 	sr, _ := pr.records.Get().(*sentRecord)
 	if sr == nil {
 		sr = new(sentRecord)
@@ -331,20 +332,14 @@ func (pr *producer) acknowledged(r *kgo.Record, h payload.Header, derr, err erro
 		}
 	}
 	if err != nil {
-		pr.fails.add(failureReason(err), 1)
+		pr.ev.Failed(failureReason(err), 1)
 		pr.trackers.wontArrive(RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}, now)
 		pr.errs.produce(err)
 		return
 	}
-	latency := since(h.Intended, now)
-	pr.latency.produce(r.Partition).Observe(latency.Seconds())
 	id := RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
-	if pr.rec != nil {
-		pr.rec.Produced(now, latency, len(r.Value), id)
-	}
+	pr.ev.Produced(event.Produced{Now: now, Latency: since(h.Intended, now), Bytes: len(r.Value), ID: id})
 	pr.trackers.acked(id, now)
-	pr.m.produced.Inc()
-	pr.m.producedBytes.Add(float64(len(r.Value)))
 	pr.live.produced(now)
 	if pr.lagTimes {
 		pr.produceTimes.add(r.Partition, r.Offset, h.Intended)

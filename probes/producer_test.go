@@ -12,8 +12,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 func TestFailureReason(t *testing.T) {
@@ -134,14 +136,13 @@ func TestHandOutReadsTheClockPerRecord(t *testing.T) {
 	}
 }
 
-// ids is a Recorder that keeps the ids of the records acknowledged.
+// ids is a hook that keeps the ids of the records acknowledged.
 type ids struct {
-	NopRecorder
 	produced []RecordID
 }
 
-func (r *ids) Produced(_ time.Time, _ time.Duration, _ int, id RecordID) {
-	r.produced = append(r.produced, id)
+func (r *ids) OnProduced(e event.Produced) {
+	r.produced = append(r.produced, e.ID)
 }
 
 // recordingProducer is a producer without a client of a default probe
@@ -152,7 +153,7 @@ func recordingProducer(name string, partitions int32) (*Probe, *producer, *ids) 
 	cfg.Name = name
 	cfg.Resolve()
 	rec := &ids{}
-	p := New(cfg, Options{Metrics: NewMetrics(prometheus.NewRegistry()), Bench: BenchOptions{Recorder: rec}})
+	p := New(cfg, Options{Sinks: []event.Sink{promsink.NewMetrics(prometheus.NewRegistry()), HookSink{rec}}})
 	p.partitions.Store(partitions)
 	return p, newProducer(p.runDeps, nil, 0), rec
 }

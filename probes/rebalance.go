@@ -2,39 +2,26 @@ package probes
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 // Causes of a rebalance, as one member of the probe's group observes it
-// (the cause label of kafka_bench_consumer_rebalances_total).
+// (event.RebalanceCauses).
 const (
-	// CauseJoined: the member's own first assignment, when it starts.
-	CauseJoined = "joined"
-	// CauseLost: the member lost its partitions (session timed out,
-	// fenced), franz-go's OnPartitionsLost.
-	CauseLost = "lost"
-	// CauseChurn: the extra member of consumer.churn joined or left
-	// shortly before.
-	CauseChurn = "churn"
-	// CausePartitionsAdded: the topic grew shortly before.
-	CausePartitionsAdded = "partitions_added"
-	// CauseReassigned: the coordinator moved partitions to or from the
-	// member for a reason it cannot see (a member joined or left).
-	CauseReassigned = "reassigned"
+	CauseJoined          = event.CauseJoined
+	CauseLost            = event.CauseLost
+	CauseChurn           = event.CauseChurn
+	CausePartitionsAdded = event.CausePartitionsAdded
+	CauseReassigned      = event.CauseReassigned
 )
-
-// RebalanceCauses lists every cause, in exposition order.
-var RebalanceCauses = []string{CauseJoined, CauseLost, CauseChurn, CausePartitionsAdded, CauseReassigned}
 
 // grewWithin is how long after partitions were added, or the churn member
 // joined or left, a rebalance is put down to it.
@@ -44,39 +31,6 @@ const grewWithin = time.Minute
 // compared with for the rebalance end-to-end latency.
 const windowsKept = 8
 
-// rebalanceMetrics are the families of the consumer group's rebalances.
-type rebalanceMetrics struct {
-	protocolInfo *prometheus.GaugeVec
-	rebalances   *prometheus.CounterVec
-	duration     *prometheus.HistogramVec
-	assigned     *prometheus.CounterVec
-	revoked      *prometheus.CounterVec
-	lost         *prometheus.CounterVec
-	e2e          *prometheus.HistogramVec
-}
-
-func newRebalanceMetrics(reg prometheus.Registerer) *rebalanceMetrics {
-	m := &rebalanceMetrics{
-		protocolInfo: family.Gauge("kafka_bench_consumer_group_protocol_info", "The group protocol of the probe's consumer group: configured (consumer.group.protocol) and the one the coordinator runs (protocol: consumer when it describes the group as a KIP-848 consumer group, classic otherwise); always 1. Absent until the group is first described.", "group", "configured", "protocol"),
-		rebalances:   family.Counter("kafka_bench_consumer_rebalances_total", "Rebalances of the probe's consumer group as its members saw them (one per member it changed), by the group protocol in use and the cause a member can observe: "+joinCauses()+".", "protocol", "cause"),
-		duration:     family.Histogram("kafka_bench_consumer_rebalance_duration_seconds", "Time from a running member's first revoke or lost callback (or, for a member only given partitions, its assign callback) to its first records after the rebalance, by group protocol; a member's own join is left out.", "protocol"),
-		assigned:     family.Counter("kafka_bench_consumer_partitions_assigned_total", "Partitions assigned to the probe's consumers (franz-go's OnPartitionsAssigned)."),
-		revoked:      family.Counter("kafka_bench_consumer_partitions_revoked_total", "Partitions revoked from the probe's consumers in a rebalance (OnPartitionsRevoked)."),
-		lost:         family.Counter("kafka_bench_consumer_partitions_lost_total", "Partitions the probe's consumers lost without a rebalance handing them over (OnPartitionsLost: session timed out, fenced)."),
-		e2e:          family.Histogram("kafka_bench_consumer_rebalance_end_to_end_latency_seconds", "End-to-end latency of the probe records whose intended send time fell within a rebalance of the group (from its start at one member to that member's first records after it): the pause a user of the group sees."),
-	}
-	family.Register(reg, m.families()...)
-	return m
-}
-
-func joinCauses() string { return strings.Join(RebalanceCauses, ", ") }
-
-func (m *rebalanceMetrics) families() []family.Vec {
-	return []family.Vec{m.protocolInfo, m.rebalances, m.duration, m.assigned, m.revoked, m.lost, m.e2e}
-}
-
-func (m *rebalanceMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.families()...) }
-
 // window is one rebalance as one member saw it, on the probe's clock;
 // end is zero while it lasts.
 type window struct{ start, end time.Time }
@@ -84,11 +38,8 @@ type window struct{ start, end time.Time }
 // rebalances is a probe's view of its group's rebalances, shared by its
 // consumers: the protocol in use and the recent rebalance windows.
 type rebalances struct {
-	probe      string
-	group      string
 	configured string
-	m          *rebalanceMetrics
-	rec        Recorder               // Bench.Recorder; nil: none
+	ev         *event.Hooks
 	protocol   atomic.Pointer[string] // as described; nil: not yet known
 	// stale says the protocol is to be described (again): until the first
 	// answer, and after each rebalance, the only time it can change (a
@@ -103,25 +54,10 @@ type rebalances struct {
 	// churn member), under mu: closed with the last open window of the
 	// members that stay (close).
 	orphans []*window
-	e2e     prometheus.Observer
-	partAs  prometheus.Counter
-	partRv  prometheus.Counter
-	partLo  prometheus.Counter
 }
 
-func newRebalances(p config.Probe, m *rebalanceMetrics, rec Recorder) *rebalances {
-	r := &rebalances{probe: p.Name, group: p.Consumer.GroupID, configured: p.Consumer.GroupProtocol, m: m, rec: rec,
-		e2e:    m.e2e.WithLabelValues(p.Name),
-		partAs: m.assigned.WithLabelValues(p.Name),
-		partRv: m.revoked.WithLabelValues(p.Name),
-		partLo: m.lost.WithLabelValues(p.Name),
-	}
-	if p.Consumer.Enabled {
-		for _, c := range RebalanceCauses {
-			m.rebalances.WithLabelValues(p.Name, p.Consumer.GroupProtocol, c)
-		}
-		m.duration.WithLabelValues(p.Name, p.Consumer.GroupProtocol)
-	}
+func newRebalances(p config.Probe, ev *event.Hooks) *rebalances {
+	r := &rebalances{configured: p.Consumer.GroupProtocol, ev: ev}
 	r.windows.Store(&[]*window{})
 	r.stale.Store(true)
 	return r
@@ -142,8 +78,7 @@ func (r *rebalances) described(protocol string) {
 		return
 	}
 	r.protocol.Store(&protocol)
-	r.m.protocolInfo.DeletePartialMatch(prometheus.Labels{"probe": r.probe})
-	r.m.protocolInfo.WithLabelValues(r.probe, r.group, r.configured, protocol).Set(1)
+	r.ev.GroupProtocol(protocol)
 }
 
 // describeGroup asks the coordinator which protocol the probe's group
@@ -268,17 +203,17 @@ func newMember(r *rebalances, clk clock, churn bool) *member {
 
 func (mb *member) callbacks(onRevoked func(context.Context, *kgo.Client, map[string][]int32)) (assigned, revoked, lost func(context.Context, *kgo.Client, map[string][]int32)) {
 	assigned = func(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
-		mb.r.partAs.Add(float64(count(parts)))
+		mb.r.ev.Partitions(count(parts), 0, 0)
 		mb.begin(false)
 	}
 	revoked = func(ctx context.Context, cl *kgo.Client, parts map[string][]int32) {
-		mb.r.partRv.Add(float64(count(parts)))
+		mb.r.ev.Partitions(0, count(parts), 0)
 		mb.setRevoked(count(parts))
 		mb.begin(false)
 		onRevoked(ctx, cl, parts)
 	}
 	lost = func(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
-		mb.r.partLo.Add(float64(count(parts)))
+		mb.r.ev.Partitions(0, 0, count(parts))
 		mb.setRevoked(count(parts))
 		mb.begin(true)
 	}
@@ -301,7 +236,7 @@ func (mb *member) begin(lost bool) {
 	defer mb.mu.Unlock()
 	if !mb.joined {
 		mb.joined = true
-		mb.r.m.rebalances.WithLabelValues(mb.r.probe, mb.r.inUse(), CauseJoined).Inc()
+		mb.r.ev.Rebalance(event.Rebalance{Protocol: mb.r.inUse(), Cause: CauseJoined})
 		return
 	}
 	if mb.active != nil {
@@ -380,13 +315,7 @@ func (mb *member) consumed(now time.Time) {
 	if mb.active == nil {
 		return
 	}
-	protocol := mb.r.inUse()
-	mb.r.m.rebalances.WithLabelValues(mb.r.probe, protocol, mb.cause).Inc()
-	took := now.Sub(mb.active.start)
-	mb.r.m.duration.WithLabelValues(mb.r.probe, protocol).Observe(took.Seconds())
-	if mb.r.rec != nil && mb.cause != CauseJoined {
-		mb.r.rec.Rebalanced(took)
-	}
+	mb.r.ev.Rebalance(event.Rebalance{Protocol: mb.r.inUse(), Cause: mb.cause, Took: now.Sub(mb.active.start)})
 	mb.r.close(mb.active, now)
 	mb.active = nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // A member's rebalances: its own join is counted but not timed; a revoke
@@ -18,25 +20,21 @@ import (
 // cause follows what happened just before.
 func TestMemberRebalances(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := newRebalanceMetrics(reg)
 	cfg := config.NewProbe("p")
 	cfg.Resolve()
-	r := newRebalances(cfg, m, nil)
+	r := newRebalances(cfg, event.New(promsink.NewMetrics(reg).ForProbe(cfg)))
 	base := time.Unix(1_000_000, 0)
 	now := base
 	clk := clock{base: base, mono: func() time.Duration { return now.Sub(base) }, wall: func() time.Time { return now }}
 	mb := newMember(r, clk, false)
 	count := func(cause string) float64 {
-		var out dto.Metric
-		if err := m.rebalances.WithLabelValues("p", "classic", cause).Write(&out); err != nil {
-			t.Fatal(err)
-		}
-		return out.GetCounter().GetValue()
+		v, _ := gather(t, reg).Value("kafka_bench_consumer_rebalances_total", "probe", "p", "protocol", "classic", "cause", cause)
+		return v
 	}
 	mb.begin(false) // the first assignment
 	mb.consumed(now)
-	if count(CauseJoined) != 1 || rebalanceCount(t, m, "classic") != 0 {
-		t.Fatalf("join: joined=%v durations=%d; want 1 and 0", count(CauseJoined), rebalanceCount(t, m, "classic"))
+	if count(CauseJoined) != 1 || rebalanceCount(t, reg, "classic") != 0 {
+		t.Fatalf("join: joined=%v durations=%d; want 1 and 0", count(CauseJoined), rebalanceCount(t, reg, "classic"))
 	}
 
 	start := now.Add(time.Minute)
@@ -52,7 +50,7 @@ func TestMemberRebalances(t *testing.T) {
 	if got := count(CauseReassigned); got != 1 {
 		t.Errorf("reassigned = %v, want 1", got)
 	}
-	if n, sum := rebalanceCount(t, m, "classic"), rebalanceSum(t, m, "classic"); n != 1 || sum != 0.5 {
+	if n, sum := rebalanceCount(t, reg, "classic"), rebalanceSum(t, reg, "classic"); n != 1 || sum != 0.5 {
 		t.Errorf("durations: %d, sum %v; want 1, 0.5", n, sum)
 	}
 	if r.during(now.Add(time.Millisecond).UnixNano()) || r.during(start.Add(-time.Millisecond).UnixNano()) {
@@ -75,7 +73,7 @@ func TestMemberRebalances(t *testing.T) {
 	now = now.Add(time.Minute)
 	mb.begin(false)
 	mb.consumed(now)
-	if rebalanceCount(t, m, "consumer") != 1 {
+	if rebalanceCount(t, reg, "consumer") != 1 {
 		t.Error("a rebalance after the group was described as consumer is not labelled with it")
 	}
 }
@@ -87,10 +85,9 @@ func TestMemberRebalances(t *testing.T) {
 // member that held nothing leaves no rebalance behind.
 func TestChurnMemberLeaveClosedByTheOthers(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := newRebalanceMetrics(reg)
 	cfg := config.NewProbe("p")
 	cfg.Resolve()
-	r := newRebalances(cfg, m, nil)
+	r := newRebalances(cfg, event.New(promsink.NewMetrics(reg).ForProbe(cfg)))
 	base := time.Unix(1_000_000, 0)
 	now := base
 	clk := clock{base: base, mono: func() time.Duration { return now.Sub(base) }, wall: func() time.Time { return now }}
@@ -135,17 +132,23 @@ func TestChurnMemberLeaveClosedByTheOthers(t *testing.T) {
 	}
 }
 
-func rebalanceCount(t *testing.T, m *rebalanceMetrics, protocol string) uint64 {
+func rebalanceCount(t *testing.T, reg *prometheus.Registry, protocol string) uint64 {
 	t.Helper()
-	return durations(t, m, protocol).GetSampleCount()
+	return durations(t, reg, protocol).GetSampleCount()
 }
 
-func rebalanceSum(t *testing.T, m *rebalanceMetrics, protocol string) float64 {
+func rebalanceSum(t *testing.T, reg *prometheus.Registry, protocol string) float64 {
 	t.Helper()
-	return durations(t, m, protocol).GetSampleSum()
+	return durations(t, reg, protocol).GetSampleSum()
 }
 
-func durations(t *testing.T, m *rebalanceMetrics, protocol string) *dto.Histogram {
+// durations is the rebalance duration histogram of probe p under protocol;
+// empty when it has no series.
+func durations(t *testing.T, reg *prometheus.Registry, protocol string) *dto.Histogram {
 	t.Helper()
-	return histogramOf(t, m.duration, "p", protocol)
+	ms := gather(t, reg).Find("kafka_bench_consumer_rebalance_duration_seconds", "probe", "p", "protocol", protocol)
+	if len(ms) == 0 {
+		return &dto.Histogram{}
+	}
+	return ms[0].GetHistogram()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
@@ -32,7 +33,7 @@ type replica struct {
 	topic  string // the copy's name on the target
 	link   string
 	opts   Options
-	m      *linkMetrics
+	ev     *event.Hooks
 	logger *slog.Logger
 	errs   *errLog
 	cur    atomic.Pointer[replicaRun]
@@ -60,7 +61,7 @@ type replicaRun struct {
 }
 
 // newReplica returns nil when the probe has no replica block.
-func newReplica(cfg config.Probe, opts Options, logger *slog.Logger) *replica {
+func newReplica(cfg config.Probe, opts Options, ev *event.Hooks, logger *slog.Logger) *replica {
 	if cfg.Replica == nil {
 		return nil
 	}
@@ -73,7 +74,7 @@ func newReplica(cfg config.Probe, opts Options, logger *slog.Logger) *replica {
 		topic:  r.TopicFor(cfg.Topic),
 		link:   link,
 		opts:   opts,
-		m:      opts.Metrics.replication.forLink(cfg.Name, link),
+		ev:     ev,
 		logger: logger,
 		errs:   newErrLog(logger),
 	}
@@ -210,15 +211,14 @@ func (r *replica) process(fetches kgo.Fetches, run *replicaRun, now time.Time) {
 			return
 		}
 		if h.RunID == run.runID {
-			r.m.latency.Observe(max(since(h.Intended, now), 0).Seconds())
-			r.m.consumed.Inc()
+			r.ev.ReplicaRead(since(h.Intended, now))
 			run.read.Store(true)
 		}
 		switch run.tracker.Observe(rec.Partition, h.RunID, h.Seq, now) {
 		case tracker.Duplicate:
-			r.m.duplicated.Inc()
+			r.ev.ReplicaAnomaly(event.Duplicated, 1)
 		case tracker.OutOfOrder:
-			r.m.outOfOrder.Inc()
+			r.ev.ReplicaAnomaly(event.OutOfOrder, 1)
 		}
 	})
 }
@@ -280,7 +280,7 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 			}
 		}
 		if lost := run.tracker.Expire(now); lost > 0 {
-			r.m.lost.Add(float64(lost))
+			r.ev.ReplicaAnomaly(event.Lost, lost)
 			// Records gone with a recreated topic are declared lost
 			// about a grace period after the recreation.
 			recreated := !recreatedAt.IsZero() && now.Sub(recreatedAt) <= 2*time.Duration(r.rcfg.LossGracePeriod)
@@ -291,7 +291,7 @@ func (r *replica) watch(ctx context.Context, adm *kadm.Client, run *replicaRun, 
 		if !oldest.IsZero() {
 			lag = max(now.Sub(oldest).Seconds(), 0)
 		}
-		r.m.setLag(float64(n), lag)
+		r.ev.ReplicaLag(float64(n), lag)
 	}
 }
 

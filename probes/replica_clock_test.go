@@ -9,6 +9,8 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // replicaProbe is a probe with a replica block (never started) on the fake
@@ -25,7 +27,7 @@ probes:
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := New(cfg.Probes[0], Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: NewMetrics(reg)})
+	p := New(cfg.Probes[0], Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Sinks: []event.Sink{promsink.NewMetrics(reg)}})
 	p.clk = ft.clock()
 	p.partitions.Store(1)
 	return p, reg

@@ -15,7 +15,9 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // A replica reader restarted for a recreated replica topic while the probe
@@ -60,7 +62,7 @@ probes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := New(cfg.Probes[0], Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Replica: replica, Metrics: NewMetrics(reg)})
+	p := New(cfg.Probes[0], Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Replica: replica, Sinks: []event.Sink{promsink.NewMetrics(reg)}})
 	r := p.replica
 	run := r.newRun(p.runID, p.clk)
 	r.cur.Store(run)

@@ -7,32 +7,20 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/backoff"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
-// The client label of kafka_bench_probe_client_failed_total: the probe's
-// Kafka clients (with "replica", its replica reader's on the target
-// cluster), and "group", the setting of its group's start offsets.
+// The clients and reasons of a client that failed (event.ClientNames,
+// event.ClientFailureReasons).
 const (
-	ClientAdmin    = kclient.RoleAdmin
-	ClientProducer = kclient.RoleProducer
-	ClientConsumer = kclient.RoleConsumer
-	ClientReplica  = kclient.RoleReplica
-	ClientGroup    = "group"
-)
-
-// The reason label of kafka_bench_probe_client_failed_total: "config" (the
-// client could not be built from the configuration, e.g. a TLS file that
-// went away after start), "auth" (the cluster refused who we are or what we
-// may do, e.g. a denied group ACL) and "other".
-const (
-	ClientReasonConfig = "config"
-	ClientReasonAuth   = ReasonAuth
-	ClientReasonOther  = ReasonOther
-)
-
-var (
-	clientNames          = []string{ClientAdmin, ClientProducer, ClientConsumer, ClientReplica, ClientGroup}
-	clientFailureReasons = []string{ClientReasonConfig, ClientReasonAuth, ClientReasonOther}
+	ClientAdmin        = event.ClientAdmin
+	ClientProducer     = event.ClientProducer
+	ClientConsumer     = event.ClientConsumer
+	ClientReplica      = event.ClientReplica
+	ClientGroup        = event.ClientGroup
+	ClientReasonConfig = event.ClientReasonConfig
+	ClientReasonAuth   = event.ClientReasonAuth
+	ClientReasonOther  = event.ClientReasonOther
 )
 
 // Retries of a failing client start at firstRetry and double up to
@@ -79,7 +67,7 @@ func (p *Probe) countClientFailure(client string, n int, err error) time.Duratio
 	case kclient.IsAuthError(err):
 		reason = ClientReasonAuth
 	}
-	p.m.clientFailed[[2]string{client, reason}].Inc()
+	p.ev.ClientFailed(client, reason)
 	wait := retryBackoff(n)
 	p.logger.Warn("probe client failed; retrying", "client", client, "reason", reason, "failures", n, "retry_in", wait, "err", err)
 	return wait

@@ -19,7 +19,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // A group ACL that denies the probe's user: setting the group's start
@@ -107,7 +109,7 @@ probes:
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := probes.New(cfg.Probes[0], probes.Options{Kafka: res.Kafka, Metrics: probes.NewMetrics(reg), RetryClients: true})
+	p := probes.New(cfg.Probes[0], probes.Options{Kafka: res.Kafka, Sinks: []event.Sink{promsink.NewMetrics(reg)}, RetryClients: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx) }()
@@ -171,7 +173,7 @@ probes:
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	p := probes.New(cfg.Probes[0], probes.Options{Kafka: res.Kafka, Replica: res.Probes[0].Replica, Metrics: probes.NewMetrics(reg), RetryClients: true})
+	p := probes.New(cfg.Probes[0], probes.Options{Kafka: res.Kafka, Replica: res.Probes[0].Replica, Sinks: []event.Sink{promsink.NewMetrics(reg)}, RetryClients: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var runErr error

@@ -5,9 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
@@ -24,18 +23,16 @@ type runDeps struct {
 // the probe's whole life, built once by New.
 type shared struct {
 	cfg        config.Probe
-	clk        clock              // the probe's steady time: every in-process latency
-	workerRuns []uint64           // BenchOptions.WorkerRuns
-	sm         *shareProbeMetrics // consumer.kind share only
-	txm        *txnProbeMetrics   // producer.transactional.id only
-	partitions atomic.Int32       // grows when partitions are added
-	m          *probeMetrics
-	fails      failCounter
-	latency    *leaderLatency
-	live       *liveness
-	rec        Recorder // BenchOptions.Recorder; nil: none
-	errs       *errLog
-	logger     *slog.Logger
+	clk        clock        // the probe's steady time: every in-process latency
+	workerRuns []uint64     // BenchOptions.WorkerRuns
+	partitions atomic.Int32 // grows when partitions are added
+	// ev are the probe's sinks (Options.Sinks): every event of the probe
+	// goes to them.
+	ev      *event.Hooks
+	leaders *partitionLeaders // leaders.go
+	live    *liveness
+	errs    *errLog
+	logger  *slog.Logger
 	// produceTimes (producer) and positions (consumers) feed the lag.
 	produceTimes *produceTimes
 	positions    *positions
@@ -118,17 +115,4 @@ func (ts seqTrackers) ended(run uint64, partition int32, lo, hi uint64, abort bo
 		ts.share.WillNotArrive(partition, lo, hi, now)
 	}
 	ts.replica.wontArriveRange(run, partition, lo, hi, now)
-}
-
-// failCounter counts records given up on, in the metrics and the recorder.
-type failCounter struct {
-	counters map[string]prometheus.Counter
-	rec      Recorder
-}
-
-func (f failCounter) add(reason string, n int) {
-	f.counters[reason].Add(float64(n))
-	if f.rec != nil {
-		f.rec.Failed(reason, n)
-	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
@@ -233,14 +234,13 @@ func (p *Probe) expireShare(now time.Time) {
 		return
 	}
 	lost, archived := p.share.Expire(now)
-	p.m.lost.Add(float64(lost))
-	p.sm.archivedLimit.Add(float64(archived))
+	p.ev.Anomaly(event.Lost, lost)
+	p.ev.ShareArchived(false, archived)
 }
 
 // updateShareLag sets the share group's lag (the broker's share-partition
 // lag) and its member count; a value that cannot be read is dropped.
 func (p *Probe) updateShareLag(ctx context.Context) {
-	m := p.metrics.share
 	group := p.cfg.Consumer.Share.GroupID
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.LagInterval))
 	defer cancel()
@@ -263,11 +263,9 @@ func (p *Probe) updateShareLag(ctx context.Context) {
 		}
 		known = known && parts > 0
 	}
-	if known {
-		m.lagRecords.WithLabelValues(p.cfg.Name).Set(float64(lag))
-	} else {
+	lagGauge := event.Gauge{Value: float64(lag), Known: known}
+	if !known {
 		p.logger.Debug("share group lag unknown", "err", err)
-		p.dropGauges(m.lagRecords)
 	}
 	groups, err := p.admin.DescribeShareGroups(ctx, group)
 	if err == nil {
@@ -275,10 +273,10 @@ func (p *Probe) updateShareLag(ctx context.Context) {
 	}
 	if err != nil {
 		p.logger.Debug("describing the share group failed", "err", err)
-		p.dropGauges(m.members)
+		p.ev.ShareGroup(lagGauge, event.Gauge{})
 		return
 	}
-	m.members.WithLabelValues(p.cfg.Name).Set(float64(len(groups[group].Members)))
+	p.ev.ShareGroup(lagGauge, event.Gauge{Value: float64(len(groups[group].Members)), Known: true})
 }
 
 // ShareFault is the action the fault knobs choose for a record on its first
@@ -392,10 +390,9 @@ func (c *shareMember) holdDue(now time.Time) bool {
 
 // process accounts one poll's records and chooses each one's answer.
 func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
-	m, sm, rec := c.m, c.sm, c.rec
 	var answers []answer
 	fetches.EachRecord(func(r *kgo.Record) {
-		m.consumedBytes.Add(float64(len(r.Value)))
+		e := event.ShareDelivery{Now: now, Bytes: len(r.Value), DeliveryCount: r.DeliveryCount()}
 		a := answer{r: r, action: tracker.Accept}
 		h, err := payload.Decode(r.Value)
 		switch {
@@ -403,38 +400,26 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 			// A foreign record, or another run's (a consume-only
 			// bench reads a pre-filled topic): counted once, at its
 			// first delivery.
-			var id RecordID
 			if err != nil || h.Partition != r.Partition {
-				m.foreign.Inc()
+				e.Foreign = true
 			} else {
-				id = RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
-			}
-			if rec != nil && r.DeliveryCount() <= 1 {
-				rec.Consumed(now, 0, len(r.Value), false, id)
+				e.ID = RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 			}
 		default:
 			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()
-			sm.delivered(a.count)
 			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count, now)
+			e.Own, e.ID = true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
+			e.First, e.Redelivery, e.Cause, e.Duplicate = d.First, d.Redelivery, d.Cause, d.Duplicate
 			if d.First {
-				latency := since(h.Intended, now)
-				sm.deliveryLatency.Observe(latency.Seconds())
-				if rec != nil {
-					rec.Consumed(now, latency, len(r.Value), true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq})
-				}
+				e.Latency = since(h.Intended, now)
 				a.action = ShareFault(c.cfg.Consumer.Share.Faults, r.Partition, h.Seq)
 			}
-			if d.Redelivery {
-				sm.redeliveries[d.Cause].Inc()
-			}
-			if d.Duplicate {
-				m.duplicated.Inc()
-			}
 		}
+		c.ev.ShareDelivered(e)
 		answers = append(answers, a)
 	})
 	if n := len(answers); n > 0 {
-		m.consumed.Add(float64(n))
+		c.ev.Polled(n)
 		c.live.consumed(now)
 	}
 	return answers
@@ -472,24 +457,16 @@ func (c *shareMember) acknowledge(answers []answer) {
 		c.logger.Debug("flushing share acknowledgements failed", "err", err)
 	}
 	if len(ok) > 0 {
-		c.sm.ackLatency.Observe(took.Seconds())
+		c.ev.ShareAckLatency(took)
 	}
 	for _, a := range answers {
 		if !a.own {
 			continue
 		}
 		confirmed := ok[a.partition]
-		if confirmed {
-			c.sm.acks[a.action].Inc()
-		} else {
-			c.sm.ackFailed[a.action].Inc()
-		}
+		c.ev.ShareAcked(a.action, confirmed)
 		if c.share.Confirmed(a.partition, a.seq, a.count, confirmed).Archived {
-			if a.action == tracker.Reject {
-				c.sm.archivedReject.Inc()
-			} else {
-				c.sm.archivedLimit.Inc()
-			}
+			c.ev.ShareArchived(a.action == tracker.Reject, 1)
 		}
 	}
 }

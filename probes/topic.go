@@ -40,7 +40,7 @@ func (p *Probe) ensureTopic(ctx context.Context) error {
 			if p.cfg.Rate <= 0 {
 				n = 1
 			}
-			p.fails.add(ReasonAuth, int(n))
+			p.ev.Failed(ReasonAuth, int(n))
 			p.errs.auth("probe topic not ready", err)
 		} else {
 			p.logger.Warn("probe topic not ready; retrying", "topic", p.cfg.Topic, "err", err, "retry_in", wait)
@@ -95,8 +95,8 @@ func (p *Probe) ensureTopicOnce(ctx context.Context) error {
 	}
 	p.partitions.Store(parts)
 	p.topicID = td.ID
-	p.latency.set(td.Partitions)
-	p.metrics.setInfo(p.cfg, parts, rf)
+	p.leaders.set(td.Partitions)
+	p.ev.Topic(parts, rf)
 	return nil
 }
 
@@ -145,7 +145,7 @@ func (p *Probe) topicRecreated(ctx context.Context) bool {
 		p.logger.Info("probe topic gained partitions", "partitions", n)
 		p.partitions.Store(n)
 	}
-	p.latency.set(td.Partitions) // the broker label of the latency histograms
+	p.leaders.set(td.Partitions) // the broker label of the latency histograms
 	return false
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
@@ -32,7 +33,6 @@ import (
 type txn struct {
 	duration time.Duration
 	ratio    float64
-	m        *txnProbeMetrics
 	open     bool
 	deadline time.Time
 	begun    uint64   // transactions begun
@@ -42,11 +42,11 @@ type txn struct {
 	acked, failed atomic.Uint64
 }
 
-func newTxn(cfg config.Producer, m *txnProbeMetrics) *txn {
+func newTxn(cfg config.Producer) *txn {
 	if !cfg.Transactional() {
 		return nil
 	}
-	return &txn{duration: time.Duration(cfg.TransactionDurationMS) * time.Millisecond, ratio: cfg.TransactionAbortRatio, m: m}
+	return &txn{duration: time.Duration(cfg.TransactionDurationMS) * time.Millisecond, ratio: cfg.TransactionAbortRatio}
 }
 
 // abortsAt says whether transaction k (from 0) is aborted on purpose: any
@@ -80,7 +80,7 @@ func (pr *producer) beginTxn(ctx context.Context, n uint64) bool {
 	}
 	if err := pr.client.BeginTransaction(); err != nil {
 		pr.sent.Add(n)
-		pr.fails.add(ReasonTransaction, int(n))
+		pr.ev.Failed(ReasonTransaction, int(n))
 		pr.errs.warn("txn:begin", "beginning a transaction failed; the records due are not sent", "skipped", n, "err", err)
 		sleep(ctx, txnBeginRetry)
 		return false
@@ -124,17 +124,15 @@ func (pr *producer) endTxn() {
 		// a word to the broker and return nil.
 		abort, err = true, fmt.Errorf("%d of its records failed to produce (%d acknowledged): aborted, not committed", failed, t.acked.Load())
 	}
-	try, latency := kgo.TryCommit, t.m.commitLatency
+	try := kgo.TryCommit
 	if abort {
-		try, latency = kgo.TryAbort, t.m.abortLatency
+		try = kgo.TryAbort
 	}
 	start := time.Now()
 	endErr := pr.client.EndTransaction(ctx, try)
 	// With no record acknowledged there was no transaction on the broker
 	// to end: nothing to time.
-	if endErr == nil && t.acked.Load() > 0 {
-		latency.Observe(time.Since(start).Seconds())
-	}
+	end := event.TxnEnd{Abort: abort, Took: time.Since(start), Timed: endErr == nil && t.acked.Load() > 0}
 	if endErr != nil && !abort {
 		// The documented recovery: abort. After a refused commit
 		// (OperationNotAttempted, TransactionAbortable) the records are
@@ -158,20 +156,17 @@ func (pr *producer) endTxn() {
 			if next > lo {
 				records += next - lo
 				pr.trackers.ended(pr.runID, int32(part), lo, next, abort, now)
-				if pr.rec != nil {
-					pr.rec.NotCommitted(pr.runID, int32(part), lo, next)
-				}
+				pr.ev.NotCommitted(pr.runID, int32(part), lo, next)
 			}
 		}
 	}
+	end.Outcome, end.Records = event.TxnCommitted, records
 	switch {
 	case err != nil:
-		t.m.failed.Inc()
+		end.Outcome = event.TxnFailed
 		pr.errs.warn("txn:end", "a transaction failed: aborted, or its end refused or unconfirmed", "records", records, "aborted", abort, "err", err)
 	case abort:
-		t.m.aborted.Inc()
-		t.m.abortedRecords.Add(float64(records))
-	default:
-		t.m.committed.Inc()
+		end.Outcome = event.TxnAborted
 	}
+	pr.ev.TxnEnded(end)
 }

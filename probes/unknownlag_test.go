@@ -10,7 +10,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // lagGauges are every lag family of a probe and its link.
@@ -38,7 +40,7 @@ probes:
     replica: {kafka: {brokers: [%s]}}
 `, brokers[0]), brokers)
 	reg := prometheus.NewRegistry()
-	probes.New(cfg.Probes[0], probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg)})
+	probes.New(cfg.Probes[0], probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Sinks: []event.Sink{promsink.NewMetrics(reg)}})
 	f := probetest.Gather(t, reg)
 	probetest.Value(t, f, "kafka_bench_produced_records_total", "probe", "fresh") // the probe's series exist
 	noLagSeries(t, f, "fresh", "a new probe")

@@ -9,29 +9,29 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
 )
 
-// runs is a probes.Recorder that keeps the run ids of the records it hears.
+// runs is a hook that keeps the run ids of the records it hears.
 type runs struct {
-	probes.NopRecorder
 	mu       sync.Mutex
 	produced map[uint64]int
 	own      map[uint64]int // consumed as the bench's own
 	other    int            // consumed as another run's or foreign
 }
 
-func (r *runs) Produced(_ time.Time, _ time.Duration, _ int, id probes.RecordID) {
+func (r *runs) OnProduced(e event.Produced) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.produced[id.Run]++
+	r.produced[e.ID.Run]++
 }
 
-func (r *runs) Consumed(_ time.Time, _ time.Duration, _ int, own bool, id probes.RecordID) {
+func (r *runs) OnConsumed(e event.Consumed) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if own {
-		r.own[id.Run]++
+	if e.Own {
+		r.own[e.ID.Run]++
 	} else {
 		r.other++
 	}
@@ -67,7 +67,7 @@ probes:
 		rec := &runs{produced: map[uint64]int{}, own: map[uint64]int{}}
 		recs = append(recs, rec)
 		probetest.StartWith(t, cfg, c.ListenAddrs(), probes.Options{Logger: probetest.Logger(),
-			Bench: probes.BenchOptions{Recorder: rec, RunID: id, WorkerRuns: []uint64{ids[1-i]}}})
+			Sinks: []event.Sink{probes.HookSink{H: rec}}, Bench: probes.BenchOptions{RunID: id, WorkerRuns: []uint64{ids[1-i]}}})
 	}
 	probetest.Eventually(t, 30*time.Second, "both consumers read both runs' records as their own", func() (bool, string) {
 		ok := true

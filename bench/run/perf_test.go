@@ -11,7 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // BenchmarkProduce runs one unlimited-rate scenario per iteration against
@@ -44,7 +45,7 @@ defaults:
 	var rps float64
 	for i := 0; i < b.N; i++ {
 		reg := prometheus.NewRegistry()
-		r := &Runner{Metrics: probes.NewMetrics(reg), SweepID: fmt.Sprint(time.Now().UnixNano())}
+		r := &Runner{Sinks: []event.Sink{promsink.NewMetrics(reg)}, SweepID: fmt.Sprint(time.Now().UnixNano())}
 		results, err := r.Run(context.Background(), bn)
 		if err != nil || results[0].Failed() {
 			b.Fatalf("run: %v %s", err, results[0].Err)

@@ -7,7 +7,9 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 // Recorder keeps one scenario's measurements: exact latency histograms,
@@ -47,7 +49,55 @@ type Recorder struct {
 	consume    side
 }
 
-var _ probes.Recorder = (*Recorder)(nil)
+// The recorder is a sink of the probe's events (package event): it hears
+// of each acknowledged, failed and consumed record, the same events the
+// metrics count, so the bench never reads them back out of a registry.
+var (
+	_ event.Sink               = (*Recorder)(nil)
+	_ event.ProducedHook       = (*Recorder)(nil)
+	_ event.FailedHook         = (*Recorder)(nil)
+	_ event.ConsumedHook       = (*Recorder)(nil)
+	_ event.ShareDeliveredHook = (*Recorder)(nil)
+	_ event.NotCommittedHook   = (*Recorder)(nil)
+	_ event.RebalanceHook      = (*Recorder)(nil)
+)
+
+// ForProbe implements event.Sink: the recorder keeps one probe's records.
+func (r *Recorder) ForProbe(config.Probe) event.Hook { return r }
+
+// OnProduced implements event.ProducedHook.
+func (r *Recorder) OnProduced(e event.Produced) { r.Produced(e.Now, e.Latency, e.Bytes, e.ID) }
+
+// OnFailed implements event.FailedHook.
+func (r *Recorder) OnFailed(reason string, n int) { r.Failed(reason, n) }
+
+// OnConsumed implements event.ConsumedHook.
+func (r *Recorder) OnConsumed(e event.Consumed) { r.Consumed(e.Now, e.EndToEnd, e.Bytes, e.Own, e.ID) }
+
+// OnShareDelivered implements event.ShareDeliveredHook: a record is read
+// once, at its first delivery (another run's or a foreign one at the
+// broker's first).
+func (r *Recorder) OnShareDelivered(d event.ShareDelivery) {
+	switch {
+	case d.Own && d.First:
+		r.Consumed(d.Now, d.Latency, d.Bytes, true, d.ID)
+	case !d.Own && d.DeliveryCount <= 1:
+		r.Consumed(d.Now, 0, d.Bytes, false, d.ID)
+	}
+}
+
+// OnNotCommitted implements event.NotCommittedHook.
+func (r *Recorder) OnNotCommitted(run uint64, partition int32, lo, hi uint64) {
+	r.NotCommitted(run, partition, lo, hi)
+}
+
+// OnRebalance implements event.RebalanceHook: the rebalances a member went
+// through, not its own join.
+func (r *Recorder) OnRebalance(e event.Rebalance) {
+	if e.Cause != event.CauseJoined {
+		r.Rebalanced(e.Took)
+	}
+}
 
 // side is one direction's measured records.
 type side struct {
@@ -85,7 +135,7 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 	return r
 }
 
-// Produced implements probes.Recorder. latency runs from the record's
+// Produced records an acknowledged record. latency runs from the record's
 // intended send time, so the send time is now minus latency.
 func (r *Recorder) Produced(now time.Time, latency time.Duration, bytes int, id probes.RecordID) {
 	r.pmu.Lock()
@@ -105,7 +155,7 @@ func (r *Recorder) Produced(now time.Time, latency time.Duration, bytes int, id 
 	s.record(now, latency, bytes, true)
 }
 
-// Failed implements probes.Recorder: records the producer gave up on.
+// Failed counts records the producer gave up on.
 func (r *Recorder) Failed(reason string, n int) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
@@ -115,15 +165,15 @@ func (r *Recorder) Failed(reason string, n int) {
 	}
 }
 
-// NotCommitted implements probes.Recorder: the records leave the
-// acknowledged set, so they are neither awaited nor lost.
+// NotCommitted takes acknowledged records of a transaction aborted or not
+// ended out of the acknowledged set, so they are neither awaited nor lost.
 func (r *Recorder) NotCommitted(run uint64, partition int32, lo, hi uint64) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
 	r.notCommitted += int64(r.acct.Acked.At(run, partition).RemoveRange(lo, hi))
 }
 
-// Rebalanced implements probes.Recorder.
+// Rebalanced records the duration of a rebalance.
 func (r *Recorder) Rebalanced(d time.Duration) {
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
@@ -142,7 +192,7 @@ func (r *Recorder) Rebalances() (n int64, p99 time.Duration) {
 	return n, p99
 }
 
-// Consumed implements probes.Recorder. Records of other runs are skipped
+// Consumed records a record read. Records of other runs are skipped
 // unless the recorder counts every record (consume-only); their end-to-end
 // latency is never recorded, as their send time is not ours.
 func (r *Recorder) Consumed(now time.Time, endToEnd time.Duration, bytes int, ownRun bool, id probes.RecordID) {

@@ -21,8 +21,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // password is the secret the redaction tests hide; it must appear nowhere.
@@ -80,7 +81,7 @@ hosts:
 	}
 	var logs, progress bytes.Buffer
 	r := &Runner{
-		Metrics:          probes.NewMetrics(prometheus.NewRegistry()),
+		Sinks:            []event.Sink{promsink.NewMetrics(prometheus.NewRegistry())},
 		Logger:           slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Progress:         &progress,
 		ProgressInterval: 100 * time.Millisecond,

@@ -24,6 +24,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 const (
@@ -45,9 +46,10 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Runner runs a bench's scenarios one after another.
 type Runner struct {
-	// Metrics are the probe metrics; the runner takes every figure from
-	// its own recorder, never from them.
-	Metrics *probes.Metrics
+	// Sinks hear of the probes' events besides the runner's own recorder
+	// (the metrics and the landing page served while the bench runs); the
+	// runner takes every figure from its recorder, never from them.
+	Sinks []event.Sink
 	// Registerer receives the Kafka client metrics; nil leaves them out.
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
@@ -252,11 +254,11 @@ func (r *Runner) measure(ctx context.Context, records Records, b *spec.Bench, se
 	opts := probes.Options{
 		Kafka:       b.Kafka,
 		Payload:     s.Payload,
-		Metrics:     r.Metrics,
+		Sinks:       append([]event.Sink{rec}, r.Sinks...),
 		Registerer:  r.Registerer,
 		Logger:      r.Logger,
 		Credentials: r.Credentials,
-		Bench:       probes.BenchOptions{NumRecords: limit, Recorder: rec, ConsumeOnly: b.ConsumeOnly},
+		Bench:       probes.BenchOptions{NumRecords: limit, ConsumeOnly: b.ConsumeOnly},
 	}
 	records.ProbeRuns(&opts.Bench, seq)
 	probe := probes.New(p, opts)

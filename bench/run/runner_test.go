@@ -17,8 +17,9 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/report"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 func testLogger() *slog.Logger {
@@ -39,7 +40,7 @@ func runBench(t *testing.T, brokers []string, file string) (*spec.Bench, []resul
 	reg := prometheus.NewRegistry()
 	var progressOut bytes.Buffer
 	r := &Runner{
-		Metrics:          probes.NewMetrics(reg),
+		Sinks:            []event.Sink{promsink.NewMetrics(reg)},
 		Logger:           testLogger(),
 		Progress:         &progressOut,
 		ProgressInterval: 100 * time.Millisecond,

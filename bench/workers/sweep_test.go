@@ -10,8 +10,9 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/run"
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // The runner takes a worker's part through its sweep: the run starts at
@@ -25,7 +26,7 @@ func TestRunnerRunsAWorkersSweep(t *testing.T) {
 	b.Kafka.Kafka.Brokers = probetest.Kfake(t, 1)
 	start := time.Now().UTC().Truncate(time.Second)
 	w := &Worker{Workers: 1, StartAt: start, SweepName: "one", ResultsTopic: DefaultResultsTopic}
-	r := &run.Runner{Metrics: probes.NewMetrics(prometheus.NewRegistry()), Logger: slog.New(slog.DiscardHandler), Part: w}
+	r := &run.Runner{Sinks: []event.Sink{promsink.NewMetrics(prometheus.NewRegistry())}, Logger: slog.New(slog.DiscardHandler), Part: w}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	results, err := r.Run(ctx, b)

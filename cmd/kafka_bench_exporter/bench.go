@@ -22,7 +22,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/workers"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/exporter"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
 // The bench command and its subcommands: run (the default: a plain
@@ -141,7 +141,7 @@ func runBench(f *flags, stdout, stderr io.Writer) int {
 		o.Format = bf.format
 	}
 	if bf.setListen {
-		o.Serve = func(ctx context.Context, stop context.CancelFunc) (*probes.Metrics, prometheus.Registerer, func(), error) {
+		o.Serve = func(ctx context.Context, stop context.CancelFunc) ([]event.Sink, prometheus.Registerer, func(), error) {
 			return serveMetrics(ctx, stop, f, logger)
 		}
 	}
@@ -200,10 +200,11 @@ func runReport(bf *benchFlags, stdout, stderr io.Writer) int {
 
 // serveMetrics starts the exporter as a host agent (no probes of its own)
 // and serves its endpoints while the bench runs (bench.Options.Serve): the
-// runner's probes publish on its probe metrics and its registry. A
+// runner's probes report to its sinks (its probe metrics and the landing
+// page's ring) and their clients' metrics go to its registry. A
 // listener that fails stops the bench: a sweep meant to be watched should
 // not run unwatched.
-func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (metrics *probes.Metrics, reg prometheus.Registerer, shutdown func(), err error) {
+func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logger *slog.Logger) (sinks []event.Sink, reg prometheus.Registerer, shutdown func(), err error) {
 	cfg, err := config.Parse(nil)
 	if err != nil {
 		return nil, nil, nil, err
@@ -228,5 +229,5 @@ func serveMetrics(ctx context.Context, cancel context.CancelFunc, f *flags, logg
 			cancel()
 		}
 	}()
-	return exp.ProbeMetrics(), registry, func() { _ = stop() }, nil
+	return exp.ProbeSinks(), registry, func() { _ = stop() }, nil
 }

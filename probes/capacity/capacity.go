@@ -14,28 +14,26 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
-	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 )
 
-// Results of a capacity run (kafka_bench_capacity_runs_total{result}).
+// Results of a capacity run (kafka_bench_capacity_runs_total{result}) and
+// why it stopped (kafka_bench_capacity_limit{reason}): event.CapacityResults
+// and event.CapacityLimits.
 const (
-	ResultOK      = "ok"      // the ramp ran to a limit
-	ResultAborted = "aborted" // stopped by reload or shutdown
-	ResultError   = "error"   // could not ramp: no client, no topic, the cluster down during a step
-)
-
-// Limits: why a capacity run stopped (kafka_bench_capacity_limit{reason}).
-const (
-	LimitLatency = "latency" // a step's p99 exceeded the SLO
-	LimitRate    = "rate"    // a step achieved less than minAchieved of its target
-	LimitErrors  = "errors"  // a step had produce (or, with end_to_end_slo, consume) errors
-	LimitCeiling = "ceiling" // the step at max_rate / max_bytes_per_second passed
+	ResultOK      = event.CapacityOK
+	ResultAborted = event.CapacityAborted
+	ResultError   = event.CapacityError
+	LimitLatency  = event.LimitLatency
+	LimitRate     = event.LimitRate
+	LimitErrors   = event.LimitErrors
+	LimitCeiling  = event.LimitCeiling
 )
 
 // Results and Limits list the label values, in exposition order.
 var (
-	Results = []string{ResultOK, ResultAborted, ResultError}
-	Limits  = []string{LimitLatency, LimitRate, LimitErrors, LimitCeiling}
+	Results = event.CapacityResults
+	Limits  = event.CapacityLimits
 )
 
 const (
@@ -55,8 +53,9 @@ type Options struct {
 	Kafka config.Cluster
 	// Payload are the entries of the probe's payload file, resolved.
 	Payload [][]byte
-	// Metrics, when set, receives each run's outcome (nil in bench mode).
-	Metrics *Metrics
+	// Metrics, when set, hears of each run's outcome (nil in bench mode):
+	// promsink.CapacityMetrics.
+	Metrics event.CapacitySink
 	Logger  *slog.Logger
 	// Gate keeps runs of several probes from overlapping; nil = no gate.
 	Gate *Gate
@@ -109,8 +108,7 @@ type Canary struct {
 	logger *slog.Logger
 	// probeLogger logs what the probe's own code logs (the payload pool).
 	probeLogger *slog.Logger
-	m           *series         // nil without Metrics
-	scratch     *probes.Metrics // the borrowed Probe's own metrics, never exposed
+	m           event.CapacityHook // nil without Metrics
 }
 
 // New prepares the capacity canary of p, whose Capacity must be set.
@@ -132,10 +130,9 @@ func New(p config.Probe, opts Options) *Canary {
 	p.CreateTopic.Configs = configs
 	opts.Kafka.Kafka.ClientID = ClientID(opts.Kafka.Kafka.ClientID, p.Name)
 	probeLogger := logger.With("probe", p.Name)
-	c := &Canary{probe: p, cfg: cfg, opts: opts, probeLogger: probeLogger, logger: probeLogger.With("capacity_topic", p.Topic),
-		scratch: probes.UnreadMetrics()}
+	c := &Canary{probe: p, cfg: cfg, opts: opts, probeLogger: probeLogger, logger: probeLogger.With("capacity_topic", p.Topic)}
 	if opts.Metrics != nil {
-		c.m = opts.Metrics.forProbe(p.Name, time.Duration(cfg.Interval))
+		c.m = opts.Metrics.ForCapacity(p.Name, time.Duration(cfg.Interval))
 	}
 	return c
 }
@@ -162,7 +159,8 @@ func (c *Canary) RunOnce(ctx context.Context) Result {
 		c.logger.Warn("capacity run failed", append(args, "err", res.Err)...)
 	}
 	if c.m != nil {
-		c.m.record(res, time.Now())
+		c.m.OnCapacityRun(event.CapacityRun{Result: res.Result, Limit: res.Limit, RecordsPerSecond: res.RecordsPerSecond,
+			BytesPerSecond: res.BytesPerSecond, P99: res.P99, End: time.Now()})
 	}
 	return res
 }

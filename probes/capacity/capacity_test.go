@@ -19,6 +19,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/config"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/probetest"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 func capacityProbe(name string, c config.Capacity) config.Probe {
@@ -41,7 +42,7 @@ func TestCapacityRamp(t *testing.T) {
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), EndToEndSLO: model.Duration(5 * time.Second),
 		Topic: "kafka-bench-ramp-capacity",
-	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg),
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: promsink.NewCapacityMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 
 	if f := probetest.Gather(t, reg); probetest.Value(t, f, "kafka_bench_capacity_runs_total", "probe", "ramp", "result", "ok") != 0 {
@@ -111,7 +112,7 @@ func TestCapacityRunAbortsOnCancel(t *testing.T) {
 	cp := New(capacityProbe("abort", config.Capacity{
 		Interval: model.Duration(3 * time.Hour), StepDuration: model.Duration(time.Hour), StartRate: 1000, Growth: 2,
 		MaxRate: 2000, LatencySLO: model.Duration(time.Second), Topic: topic,
-	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg)})
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: promsink.NewCapacityMetrics(reg)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Result, 1)
 	go func() { done <- cp.RunOnce(ctx) }()
@@ -185,7 +186,7 @@ func TestCapacityOutageKeepsPreviousCapacity(t *testing.T) {
 	cp := New(capacityProbe("outage", config.Capacity{
 		Interval: model.Duration(time.Hour), StepDuration: model.Duration(time.Second), StartRate: 100, Growth: 2,
 		MaxBytesPerSecond: 400 * 200, LatencySLO: model.Duration(5 * time.Second), Topic: topic,
-	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg),
+	}), Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: promsink.NewCapacityMetrics(reg),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	first := cp.RunOnce(context.Background())
 	if first.Result != ResultOK {
@@ -331,7 +332,7 @@ func TestCapacityScheduleAfterHeldRun(t *testing.T) {
 	}
 	logs := &probetest.Logs{}
 	reg := prometheus.NewRegistry()
-	cp := New(cfg, Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}}, Metrics: NewMetrics(reg),
+	cp := New(cfg, Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: c.ListenAddrs(), ClientID: "kbe"}}, Metrics: promsink.NewCapacityMetrics(reg),
 		Gate: NewGate(), Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -432,7 +433,7 @@ func TestCapacityStepEndsWhenTheBrokerStopsAnswering(t *testing.T) {
 	})
 	p.Producer.BufferMemory = 16 << 10 // about 80 records of 200 B: full within a step's first 0.1 s
 	reg := prometheus.NewRegistry()
-	cp := New(p, Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: NewMetrics(reg)})
+	cp := New(p, Options{Kafka: config.Cluster{Kafka: config.Kafka{Brokers: brokers, ClientID: "kbe"}}, Metrics: promsink.NewCapacityMetrics(reg)})
 	done := make(chan Result, 1)
 	go func() { done <- cp.RunOnce(context.Background()) }()
 

@@ -47,7 +47,7 @@ type run struct {
 // the clients at once, which also unblocks a Produce waiting for buffer
 // space: a run stops within a second, without flushing.
 func (c *Canary) start(ctx context.Context) (*run, error) {
-	p := probes.New(c.probe, probes.Options{Kafka: c.opts.Kafka, Payload: c.opts.Payload, Metrics: c.scratch, Logger: c.opts.Logger, Credentials: c.opts.Credentials})
+	p := probes.New(c.probe, probes.Options{Kafka: c.opts.Kafka, Payload: c.opts.Payload, Logger: c.opts.Logger, Credentials: c.opts.Credentials})
 	adminCl, err := p.NewClient(kclient.RoleAdmin, "0")
 	if err != nil {
 		return nil, err

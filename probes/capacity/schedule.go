@@ -51,7 +51,7 @@ func (g *Gate) release() {
 // quota window): the next one waits an interval after it.
 func (c *Canary) Schedule(ctx context.Context) {
 	if c.m != nil {
-		defer c.m.delete()
+		defer c.m.OnCapacityStopped()
 	}
 	interval := time.Duration(c.cfg.Interval)
 	wait := time.Duration(rand.Float64() * config.CapacityJitter * float64(interval))

@@ -18,6 +18,8 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
 // Run is the running probes of one config.
@@ -53,12 +55,13 @@ func StartLogged(t testing.TB, yamlConfig string, brokers []string, logger *slog
 }
 
 // StartWith is Start with the probes' options (a logger, a recorder, ...);
-// the harness sets Kafka, Metrics and Registerer.
+// the harness sets Kafka and Registerer, and adds the metrics to the sinks.
 func StartWith(t testing.TB, yamlConfig string, brokers []string, opts probes.Options) *Run {
 	t.Helper()
 	res := Resolved(t, yamlConfig, brokers)
 	reg := prometheus.NewRegistry()
-	opts.Kafka, opts.Metrics, opts.Registerer = res.Kafka, probes.NewMetrics(reg), reg
+	opts.Kafka, opts.Registerer = res.Kafka, reg
+	opts.Sinks = append(append([]event.Sink(nil), opts.Sinks...), promsink.NewMetrics(reg))
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Run{Registry: reg, probes: map[string]*probes.Probe{}, done: map[string]chan struct{}{}, cancel: cancel}
 	for _, rp := range res.Probes {
@@ -194,7 +197,7 @@ func Kfake(t testing.TB, n int) []string {
 func ShareBesideGroup(t testing.TB, cfg *config.Config, timeout time.Duration) (*probes.Probe, error) {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Metrics: probes.NewMetrics(reg), Logger: Logger(), RetryClients: true}
+	opts := probes.Options{Kafka: config.Cluster{Kafka: cfg.Kafka}, Sinks: []event.Sink{promsink.NewMetrics(reg)}, Logger: Logger(), RetryClients: true}
 	share, group := probes.New(cfg.Probes[0], opts), probes.New(cfg.Probes[1], opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	groupDone := make(chan error, 1)

@@ -1,41 +1,25 @@
-package probes
+// Package promsink is the Prometheus sink of the probe engine: every metric
+// family of the probes, declared once (NewMetrics), and each probe's series,
+// which its hooks update from the engine's events (package event). It is the
+// only package of the engine that knows Prometheus.
+package promsink
 
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
-// LatencyBuckets are the classic buckets of every latency histogram
-// (family.LatencyBuckets).
-var LatencyBuckets = family.LatencyBuckets
-
-// Failure reasons of kafka_bench_produce_failed_total: a fixed set, so the
-// label's cardinality is bounded whatever the broker answers.
-const (
-	ReasonTimeout           = "timeout"
-	ReasonRetriesExhausted  = "retries_exhausted"
-	ReasonNotLeader         = "not_leader"
-	ReasonNotEnoughReplicas = "not_enough_replicas"
-	ReasonTopicMissing      = "topic_missing"
-	ReasonAuth              = "auth"
-	ReasonMessageTooLarge   = "message_too_large"
-	ReasonBehindSchedule    = "behind_schedule"
-	ReasonClientClosed      = "client_closed"
-	ReasonTransaction       = "transaction"
-	ReasonOther             = "other"
-)
-
-// FailureReasons lists every reason, in exposition order.
-var FailureReasons = []string{ReasonTimeout, ReasonRetriesExhausted, ReasonNotLeader, ReasonNotEnoughReplicas,
-	ReasonTopicMissing, ReasonAuth, ReasonMessageTooLarge, ReasonBehindSchedule, ReasonClientClosed, ReasonTransaction, ReasonOther}
-
-// Metrics defines every probe metric once. One Metrics serves all probes;
-// each probe takes its own children with ForProbe and removes them on stop.
+// Metrics defines every probe metric once. One Metrics serves all probes: it
+// is their sink (event.Sink), each probe's hook holding its own series,
+// removed when the probe stops.
 type Metrics struct {
 	info            *prometheus.GaugeVec
 	targetRate      *prometheus.GaugeVec
@@ -61,14 +45,13 @@ type Metrics struct {
 	groupLagRecords *prometheus.GaugeVec
 	groupLagSeconds *prometheus.GaugeVec
 	clientFailed    *prometheus.CounterVec
-	replication     *replicationMetrics // replica_metrics.go
-	share           *shareMetrics       // share_metrics.go
+	replication     *replicationMetrics // replica.go
+	share           *shareMetrics       // share.go
 	rebalance       *rebalanceMetrics   // rebalance.go
-	txn             *txnMetrics         // txn_metrics.go
-	// discard, for UnreadMetrics only, stands in for every series the
-	// probe touches per record or per fetch; nil otherwise.
-	discard *discard
+	txn             *txnMetrics         // txn.go
 }
+
+var _ event.Sink = (*Metrics)(nil)
 
 // NewMetrics creates and registers the probe metrics on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
@@ -79,7 +62,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		up:              family.Gauge("kafka_bench_probe_up", "1 if the probe produced (and, with a consumer, consumed) within the last window (2 × lag_interval, or 3 rounds at low rates; a read_committed consumer of transactions has the time between two commits on top), else 0."),
 		produced:        family.Counter("kafka_bench_produced_records_total", "Records acknowledged by the brokers."),
 		producedBytes:   family.Counter("kafka_bench_produced_bytes_total", "Record value bytes acknowledged by the brokers."),
-		produceFailed:   family.Counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason: "+strings.Join(FailureReasons, ", ")+".", "reason"),
+		produceFailed:   family.Counter("kafka_bench_produce_failed_total", "Records that failed to produce, by reason: "+strings.Join(event.FailureReasons, ", ")+".", "reason"),
 		produceLatency:  family.Histogram("kafka_bench_produce_latency_seconds", "Time from a record's intended send time to its acknowledgement (coordinated-omission free), by the partition's leader broker.", "broker"),
 		sendDelay:       family.Histogram("kafka_bench_send_delay_seconds", "How far behind its intended send time a record was handed to the Kafka client."),
 		consumed:        family.Counter("kafka_bench_consumed_records_total", "Records read by the probe's consumer group."),
@@ -97,7 +80,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		lagStable:       family.Gauge("kafka_bench_consumer_lag_stable_records", "Last stable offsets minus the probe consumer's own position, summed over partitions: what its read_committed consumer can read now; kafka_bench_consumer_lag_records minus it is held back by open transactions. Only for probes with consumer.isolation.level read_committed."),
 		groupLagRecords: family.Gauge("kafka_bench_consumer_group_lag_records", "End offsets minus the committed offsets of the probe's group, summed over partitions (the view of kafka_exporter and Burrow; trails the consumer by up to auto.commit.interval.ms)."),
 		groupLagSeconds: family.Gauge("kafka_bench_consumer_group_lag_seconds", "Age of the oldest produced record past the committed offsets of the probe's group."),
-		clientFailed:    family.Counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff, 1 s doubling to 30 s (probe_up is 0 meanwhile), by client ("+strings.Join(clientNames, ", ")+") and reason ("+strings.Join(clientFailureReasons, ", ")+").", "client", "reason"),
+		clientFailed:    family.Counter("kafka_bench_probe_client_failed_total", "Attempts of a probe to build or start one of its clients that failed and will be retried with backoff, 1 s doubling to 30 s (probe_up is 0 meanwhile), by client ("+strings.Join(event.ClientNames, ", ")+") and reason ("+strings.Join(event.ClientFailureReasons, ", ")+").", "client", "reason"),
 	}
 	family.Register(reg, m.families()...)
 	m.replication = newReplicationMetrics(reg)
@@ -107,59 +90,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// UnreadMetrics are probe metrics for a run whose figures come from
-// elsewhere and whose registry nobody gathers: a bench not serving /metrics
-// (its results come from its recorder) and the capacity search's borrowed
-// probe. The series a probe updates per record or per fetch (records and
-// bytes produced and consumed, the produce, send-delay and end-to-end
-// latency histograms, records fetched by broker) keep nothing, so such a
-// run spends no CPU on them; the others are kept, in a registry of their
-// own.
-func UnreadMetrics() *Metrics {
-	m := NewMetrics(prometheus.NewRegistry())
-	m.discard = &discard{prometheus.NewCounter(prometheus.CounterOpts{Name: "kafka_bench_unread", Help: "Never registered."})}
-	return m
-}
-
-// discard stands in for a per-record series of UnreadMetrics: a counter and
-// a histogram observer that keep nothing. Its Counter, never registered,
-// answers the Metric and Collector methods.
-type discard struct{ prometheus.Counter }
-
-func (*discard) Inc()            {}
-func (*discard) Add(float64)     {}
-func (*discard) Observe(float64) {}
-
-// unread says these are UnreadMetrics.
-func (m *Metrics) unread() bool { return m.discard != nil }
-
-// perRecord is c, or discard for UnreadMetrics.
-func (m *Metrics) perRecord(c prometheus.Counter) prometheus.Counter {
-	if m.unread() {
-		return m.discard
-	}
-	return c
-}
-
-// perRecordObserver is o, or discard for UnreadMetrics.
-func (m *Metrics) perRecordObserver(o prometheus.Observer) prometheus.Observer {
-	if m.unread() {
-		return m.discard
-	}
-	return o
-}
-
-// families lists every probe family.
+// families lists every probe family of this file.
 func (m *Metrics) families() []family.Vec {
 	return []family.Vec{m.info, m.targetRate, m.up, m.produced, m.producedBytes, m.produceFailed, m.produceLatency,
 		m.sendDelay, m.consumed, m.consumedBytes, m.fetchedRecords, m.e2eLatency, m.commitLatency, m.commitFailed, m.lost,
 		m.duplicated, m.outOfOrder, m.foreign, m.lagRecords, m.lagSeconds, m.lagStable, m.groupLagRecords, m.groupLagSeconds, m.clientFailed}
 }
 
-// probeMetrics are one probe's children, looked up once so the hot path does
-// no label hashing.
-type probeMetrics struct {
-	targetRate    prometheus.Gauge
+// probe is one probe's series, looked up once so the hot path does no
+// label hashing.
+type probe struct {
+	m             *Metrics
+	cfg           config.Probe
+	name          string
 	up            prometheus.Gauge
 	produced      prometheus.Counter
 	producedBytes prometheus.Counter
@@ -174,21 +117,29 @@ type probeMetrics struct {
 	outOfOrder    prometheus.Counter
 	foreign       prometheus.Counter
 	clientFailed  map[[2]string]prometheus.Counter // by client and reason
+	leaders       atomic.Pointer[leaderObservers]  // leaders.go
+	reb           *rebalanceProbe                  // rebalance.go
+	share         *shareProbe                      // consumer.kind share only
+	txn           *txnProbe                        // producer.transactional.id only
+	link          *linkProbe                       // a replica block only
 }
 
-// forProbe creates (at zero, so failures are visible from the first scrape)
-// every series of one probe but the lag gauges: they appear once a lag is
-// known (lag.go), as a 0 would read "caught up".
-func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
-	pm := &probeMetrics{
-		targetRate:    m.targetRate.WithLabelValues(name),
+// ForProbe creates (at zero, so failures are visible from the first
+// scrape) every series of the probe cfg but the lag gauges: they appear once
+// a lag is known, as a 0 would read "caught up".
+func (m *Metrics) ForProbe(cfg config.Probe) event.Hook {
+	name := cfg.Name
+	p := &probe{
+		m:             m,
+		cfg:           cfg,
+		name:          name,
 		up:            m.up.WithLabelValues(name),
-		produced:      m.perRecord(m.produced.WithLabelValues(name)),
-		producedBytes: m.perRecord(m.producedBytes.WithLabelValues(name)),
-		failed:        make(map[string]prometheus.Counter, len(FailureReasons)),
-		sendDelay:     m.perRecordObserver(m.sendDelay.WithLabelValues(name)),
-		consumed:      m.perRecord(m.consumed.WithLabelValues(name)),
-		consumedBytes: m.perRecord(m.consumedBytes.WithLabelValues(name)),
+		produced:      m.produced.WithLabelValues(name),
+		producedBytes: m.producedBytes.WithLabelValues(name),
+		failed:        make(map[string]prometheus.Counter, len(event.FailureReasons)),
+		sendDelay:     m.sendDelay.WithLabelValues(name),
+		consumed:      m.consumed.WithLabelValues(name),
+		consumedBytes: m.consumedBytes.WithLabelValues(name),
 		commitLatency: m.commitLatency.WithLabelValues(name),
 		commitFailed:  m.commitFailed.WithLabelValues(name),
 		lost:          m.lost.WithLabelValues(name),
@@ -197,25 +148,45 @@ func (m *Metrics) forProbe(name string, rate float64) *probeMetrics {
 		foreign:       m.foreign.WithLabelValues(name),
 		clientFailed:  map[[2]string]prometheus.Counter{},
 	}
-	for _, r := range FailureReasons {
-		pm.failed[r] = m.produceFailed.WithLabelValues(name, r)
+	for _, r := range event.FailureReasons {
+		p.failed[r] = m.produceFailed.WithLabelValues(name, r)
 	}
-	for _, c := range clientNames {
-		for _, r := range clientFailureReasons {
-			pm.clientFailed[[2]string{c, r}] = m.clientFailed.WithLabelValues(name, c, r)
+	for _, c := range event.ClientNames {
+		for _, r := range event.ClientFailureReasons {
+			p.clientFailed[[2]string{c, r}] = m.clientFailed.WithLabelValues(name, c, r)
 		}
 	}
-	pm.targetRate.Set(rate)
-	return pm
+	m.targetRate.WithLabelValues(name).Set(cfg.Rate)
+	p.reb = m.rebalance.forProbe(cfg)
+	if cfg.Consumer.Enabled && cfg.Consumer.IsShare() {
+		p.share = m.share.forProbe(name)
+	}
+	if cfg.Producer.Transactional() {
+		p.txn = m.txn.forProbe(name)
+	}
+	if cfg.Replica != nil {
+		p.link = m.replication.forLink(name, cfg.Replica.Link())
+	}
+	return p
 }
 
-// setInfo replaces the probe's info series (the partition count and
+// OnProbeStopped removes every series of the probe.
+func (p *probe) OnProbeStopped() {
+	family.DeleteProbe(p.name, p.m.families()...)
+	p.m.replication.deleteProbe(p.name)
+	p.m.share.deleteProbe(p.name)
+	p.m.rebalance.deleteProbe(p.name)
+	p.m.txn.deleteProbe(p.name)
+}
+
+// OnTopic replaces the probe's info series (the partition count and
 // replication factor are the topic's actual ones, known after start).
-func (m *Metrics) setInfo(p config.Probe, partitions int32, rf int16) {
-	m.info.DeletePartialMatch(prometheus.Labels{"probe": p.Name})
-	m.info.WithLabelValues(p.Name, p.Topic, p.Producer.Acks, p.Producer.CompressionType,
-		strconv.Itoa(p.RecordSize), strconv.Itoa(p.Producer.BatchSize), strconv.Itoa(p.Producer.LingerMS),
-		strconv.Itoa(int(partitions)), strconv.Itoa(int(rf)), consumerGroup(p)).Set(1)
+func (p *probe) OnTopic(partitions int32, rf int16) {
+	c := p.cfg
+	p.m.info.DeletePartialMatch(prometheus.Labels{"probe": c.Name})
+	p.m.info.WithLabelValues(c.Name, c.Topic, c.Producer.Acks, c.Producer.CompressionType,
+		strconv.Itoa(c.RecordSize), strconv.Itoa(c.Producer.BatchSize), strconv.Itoa(c.Producer.LingerMS),
+		strconv.Itoa(int(partitions)), strconv.Itoa(int(rf)), consumerGroup(c)).Set(1)
 }
 
 func consumerGroup(p config.Probe) string {
@@ -228,11 +199,86 @@ func consumerGroup(p config.Probe) string {
 	return p.Consumer.GroupID
 }
 
-// deleteProbe removes every series of a stopped probe.
-func (m *Metrics) deleteProbe(name string) {
-	family.DeleteProbe(name, m.families()...)
-	m.replication.deleteProbe(name)
-	m.share.deleteProbe(name)
-	m.rebalance.deleteProbe(name)
-	m.txn.deleteProbe(name)
+// OnUp sets kafka_bench_probe_up.
+func (p *probe) OnUp(up bool) {
+	if up {
+		p.up.Set(1)
+	} else {
+		p.up.Set(0)
+	}
+}
+
+func (p *probe) OnClientFailed(client, reason string) {
+	p.clientFailed[[2]string{client, reason}].Inc()
+}
+
+func (p *probe) OnSent(sendDelay time.Duration) {
+	p.sendDelay.Observe(max(sendDelay, 0).Seconds())
+}
+
+func (p *probe) OnProduced(e event.Produced) {
+	p.produceLatency(e.ID.Partition).Observe(e.Latency.Seconds())
+	p.produced.Inc()
+	p.producedBytes.Add(float64(e.Bytes))
+}
+
+func (p *probe) OnFailed(reason string, n int) { p.failed[reason].Add(float64(n)) }
+
+func (p *probe) OnConsumed(e event.Consumed) {
+	p.consumedBytes.Add(float64(e.Bytes))
+	if e.Foreign {
+		p.foreign.Inc()
+		return
+	}
+	if e.Own {
+		s := e.EndToEnd.Seconds()
+		p.e2eLatency(e.ID.Partition).Observe(s)
+		if e.InRebalance {
+			p.reb.e2e.Observe(s)
+		}
+	}
+}
+
+func (p *probe) OnPolled(records int) { p.consumed.Add(float64(records)) }
+
+func (p *probe) OnAnomaly(a event.Anomaly, n uint64) {
+	switch a {
+	case event.Duplicated:
+		p.duplicated.Add(float64(n))
+	case event.OutOfOrder:
+		p.outOfOrder.Add(float64(n))
+	case event.Lost:
+		p.lost.Add(float64(n))
+	case event.AbortedRead:
+		if p.txn != nil {
+			p.txn.abortedRead.Add(float64(n))
+		}
+	}
+}
+
+func (p *probe) OnCommit(took time.Duration, failed bool) {
+	if failed {
+		p.commitFailed.Inc()
+		return
+	}
+	p.commitLatency.Observe(took.Seconds())
+}
+
+// OnLag sets the lag gauges; an unknown value's series is dropped until it
+// is known again.
+func (p *probe) OnLag(l event.Lag) {
+	p.gauge(p.m.lagRecords, l.Records)
+	p.gauge(p.m.lagSeconds, l.Seconds)
+	p.gauge(p.m.lagStable, l.Stable)
+	p.gauge(p.m.groupLagRecords, l.GroupRecords)
+	p.gauge(p.m.groupLagSeconds, l.GroupSeconds)
+}
+
+// gauge sets the probe's series of vec to g, or drops it when unknown.
+func (p *probe) gauge(vec *prometheus.GaugeVec, g event.Gauge) {
+	if g.Known {
+		vec.WithLabelValues(p.name).Set(g.Value)
+	} else {
+		vec.DeleteLabelValues(p.name)
+	}
 }

@@ -1,9 +1,10 @@
-package probes
+package promsink
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
 // Label values of the transaction families: fixed sets.
@@ -13,7 +14,7 @@ var (
 	// failed (a record of it failed to produce, so it was aborted as Kafka's
 	// Java producer does, or its end was refused or unconfirmed; its records
 	// count neither as lost nor as aborted).
-	TransactionOutcomes = []string{"committed", "aborted", "failed"}
+	TransactionOutcomes = []string{event.TxnCommitted, event.TxnAborted, event.TxnFailed}
 	// TransactionEnds are the ends the probe asks for (end).
 	TransactionEnds = []string{"commit", "abort"}
 )
@@ -44,8 +45,8 @@ func (m *txnMetrics) collectors() []family.Vec {
 
 func (m *txnMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.collectors()...) }
 
-// txnProbeMetrics are one transactional probe's children.
-type txnProbeMetrics struct {
+// txnProbe are one transactional probe's children.
+type txnProbe struct {
 	committed, aborted, failed prometheus.Counter
 	commitLatency              prometheus.Observer
 	abortLatency               prometheus.Observer
@@ -54,8 +55,8 @@ type txnProbeMetrics struct {
 }
 
 // forProbe creates every series of a transactional probe at zero.
-func (m *txnMetrics) forProbe(name string) *txnProbeMetrics {
-	return &txnProbeMetrics{
+func (m *txnMetrics) forProbe(name string) *txnProbe {
+	return &txnProbe{
 		committed:      m.transactions.WithLabelValues(name, TransactionOutcomes[0]),
 		aborted:        m.transactions.WithLabelValues(name, TransactionOutcomes[1]),
 		failed:         m.transactions.WithLabelValues(name, TransactionOutcomes[2]),
@@ -63,5 +64,29 @@ func (m *txnMetrics) forProbe(name string) *txnProbeMetrics {
 		abortLatency:   m.endLatency.WithLabelValues(name, TransactionEnds[1]),
 		abortedRecords: m.abortedRecords.WithLabelValues(name),
 		abortedRead:    m.abortedRead.WithLabelValues(name),
+	}
+}
+
+// OnTxnEnded counts a transaction by outcome and times its end.
+func (p *probe) OnTxnEnded(e event.TxnEnd) {
+	t := p.txn
+	if t == nil {
+		return
+	}
+	if e.Timed {
+		if e.Abort {
+			t.abortLatency.Observe(e.Took.Seconds())
+		} else {
+			t.commitLatency.Observe(e.Took.Seconds())
+		}
+	}
+	switch e.Outcome {
+	case event.TxnFailed:
+		t.failed.Inc()
+	case event.TxnAborted:
+		t.aborted.Inc()
+		t.abortedRecords.Add(float64(e.Records))
+	default:
+		t.committed.Inc()
 	}
 }

@@ -1,11 +1,12 @@
-package probes
+package promsink
 
 import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
 // ReplicationLatencyBuckets reach further than LatencyBuckets: a replicator
@@ -62,10 +63,10 @@ func (m *replicationMetrics) deleteProbe(name string) {
 	family.DeleteProbe(name, m.collectors()...)
 }
 
-// linkMetrics are one probe's children, created at zero so the first scrape
+// linkProbe are one probe's children, created at zero so the first scrape
 // shows them, but the lag gauges: they appear with the first lag known (a
 // replica run's first tick), as a 0 before would read "caught up".
-type linkMetrics struct {
+type linkProbe struct {
 	latency    prometheus.Observer
 	consumed   prometheus.Counter
 	lost       prometheus.Counter
@@ -77,13 +78,13 @@ type linkMetrics struct {
 }
 
 // setLag sets the link's lag, creating its series on the first call.
-func (m *linkMetrics) setLag(records, seconds float64) {
+func (m *linkProbe) setLag(records, seconds float64) {
 	m.lagRecords.WithLabelValues(m.labels[:]...).Set(records)
 	m.lagSeconds.WithLabelValues(m.labels[:]...).Set(seconds)
 }
 
-func (m *replicationMetrics) forLink(probe, link string) *linkMetrics {
-	return &linkMetrics{
+func (m *replicationMetrics) forLink(probe, link string) *linkProbe {
+	return &linkProbe{
 		latency:    m.latency.WithLabelValues(probe, link),
 		consumed:   m.consumed.WithLabelValues(probe, link),
 		lost:       m.lost.WithLabelValues(probe, link),
@@ -94,3 +95,24 @@ func (m *replicationMetrics) forLink(probe, link string) *linkMetrics {
 		labels:     [2]string{probe, link},
 	}
 }
+
+// OnReplicaRead observes the replication latency of a record of this run.
+func (p *probe) OnReplicaRead(latency time.Duration) {
+	p.link.latency.Observe(max(latency, 0).Seconds())
+	p.link.consumed.Inc()
+}
+
+// OnReplicaAnomaly counts the replica's duplicates, reorders and losses.
+func (p *probe) OnReplicaAnomaly(a event.Anomaly, n uint64) {
+	switch a {
+	case event.Duplicated:
+		p.link.duplicated.Add(float64(n))
+	case event.OutOfOrder:
+		p.link.outOfOrder.Add(float64(n))
+	case event.Lost:
+		p.link.lost.Add(float64(n))
+	}
+}
+
+// OnReplicaLag sets the link's lag, creating its series on the first call.
+func (p *probe) OnReplicaLag(records, seconds float64) { p.link.setLag(records, seconds) }

@@ -1,16 +1,17 @@
-package capacity
+package promsink
 
 import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 )
 
-// Metrics defines the capacity canary's metrics once; each probe
-// with a capacity block takes its children.
-type Metrics struct {
+// CapacityMetrics defines the capacity canary's metrics once; each probe
+// with a capacity block takes its children. It is the canaries' sink.
+type CapacityMetrics struct {
 	records  *prometheus.GaugeVec
 	bytes    *prometheus.GaugeVec
 	p99      *prometheus.GaugeVec
@@ -20,9 +21,11 @@ type Metrics struct {
 	limit    *prometheus.GaugeVec
 }
 
-// NewMetrics creates and registers the capacity metrics on reg.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
-	m := &Metrics{
+var _ event.CapacitySink = (*CapacityMetrics)(nil)
+
+// NewCapacityMetrics creates and registers the capacity metrics on reg.
+func NewCapacityMetrics(reg prometheus.Registerer) *CapacityMetrics {
+	m := &CapacityMetrics{
 		records:  family.Gauge("kafka_bench_capacity_records_per_second", "Capacity found by the last successful capacity run: the highest step rate whose produce p99 stayed within the latency SLO."),
 		bytes:    family.Gauge("kafka_bench_capacity_bytes_per_second", "Capacity of the last successful capacity run in record value bytes per second."),
 		p99:      family.Gauge("kafka_bench_capacity_p99_seconds", "Produce latency p99 at the capacity step of the last successful capacity run."),
@@ -35,25 +38,25 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) families() []family.Vec {
+func (m *CapacityMetrics) families() []family.Vec {
 	return []family.Vec{m.records, m.bytes, m.p99, m.lastRun, m.interval, m.runs, m.limit}
 }
 
 // series are one probe's children.
 type series struct {
-	m    *Metrics
+	m    *CapacityMetrics
 	name string
 }
 
-// forProbe creates the series a probe has before its first run: counters
+// ForCapacity creates the series a probe has before its first run: counters
 // at 0, no limit yet, the last-run time at the schedule's start. The
 // capacity gauges appear with the first successful run, so that no alert
 // reads a capacity of 0 that was never measured.
-func (m *Metrics) forProbe(name string, interval time.Duration) *series {
-	for _, r := range Results {
+func (m *CapacityMetrics) ForCapacity(name string, interval time.Duration) event.CapacityHook {
+	for _, r := range event.CapacityResults {
 		m.runs.WithLabelValues(name, r)
 	}
-	for _, l := range Limits {
+	for _, l := range event.CapacityLimits {
 		m.limit.WithLabelValues(name, l)
 	}
 	m.interval.WithLabelValues(name).Set(interval.Seconds())
@@ -61,10 +64,11 @@ func (m *Metrics) forProbe(name string, interval time.Duration) *series {
 	return &series{m: m, name: name}
 }
 
-func (s *series) record(res Result, now time.Time) {
+// OnCapacityRun counts the run and, when it found a capacity, sets it.
+func (s *series) OnCapacityRun(res event.CapacityRun) {
 	s.m.runs.WithLabelValues(s.name, res.Result).Inc()
 	if res.Limit != "" {
-		for _, l := range Limits {
+		for _, l := range event.CapacityLimits {
 			v := 0.0
 			if l == res.Limit {
 				v = 1
@@ -72,16 +76,16 @@ func (s *series) record(res Result, now time.Time) {
 			s.m.limit.WithLabelValues(s.name, l).Set(v)
 		}
 	}
-	if res.Result != ResultOK {
+	if res.Result != event.CapacityOK {
 		return
 	}
 	s.m.records.WithLabelValues(s.name).Set(res.RecordsPerSecond)
 	s.m.bytes.WithLabelValues(s.name).Set(res.BytesPerSecond)
 	s.m.p99.WithLabelValues(s.name).Set(res.P99.Seconds())
-	s.m.lastRun.WithLabelValues(s.name).Set(float64(now.UnixNano()) / 1e9)
+	s.m.lastRun.WithLabelValues(s.name).Set(float64(res.End.UnixNano()) / 1e9)
 }
 
-// delete removes a stopped probe's series.
-func (s *series) delete() {
+// OnCapacityStopped removes a stopped probe's series.
+func (s *series) OnCapacityStopped() {
 	family.DeleteProbe(s.name, s.m.families()...)
 }

@@ -1,12 +1,14 @@
-package probes
+package promsink
 
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/kafka-bench/kafka_bench_exporter/probes/family"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink/family"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
@@ -63,8 +65,8 @@ func (m *shareMetrics) collectors() []family.Vec {
 
 func (m *shareMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.collectors()...) }
 
-// shareProbeMetrics are one share probe's children.
-type shareProbeMetrics struct {
+// shareProbe are one share probe's children.
+type shareProbe struct {
 	deliveryLatency prometheus.Observer
 	ackLatency      prometheus.Observer
 	deliveries      [maxDeliveryCountLabel + 1]prometheus.Counter // by delivery count, [0] unused
@@ -77,8 +79,8 @@ type shareProbeMetrics struct {
 
 // forProbe creates, at zero, every series of a share probe but the group
 // gauges, which appear once known.
-func (m *shareMetrics) forProbe(name string) *shareProbeMetrics {
-	pm := &shareProbeMetrics{
+func (m *shareMetrics) forProbe(name string) *shareProbe {
+	pm := &shareProbe{
 		deliveryLatency: m.deliveryLatency.WithLabelValues(name),
 		ackLatency:      m.ackLatency.WithLabelValues(name),
 		redeliveries: map[tracker.Cause]prometheus.Counter{
@@ -101,6 +103,64 @@ func (m *shareMetrics) forProbe(name string) *shareProbeMetrics {
 }
 
 // delivered counts a delivery with the broker's delivery count.
-func (pm *shareProbeMetrics) delivered(deliveryCount int32) {
+func (pm *shareProbe) delivered(deliveryCount int32) {
 	pm.deliveries[min(max(int(deliveryCount), 1), maxDeliveryCountLabel)].Inc()
+}
+
+// OnShareDelivered accounts a delivery to a member of the share group.
+func (p *probe) OnShareDelivered(d event.ShareDelivery) {
+	p.consumedBytes.Add(float64(d.Bytes))
+	if d.Foreign {
+		p.foreign.Inc()
+	}
+	sm := p.share
+	if !d.Own || sm == nil {
+		return
+	}
+	sm.delivered(d.DeliveryCount)
+	if d.First {
+		sm.deliveryLatency.Observe(d.Latency.Seconds())
+	}
+	if d.Redelivery {
+		sm.redeliveries[d.Cause].Inc()
+	}
+	if d.Duplicate {
+		p.duplicated.Inc()
+	}
+}
+
+// OnShareAcked counts an acknowledgement the broker confirmed, or not.
+func (p *probe) OnShareAcked(action tracker.ShareAction, confirmed bool) {
+	if p.share == nil {
+		return
+	}
+	if confirmed {
+		p.share.acks[action].Inc()
+	} else {
+		p.share.ackFailed[action].Inc()
+	}
+}
+
+// OnShareAckLatency observes a poll's acknowledgement round trip.
+func (p *probe) OnShareAckLatency(took time.Duration) {
+	if p.share != nil {
+		p.share.ackLatency.Observe(took.Seconds())
+	}
+}
+
+// OnShareArchived counts records archived without an accept.
+func (p *probe) OnShareArchived(rejected bool, n uint64) {
+	switch {
+	case p.share == nil:
+	case rejected:
+		p.share.archivedReject.Add(float64(n))
+	default:
+		p.share.archivedLimit.Add(float64(n))
+	}
+}
+
+// OnShareGroup sets the share group's lag and member count.
+func (p *probe) OnShareGroup(lag, members event.Gauge) {
+	p.gauge(p.m.share.lagRecords, lag)
+	p.gauge(p.m.share.members, members)
 }
