@@ -8,6 +8,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
@@ -69,7 +70,7 @@ func FuzzConsumerRecord(f *testing.F) {
 		if h, err := payload.Decode(value); err != nil || h.Partition != partition {
 			wantForeign = 1
 		}
-		f := gather(t, reg)
+		f := scrape.MustGather(t, reg)
 		if got := mustValue(t, f, "kafka_bench_consumed_records_total"); got != 3 {
 			t.Errorf("consumed = %v, want 3", got)
 		}

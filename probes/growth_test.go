@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testwait"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
@@ -101,7 +102,7 @@ func TestProducerFollowsAddedPartitions(t *testing.T) {
 		ends := endOffsets(t, adm)
 		return ends[3] > 0 && ends[4] > 0 && ends[5] > 0, fmt.Sprintf("end offsets %v", ends)
 	})
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	for _, reason := range FailureReasons {
 		if n := mustValue(t, f, "kafka_bench_produce_failed_total", "probe", "grow-producer", "reason", reason); n != 0 {
 			t.Errorf("%v records failed with reason %s after partitions were added", n, reason)

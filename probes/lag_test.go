@@ -147,7 +147,7 @@ func TestLagFromStartOffsetAndDroppedWhenUnknown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	p.updateLag(ctx, p.clk.now())
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	// Partition 0: end 10, position 4, commit 2. Partition 1: records 2-4
 	// (the first two deleted), no position, no commit.
 	for name, want := range map[string]float64{"kafka_bench_consumer_lag_records": 6 + 3, "kafka_bench_consumer_group_lag_records": 8 + 3} {
@@ -163,7 +163,7 @@ func TestLagFromStartOffsetAndDroppedWhenUnknown(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	p.updateLag(ctx, p.clk.now())
-	f = gather(t, reg)
+	f = scrape.MustGather(t, reg)
 	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds",
 		"kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds"} {
 		if v, ok := f.Value(name, "probe", "lagstart"); ok {
@@ -193,7 +193,7 @@ func TestAcks0LagSecondsAbsent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	p.updateLag(ctx, p.clk.now())
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_group_lag_records"} {
 		if got := mustValue(t, f, name, "probe", "acks0"); got != 3000 {
 			t.Errorf("%s = %v, want 3000", name, got)
@@ -221,19 +221,6 @@ func fakeTopic(t *testing.T, n int32) (*kfake.Cluster, *kgo.Client) {
 	}
 	t.Cleanup(cl.Close)
 	return c, cl
-}
-
-func gather(t *testing.T, reg *prometheus.Registry) scrape.Families {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := scrape.Families{}
-	for _, mf := range mfs {
-		f[mf.GetName()] = mf
-	}
-	return f
 }
 
 func mustValue(t *testing.T, f scrape.Families, name string, labels ...string) float64 {
@@ -269,7 +256,7 @@ func TestLagUnknownWithoutPositionOrCommit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	p.updateLag(ctx, p.clk.now())
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	for _, name := range []string{"kafka_bench_consumer_lag_records", "kafka_bench_consumer_lag_seconds",
 		"kafka_bench_consumer_group_lag_records", "kafka_bench_consumer_group_lag_seconds"} {
 		if v, ok := f.Value(name, "probe", "nofetch"); ok {
@@ -280,7 +267,7 @@ func TestLagUnknownWithoutPositionOrCommit(t *testing.T) {
 	p.positions.set(0, 7)
 	p.positions.set(1, 10)
 	p.updateLag(ctx, p.clk.now())
-	f = gather(t, reg)
+	f = scrape.MustGather(t, reg)
 	if got := mustValue(t, f, "kafka_bench_consumer_lag_records", "probe", "nofetch"); got != 3 {
 		t.Errorf("own lag = %v with positions 7 and 10 of 10, want 3", got)
 	}

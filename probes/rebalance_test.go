@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
@@ -28,7 +29,7 @@ func TestMemberRebalances(t *testing.T) {
 	clk := clock{base: base, mono: func() time.Duration { return now.Sub(base) }, wall: func() time.Time { return now }}
 	mb := newMember(r, clk, false)
 	count := func(cause string) float64 {
-		v, _ := gather(t, reg).Value("kafka_bench_consumer_rebalances_total", "probe", "p", "protocol", "classic", "cause", cause)
+		v, _ := scrape.MustGather(t, reg).Value("kafka_bench_consumer_rebalances_total", "probe", "p", "protocol", "classic", "cause", cause)
 		return v
 	}
 	mb.begin(false) // the first assignment
@@ -146,7 +147,7 @@ func rebalanceSum(t *testing.T, reg *prometheus.Registry, protocol string) float
 // empty when it has no series.
 func durations(t *testing.T, reg *prometheus.Registry, protocol string) *dto.Histogram {
 	t.Helper()
-	ms := gather(t, reg).Find("kafka_bench_consumer_rebalance_duration_seconds", "probe", "p", "protocol", protocol)
+	ms := scrape.MustGather(t, reg).Find("kafka_bench_consumer_rebalance_duration_seconds", "probe", "p", "protocol", protocol)
 	if len(ms) == 0 {
 		return &dto.Histogram{}
 	}

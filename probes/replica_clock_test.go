@@ -65,7 +65,7 @@ func TestReplicationLatencyIgnoresWallClockSteps(t *testing.T) {
 	intended := p.clk.now()
 	ft.advance(50 * time.Millisecond)
 	read(0, intended)
-	if got := histogramSum(t, gather(t, reg), "kafka_bench_replication_latency_seconds"); got != 0.050 {
+	if got := histogramSum(t, scrape.MustGather(t, reg), "kafka_bench_replication_latency_seconds"); got != 0.050 {
 		t.Errorf("replication latency %v s after a +1 h wall-clock step before the run, want 0.050", got)
 	}
 	intended = p.clk.now()
@@ -73,7 +73,7 @@ func TestReplicationLatencyIgnoresWallClockSteps(t *testing.T) {
 	ft.step(-2 * time.Hour)
 	ft.advance(10 * time.Millisecond)
 	read(1, intended)
-	if got := histogramSum(t, gather(t, reg), "kafka_bench_replication_latency_seconds"); got != 0.070 {
+	if got := histogramSum(t, scrape.MustGather(t, reg), "kafka_bench_replication_latency_seconds"); got != 0.070 {
 		t.Errorf("replication latencies sum to %v s after a -2 h wall-clock step in the run, want 0.050 + 0.020", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testcerts"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/payload"
@@ -81,7 +82,7 @@ probes:
 		<-watched
 	}()
 	value := func(name string, labels ...string) float64 {
-		v, _ := gather(t, reg).Value(name, labels...)
+		v, _ := scrape.MustGather(t, reg).Value(name, labels...)
 		return v
 	}
 	eventually := func(what string, cond func() (bool, string)) {
@@ -96,7 +97,7 @@ probes:
 		t.Fatalf("timed out waiting for %s (%s)", what, state)
 	}
 	eventually("a tick of the watcher (it knows the topic id)", func() (bool, string) {
-		_, ok := gather(t, reg).Value("kafka_bench_replication_lag_records", "probe", "dr")
+		_, ok := scrape.MustGather(t, reg).Value("kafka_bench_replication_lag_records", "probe", "dr")
 		return ok, "no lag series"
 	})
 

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -29,6 +31,21 @@ func Get(url string) (Families, error) {
 		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
 	return Parse(resp.Body)
+}
+
+// MustGather reads g as a scrape would find it, by family name; an error
+// ends the test.
+func MustGather(t testing.TB, g prometheus.Gatherer) Families {
+	t.Helper()
+	mfs, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Families{}
+	for _, mf := range mfs {
+		f[mf.GetName()] = mf
+	}
+	return f
 }
 
 // Parse reads a text exposition.

@@ -12,19 +12,6 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
 
-func gather(t *testing.T, reg *prometheus.Registry) scrape.Families {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := scrape.Families{}
-	for _, mf := range mfs {
-		f[mf.GetName()] = mf
-	}
-	return f
-}
-
 // sinkFor is the metrics' hooks of a default probe named name, as the
 // engine sees them, and the registry.
 func sinkFor(t *testing.T, name string) (*event.Hooks, *prometheus.Registry) {
@@ -54,7 +41,7 @@ func TestEventsReachTheirFamilies(t *testing.T) {
 	hs.Commit(0, true)
 	hs.Fetched(0, 2, 9)
 	hs.Topic(2, 3)
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	for _, c := range []struct {
 		name   string
 		labels []string
@@ -100,11 +87,11 @@ func TestLagDroppedWhenUnknownAndSeriesGoneOnStop(t *testing.T) {
 	hs, reg := sinkFor(t, "p")
 	known := event.Gauge{Value: 3, Known: true}
 	hs.Lag(event.Lag{Records: known, Seconds: known, GroupRecords: known, GroupSeconds: known})
-	if _, ok := gather(t, reg).Value("kafka_bench_consumer_lag_seconds", "probe", "p"); !ok {
+	if _, ok := scrape.MustGather(t, reg).Value("kafka_bench_consumer_lag_seconds", "probe", "p"); !ok {
 		t.Fatal("lag in seconds absent once known")
 	}
 	hs.Lag(event.Lag{Records: known, GroupRecords: known})
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	if _, ok := f.Value("kafka_bench_consumer_lag_seconds", "probe", "p"); ok {
 		t.Error("lag in seconds kept once unknown")
 	}
@@ -112,7 +99,7 @@ func TestLagDroppedWhenUnknownAndSeriesGoneOnStop(t *testing.T) {
 		t.Errorf("group lag %v (present %v), want 3", v, ok)
 	}
 	hs.Stopped()
-	for name, mf := range gather(t, reg) {
+	for name, mf := range scrape.MustGather(t, reg) {
 		if len(mf.GetMetric()) > 0 {
 			t.Errorf("%s: %d series left after the probe stopped", name, len(mf.GetMetric()))
 		}
