@@ -65,6 +65,7 @@ type Metrics struct {
 	share           *shareMetrics       // share_metrics.go
 	rebalance       *rebalanceMetrics   // rebalance.go
 	txn             *txnMetrics         // txn_metrics.go
+	catchUp         *catchUpMetrics     // catchup_metrics.go
 	// discard, for UnreadMetrics only, stands in for every series the
 	// probe touches per record or per fetch; nil otherwise.
 	discard *discard
@@ -104,6 +105,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m.share = newShareMetrics(reg)
 	m.rebalance = newRebalanceMetrics(reg)
 	m.txn = newTxnMetrics(reg)
+	m.catchUp = newCatchUpMetrics(reg)
 	return m
 }
 
@@ -235,4 +237,5 @@ func (m *Metrics) deleteProbe(name string) {
 	m.share.deleteProbe(name)
 	m.rebalance.deleteProbe(name)
 	m.txn.deleteProbe(name)
+	m.catchUp.deleteProbe(name)
 }
