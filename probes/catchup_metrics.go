@@ -126,8 +126,11 @@ func (m *catchUpMetrics) forWindow(probe string, w config.CatchUp) *catchUpWindo
 // it read a record).
 func (wm *catchUpWindowMetrics) ran(r *catchUpResult) {
 	m, l := wm.m, []string{wm.probe, wm.window}
-	wm.runs[r.end].Inc()
-	m.lastRun.WithLabelValues(l...).Set(float64(r.ended.UnixNano()) / 1e9)
+	defer func() {
+		// Last, so a scrape that sees the new time sees the read's gauges.
+		wm.runs[r.end].Inc()
+		m.lastRun.WithLabelValues(l...).Set(float64(r.ended.UnixNano()) / 1e9)
+	}()
 	if r.remoteKnown {
 		m.remote.WithLabelValues(l...).Set(boolGauge(r.remote))
 	} else {
