@@ -206,11 +206,20 @@ func (c *catchUp) read(ctx context.Context) *catchUpResult {
 }
 
 // settledBefore is the intended time before which a record that is not
-// in the log will not come any more: it was given up on (delivery.timeout.ms)
-// and the loss grace period passed. Gaps revealed by a younger record are
-// not counted: a record still being retried may fill them later.
+// in the log will not come any more, nor be given up on later: a record
+// is sent at most delivery.timeout.ms after its intended time (the
+// producer skips those further behind) and given up on at most
+// delivery.timeout.ms after its send; a transaction's end, and so the
+// records it aborted, comes within transaction.timeout.ms; the loss grace
+// period is on top. Gaps revealed by a younger record are not counted: a
+// record still being retried may fill them later.
 func (c *catchUp) settledBefore() time.Time {
-	return c.now().Add(-time.Duration(c.p.cfg.Producer.DeliveryTimeoutMS)*time.Millisecond - time.Duration(c.p.cfg.LossGracePeriod))
+	pc := c.p.cfg.Producer
+	wait := 2*time.Duration(pc.DeliveryTimeoutMS)*time.Millisecond + time.Duration(c.p.cfg.LossGracePeriod)
+	if pc.Transactional() {
+		wait += time.Duration(pc.TransactionTimeoutMS) * time.Millisecond
+	}
+	return c.now().Add(-wait)
 }
 
 // poll reads until the window's end offsets, a bound or ctx's deadline,

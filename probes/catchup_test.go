@@ -26,6 +26,7 @@ probes:
       transactional.id: canary
       transaction.duration.ms: 100
       transaction.abort.ratio: 0.25
+      transaction.timeout.ms: 1000
       delivery.timeout.ms: 1000
       request.timeout.ms: 500
       linger.ms: 0
@@ -43,8 +44,10 @@ probes:
 		aborted, _ := f.Value("kafka_bench_transaction_aborted_records_total", "probe", "cu")
 		runs, _ := f.Value("kafka_bench_catchup_runs_total", "probe", "cu", "window", "start", "end", "end_offsets")
 		read, _ := f.Value("kafka_bench_catchup_read_records_total", "probe", "cu", "window", "start", "tier", "local")
-		// The last read past the grace period of the last record.
-		return produced == n && runs >= 3 && read >= 3*(produced-aborted), fmt.Sprintf("produced %v, aborted %v, %v reads to the end offsets, %v records read", produced, aborted, runs, read)
+		// Reads past the time after which a gap counts (2 ×
+		// delivery.timeout.ms + transaction.timeout.ms + the loss grace
+		// period: 4 s) after the last record (2 s in).
+		return produced == n && runs >= 6 && read >= 6*(produced-aborted), fmt.Sprintf("produced %v, aborted %v, %v reads to the end offsets, %v records read", produced, aborted, runs, read)
 	})
 	if aborted := probetest.Value(t, x.Gather(t), "kafka_bench_transaction_aborted_records_total", "probe", "cu"); aborted == 0 {
 		t.Fatal("no transaction aborted")
