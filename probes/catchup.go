@@ -320,14 +320,20 @@ func (c *catchUp) count(rec *kgo.Record, localStart map[int32]int64, n int) {
 // last fetch was polled, so the fetches keep the pace too. False: ctx
 // ended.
 func (c *catchUp) pace(ctx context.Context, r *catchUpResult) bool {
-	if c.w.MaxBytesPerSecond <= 0 {
-		return ctx.Err() == nil
-	}
-	due := r.start.Add(time.Duration(float64(r.bytes) / c.w.MaxBytesPerSecond * float64(time.Second)))
-	if wait := due.Sub(c.now()); wait > 0 {
+	if wait := c.paceWait(r, c.now()); wait > 0 {
 		return sleep(ctx, wait)
 	}
 	return ctx.Err() == nil
+}
+
+// paceWait is how long after now the bytes r read so far are due; 0
+// without a cap.
+func (c *catchUp) paceWait(r *catchUpResult, now time.Time) time.Duration {
+	if c.w.MaxBytesPerSecond <= 0 {
+		return 0
+	}
+	due := r.start.Add(time.Duration(float64(r.bytes) / c.w.MaxBytesPerSecond * float64(time.Second)))
+	return max(due.Sub(now), 0)
 }
 
 // catchUpFetchHook times the reader's fetches.

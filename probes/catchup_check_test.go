@@ -152,3 +152,24 @@ func TestGoneLogUncovered(t *testing.T) {
 		t.Errorf("another run: uncovered %d, want 10", n)
 	}
 }
+
+// The pace: the bytes read so far are due at max_bytes_per_second from the
+// read's start; a read behind its pace does not wait, nor one without a cap.
+func TestCatchUpPaceWait(t *testing.T) {
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		cap   float64
+		bytes int64
+		after time.Duration
+		want  time.Duration
+	}{
+		{cap: 1 << 20, bytes: 1 << 20, after: 250 * time.Millisecond, want: 750 * time.Millisecond},
+		{cap: 1 << 20, bytes: 1 << 19, after: time.Second, want: 0},
+		{cap: 0, bytes: 1 << 30, after: 0, want: 0},
+	} {
+		cu := &catchUp{w: config.CatchUp{MaxBytesPerSecond: c.cap}}
+		if got := cu.paceWait(&catchUpResult{start: start, bytes: c.bytes}, start.Add(c.after)); got != c.want {
+			t.Errorf("cap %v B/s, %d bytes read %v after the start: wait %v, want %v", c.cap, c.bytes, c.after, got, c.want)
+		}
+	}
+}
