@@ -1,6 +1,7 @@
 package kclient
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -18,30 +19,53 @@ const RoleCatchUp = "catchup"
 // retention deleted meanwhile is an error for that partition rather than
 // a jump to another offset, so that no record is skipped unseen.
 func CatchUpOpts(p config.Probe, w config.CatchUp, starts map[int32]int64) []kgo.Opt {
-	c := w.Consumer.Applied(p.Consumer)
 	offsets := make(map[int32]kgo.Offset, len(starts))
 	for partition, at := range starts {
 		offsets[partition] = kgo.NewOffset().At(at)
 	}
-	opts := []kgo.Opt{
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{p.Topic: offsets}),
-		kgo.ConsumeResetOffset(kgo.NoResetOffset()),
-		// The transaction markers show where a partition's window ends
-		// when its last offsets hold one.
-		kgo.KeepControlRecords(),
-		kgo.FetchMinBytes(c.FetchMinBytes),
-		kgo.FetchMaxBytes(c.FetchMaxBytes),
-		kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes),
-		kgo.FetchMaxWait(time.Duration(c.FetchMaxWaitMS) * time.Millisecond),
+	return append(flatten(catchUpProps(p, w, "")), kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{p.Topic: offsets}))
+}
+
+// catchUpProps are a catch-up reader's properties; key names the window's
+// block (catch_up[i]) in the keys of its overrides, "" where no check reads
+// them.
+func catchUpProps(p config.Probe, w config.CatchUp, key string) []property {
+	c := w.Consumer.Applied(p.Consumer)
+	name := func(k string, override bool) string {
+		if override && key != "" {
+			return key + ".consumer." + k
+		}
+		return "consumer." + k
+	}
+	o := w.Consumer
+	props := []property{
+		{opts: []kgo.Opt{kgo.ConsumeResetOffset(kgo.NoResetOffset()),
+			// The transaction markers show where a partition's window ends
+			// when its last offsets hold one.
+			kgo.KeepControlRecords()}},
+		{key: name("fetch.min.bytes", o.FetchMinBytes != nil), value: c.FetchMinBytes, opts: []kgo.Opt{kgo.FetchMinBytes(c.FetchMinBytes)}},
+		{key: name("fetch.max.bytes", o.FetchMaxBytes != nil), value: c.FetchMaxBytes, opts: []kgo.Opt{kgo.FetchMaxBytes(c.FetchMaxBytes)}},
+		{key: name("max.partition.fetch.bytes", o.MaxPartitionFetchBytes != nil), value: c.MaxPartitionFetchBytes, opts: []kgo.Opt{kgo.FetchMaxPartitionBytes(c.MaxPartitionFetchBytes)}},
+		{key: name("fetch.max.wait.ms", o.FetchMaxWaitMS != nil), value: c.FetchMaxWaitMS, opts: []kgo.Opt{kgo.FetchMaxWait(time.Duration(c.FetchMaxWaitMS) * time.Millisecond)}},
 	}
 	if c.ReadCommitted() {
-		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+		props = append(props, property{key: "consumer.isolation.level", value: c.IsolationLevel, opts: []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}})
 	}
 	if !c.CheckCRCs {
-		opts = append(opts, kgo.DisableFetchCRCValidation())
+		props = append(props, property{key: "consumer.check.crcs", value: false, opts: []kgo.Opt{kgo.DisableFetchCRCValidation()}})
 	}
 	if c.ClientRack != "" {
-		opts = append(opts, kgo.Rack(c.ClientRack))
+		props = append(props, property{key: "consumer.client.rack", value: c.ClientRack, opts: []kgo.Opt{kgo.Rack(c.ClientRack)}})
 	}
-	return opts
+	return props
+}
+
+// checkCatchUps builds each catch-up reader of p once, as Check does.
+func checkCatchUps(scope string, k config.Cluster, o Options, p config.Probe) error {
+	for i, w := range p.CatchUp {
+		if err := check(scope, k, o, catchUpProps(p, w, fmt.Sprintf("catch_up[%d]", i))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
