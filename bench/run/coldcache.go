@@ -75,13 +75,12 @@ func waitReadDelay(ctx context.Context, adm *kadm.Client, topic string, delay ti
 }
 
 // dropPageCache evicts the page cache of the segment files of topic
-// (posix_fadvise POSIX_FADV_DONTNEED, which needs no root, on each file of
-// each partition's directory) where the brokers' log directories are on this
-// machine, and says so: "cold", or "warm only: " and why not. Pages a broker
-// has mapped or dirty stay: the indexes it maps, and records not yet written
-// back.
+// (fsync, then posix_fadvise POSIX_FADV_DONTNEED, which needs no root, on
+// each file of each partition's directory) where the brokers' log
+// directories are on this machine, and says so: "cold", or "warm only: "
+// and why not. Pages a broker has mapped stay: the indexes.
 func dropPageCache(ctx context.Context, adm *kadm.Client, topic string) string {
-	dirs, err := adm.DescribeAllLogDirs(ctx, kadm.TopicsSet{topic: nil})
+	dirs, err := adm.DescribeAllLogDirs(ctx, nil) // every topic: a set of a topic alone needs its partitions
 	if err != nil {
 		return pageCacheWarm + "describing the brokers' log directories: " + err.Error()
 	}

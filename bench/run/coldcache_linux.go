@@ -8,8 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// evictFile drops the page cache of one file: posix_fadvise
-// POSIX_FADV_DONTNEED, which needs no root.
+// evictFile drops the page cache of one file: fsync first (allowed on a
+// file opened for reading), as DONTNEED leaves dirty pages, and the broker
+// leaves writing back to the kernel; then posix_fadvise POSIX_FADV_DONTNEED,
+// which needs no root.
 func evictFile(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -19,6 +21,9 @@ func evictFile(path string) error {
 		return err
 	}
 	defer func() { _ = f.Close() }() // read-only: nothing to flush
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("fsync %s: %w", path, err)
+	}
 	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
 		return fmt.Errorf("posix_fadvise DONTNEED %s: %w", path, err)
 	}
