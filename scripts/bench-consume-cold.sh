@@ -6,7 +6,9 @@
 # page cache; cold ones (`cold: true`) first drop the page cache of its segment
 # files (posix_fadvise DONTNEED). Rounds alternate warm and cold (ROUNDS, 2 by
 # default, each a shuffled pass over the sweep); the results are in $OUT
-# (warm-N.json, cold-N.json) and the MB/s table is printed at the end.
+# (warm-N.json, cold-N.json); the MB/s table is printed at the end, with what
+# each pass read from the whole disks (/proc/diskstats): a cold pass reads the
+# topic from the disk, a warm one from the page cache.
 #
 #   OUT=/tmp/cold RECORDS=200000 ROUNDS=2 scripts/bench-consume-cold.sh
 set -euo pipefail
@@ -56,14 +58,20 @@ YAML
 }
 sweep false "$OUT/warm.yml"
 sweep true "$OUT/cold.yml"
+# sectors read from the whole disks (partitions and device-mapper volumes left
+# out, so no read counts twice)
+sectors() { awk '$3 ~ /^(sd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)$/ {s += $6} END {print s + 0}' /proc/diskstats; }
 for round in $(seq 1 "$ROUNDS"); do
 	order="warm cold"
 	((round % 2 == 0)) && order="cold warm"
 	for mode in $order; do
+		before=$(sectors)
 		"$OUT/kbe" bench --bench.file="$OUT/$mode.yml" --format=json --output="$OUT/$mode-$round.json" \
 			>"$OUT/$mode-$round.txt" 2>"$OUT/$mode-$round.log"
+		echo "$mode round $round: $((($(sectors) - before) * 512 / 1048576)) MiB read from the disks (3 reads of the topic)" >>"$OUT/disk.txt"
 	done
 done
+cat "$OUT/disk.txt"
 echo "| max.partition.fetch.bytes | consumers | page cache | MB/s, each round | records/s, each round |"
 echo "|---:|---:|---|---|---|"
 for mode in warm cold; do
