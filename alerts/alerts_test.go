@@ -193,6 +193,8 @@ func TestAlertNames(t *testing.T) {
 		"KafkaBenchAbortedRecordsRead",
 		"KafkaBenchCapacityRegression",
 		"KafkaBenchCapacityRunFailing",
+		"KafkaBenchCatchUpRecordsMissing",
+		"KafkaBenchCatchUpRegression",
 		"KafkaBenchCollectorFailing",
 		"KafkaBenchConfigPollFailing",
 		"KafkaBenchConfigReloadFailing",

@@ -244,6 +244,9 @@ func PrintResult(w io.Writer, r result.Result, rounds int) {
 		say(w, "%s\n", benchreport.ConsumerHeader)
 		say(w, "%s\n", benchreport.ConsumerLine(r.Consume))
 	}
+	if r.Consume != nil && r.Consume.PageCache != "" {
+		say(w, "page cache before the read: %s\n", r.Consume.PageCache)
+	}
 	if r.Failed() {
 		say(w, "FAILED: %s\n", r.Err)
 	}

@@ -84,6 +84,9 @@ type Probe struct {
 	// Replica, when set, also reads the probe's records from the cluster
 	// a replicator copies the topic to (see Replica).
 	Replica *Replica `yaml:"replica,omitempty" default:"(off)" values:"present = on" doc:"the cross-cluster canary: also read the probe's records from the cluster a replicator (MirrorMaker 2, a cluster link) copies the topic to; see Cross-cluster"`
+	// CatchUp are the probe's catch-up windows (see CatchUp); none by
+	// default.
+	CatchUp []CatchUp `yaml:"catch_up,omitempty" default:"(none)" values:"a list of windows, each its own {from}" doc:"catch-up reads: every {interval} a reader without a group reads a window of the probe's own topic from a given age back (or from its start), checks every record and measures the throughput of reading a backlog, from disk or from the remote tier; see How it measures"`
 }
 
 // CreateTopic says how the probe topic is created when it is missing.
@@ -568,6 +571,9 @@ func (p *Probe) Validate() error {
 		if err := p.Replica.validate(s); err != nil {
 			return err
 		}
+	}
+	if err := validateCatchUps(s, p.CatchUp); err != nil {
+		return err
 	}
 	return p.Consumer.validate(s)
 }

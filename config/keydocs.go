@@ -47,8 +47,8 @@ func Reference() ([]KeyRef, error) {
 	p.Replica.SetDefaults()
 	p.Consumer.Churn = &Churn{}
 	p.Consumer.Churn.SetDefaults()
-	p.Consumer.Churn = &Churn{}
-	p.Consumer.Churn.SetDefaults()
+	p.CatchUp = []CatchUp{{From: "1h"}}
+	p.CatchUp[0].SetDefaults()
 	p.Resolve()
 	c.Probes = []Probe{p}
 	out, err := c.Marshal()

@@ -272,8 +272,9 @@ func checkExposition(t *testing.T, url string) {
 		// A share-group family appears with a probe of consumer.kind share
 		// (the docs' exposition, cmd/kafka_bench_exporter, has one), a
 		// transaction family with producer.transactional.id (likewise),
-		// the stable lag with consumer.isolation.level read_committed.
-		if _, ok := families[name]; !ok && !eventOnly[name] && !afterCapacityRun[name] && !groupEventOnly[name] && !strings.HasPrefix(name, "kafka_bench_share_") && !strings.HasPrefix(name, "kafka_bench_transaction") && name != "kafka_bench_consumer_lag_stable_records" {
+		// the stable lag with consumer.isolation.level read_committed, a
+		// catch-up family with a catch_up window.
+		if _, ok := families[name]; !ok && !eventOnly[name] && !afterCapacityRun[name] && !groupEventOnly[name] && !strings.HasPrefix(name, "kafka_bench_share_") && !strings.HasPrefix(name, "kafka_bench_catchup_") && !strings.HasPrefix(name, "kafka_bench_transaction") && name != "kafka_bench_consumer_lag_stable_records" {
 			t.Errorf("testdata/metric_names.txt lists %s, which the exporter does not expose", name)
 		}
 	}

@@ -67,7 +67,7 @@ func CheckProbe(k config.Cluster, p config.Probe) error {
 			}
 		}
 	}
-	return nil
+	return checkCatchUps(scope, k, probing, p) // catchup.go
 }
 
 // CapacityClientID is the client.id of a probe's capacity clients, so that

@@ -96,3 +96,25 @@ func TestCheckBuildsTheShareMember(t *testing.T) {
 		t.Fatalf("the longest share group id: %v", err)
 	}
 }
+
+// A catch-up reader is built once by CheckProbe too: an override that
+// franz-go refuses is named by its window's key (config refuses this one
+// itself; a probe built in code is checked all the same).
+func TestCheckBuildsTheCatchUpReaders(t *testing.T) {
+	p := config.NewProbe("p1")
+	p.Resolve()
+	wait := 5
+	w := config.CatchUp{From: "1h"}
+	w.SetDefaults()
+	ok := w
+	w.Consumer.FetchMaxWaitMS = &wait
+	p.CatchUp = []config.CatchUp{ok, w}
+	want := `probe "p1": catch_up[1].consumer.fetch.max.wait.ms = 5: franz-go refuses it: max fetch wait 5ms is less than allowed 10ms`
+	if err := CheckProbe(config.Cluster{}, p); err == nil || err.Error() != want {
+		t.Errorf("CheckProbe = %v, want %s", err, want)
+	}
+	p.CatchUp = []config.CatchUp{ok}
+	if err := CheckProbe(config.Cluster{}, p); err != nil {
+		t.Errorf("CheckProbe with a valid window = %v", err)
+	}
+}

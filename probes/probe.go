@@ -109,6 +109,9 @@ func New(cfg config.Probe, opts Options) *Probe {
 		reb:          newRebalances(cfg, ev),
 		payload:      opts.Payload,
 	}
+	if len(cfg.CatchUp) > 0 {
+		sh.gone = newGoneLog()
+	}
 	sh.live = &liveness{cfg: cfg, partitions: &sh.partitions, report: ev.Up, logger: logger}
 	p := &Probe{
 		shared:      sh,
@@ -177,6 +180,16 @@ func (p *Probe) Run(ctx context.Context) error {
 	if err := p.ensureTopic(ctx); err != nil {
 		return nil // cancelled while Kafka was away: a clean stop
 	}
+	catchUpDone := make(chan struct{})
+	catchUpCtx, stopCatchUps := context.WithCancel(ctx)
+	go func() {
+		defer close(catchUpDone)
+		p.runCatchUps(catchUpCtx) // catchup.go
+	}()
+	defer func() {
+		stopCatchUps()
+		<-catchUpDone
+	}()
 	failures := 0
 	for {
 		if p.cfg.CreateTopic.LeaderOnEveryBroker {

@@ -40,6 +40,7 @@ type shared struct {
 	replica      *replica    // replica.go; nil without a replica block
 	reb          *rebalances // the group's rebalances (rebalance.go)
 	payload      [][]byte    // the payload file's entries (Options.Payload)
+	gone         *goneLog    // catchup_gone.go; nil without catch-up windows
 }
 
 // runState is one run's: its run id and trackers. A recreated topic starts
@@ -67,10 +68,12 @@ type seqTrackers struct {
 	own     *tracker.Tracker
 	share   *tracker.Share // the share group's tracker instead of own (consumer.kind share)
 	replica *replica       // nil without a replica block
+	gone    *goneLog       // nil without catch-up windows
 }
 
 func (d runDeps) seqTrackers() seqTrackers {
-	ts := seqTrackers{replica: d.replica}
+	ts := seqTrackers{replica: d.replica, gone: d.gone}
+	d.gone.producing(d.runID)
 	switch {
 	case d.cfg.Consumer.Enabled && d.share != nil:
 		ts.share = d.share
@@ -100,6 +103,7 @@ func (ts seqTrackers) wontArrive(id RecordID, now time.Time) {
 		ts.share.WillNotArrive(id.Partition, id.Seq, id.Seq+1, now)
 	}
 	ts.replica.wontArrive(id, now)
+	ts.gone.add(id.Run, id.Partition, id.Seq, id.Seq+1)
 }
 
 // ended: the transaction that held [lo, hi) of partition in run was
@@ -115,4 +119,5 @@ func (ts seqTrackers) ended(run uint64, partition int32, lo, hi uint64, abort bo
 		ts.share.WillNotArrive(partition, lo, hi, now)
 	}
 	ts.replica.wontArriveRange(run, partition, lo, hi, now)
+	ts.gone.add(run, partition, lo, hi)
 }

@@ -31,7 +31,7 @@ func JSONResults(paramKeys []string, results []Result) []JSONResult {
 		if c := r.Consume; c != nil {
 			jc := &JSONConsume{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes, Seconds: Round(c.Elapsed().Seconds(), 6),
 				RecordsPerSec: Round(c.RecordsPerSec(), 3), MBPerSec: Round(c.MBPerSec(), 3), RebalanceMS: c.Rebalance.Milliseconds(),
-				Rebalances: c.Rebalances, RebalanceP99MS: Millis(c.RebalanceP99), Lost: c.Lost, Duplicates: c.Duplicates}
+				Rebalances: c.Rebalances, RebalanceP99MS: Millis(c.RebalanceP99), Lost: c.Lost, Duplicates: c.Duplicates, PageCache: c.PageCache}
 			if c.EndToEnd != nil && c.Records > 0 {
 				l := LatencyJSON(*c.EndToEnd)
 				jc.EndToEndMS = &l
@@ -155,7 +155,7 @@ func FromJSON(jr JSONResult, paramKeys []string) (Result, error) {
 	if c := jr.Consume; c != nil {
 		r.Consume = &ConsumeResult{Start: c.Start, End: c.End, Records: c.Records, Bytes: c.Bytes,
 			Rebalance: time.Duration(c.RebalanceMS) * time.Millisecond, Lost: c.Lost, Duplicates: c.Duplicates,
-			Rebalances: c.Rebalances, RebalanceP99: time.Duration(c.RebalanceP99MS * float64(time.Millisecond))}
+			Rebalances: c.Rebalances, RebalanceP99: time.Duration(c.RebalanceP99MS * float64(time.Millisecond)), PageCache: c.PageCache}
 		if c.EndToEndMS != nil {
 			lat, err := LatenciesFromJSON(*c.EndToEndMS)
 			if err != nil {

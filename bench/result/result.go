@@ -90,6 +90,10 @@ type ConsumeResult struct {
 	// records after it; RebalanceP99 is the p99 of their durations.
 	Rebalances   int64
 	RebalanceP99 time.Duration
+	// PageCache is, for a consume-only read with cold, "cold" (the topic's
+	// segment files' page cache dropped before the read) or "warm only: "
+	// and why it could not be; "" otherwise.
+	PageCache string
 }
 
 // Elapsed is End - Start.

@@ -108,6 +108,8 @@ type (
 		Lost           int64        `json:"lost"`
 		Duplicates     int64        `json:"duplicates"`
 		EndToEndMS     *JSONLatency `json:"end_to_end_ms,omitempty"`
+		// PageCache is ConsumeResult.PageCache.
+		PageCache string `json:"page_cache,omitempty"`
 	}
 	// JSONLatency is a latency summary in milliseconds.
 	JSONLatency struct {

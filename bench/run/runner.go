@@ -207,9 +207,17 @@ func (r *Runner) scenario(ctx context.Context, sweep Sweep, adm *kadm.Client, cc
 		res.Err = err.Error()
 		return res, nil
 	}
+	pageCache, err := r.beforeRead(ctx, adm, b, p, logger) // coldcache.go
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil
+	}
 	shown := s
 	shown.Name = runName(s, run.round, b.Rounds)
 	r.measure(ctx, sweep, b, i, shown, p, prog, hosts, logger, &res)
+	if res.Consume != nil {
+		res.Consume.PageCache = pageCache
+	}
 	return res, nil
 }
 

@@ -50,6 +50,14 @@ type File struct {
 	// ConsumeOnly reads an existing, pre-filled topic without producing
 	// (ConsumerPerformance's job); the topic must be named.
 	ConsumeOnly bool `yaml:"consume_only"`
+	// ReadDelay, with consume_only, waits before the read until the
+	// topic's newest record is this old: a read of a backlog, not of
+	// records just written.
+	ReadDelay model.Duration `yaml:"read_delay"`
+	// Cold, with consume_only, drops the page cache of the topic's segment
+	// files before the read, where the brokers' log directories are on this
+	// machine (posix_fadvise DONTNEED; coldcache.go in bench/run).
+	Cold bool `yaml:"cold"`
 	// FindMaxRate runs each scenario's capacity ramp once instead of a
 	// fixed-rate run: the highest rate within its latency SLO.
 	FindMaxRate bool      `yaml:"find_max_rate"`
@@ -81,6 +89,10 @@ func (f *File) Validate() error {
 	switch {
 	case f.FindMaxRate && f.ConsumeOnly:
 		return config.FieldError("", "find_max_rate", true, "consume_only does not produce: set one of them")
+	case f.ReadDelay > 0 && !f.ConsumeOnly:
+		return config.FieldError("", "read_delay", f.ReadDelay, "applies to consume_only: the delay between a pre-filled topic's newest record and its read")
+	case f.Cold && !f.ConsumeOnly:
+		return config.FieldError("", "cold", true, "applies to consume_only: the page cache of a pre-filled topic is dropped before its read")
 	case f.FindMaxRate && (f.NumRecords != 0 || f.Duration != 0):
 		return config.FieldError("", "find_max_rate", true, "each scenario runs its capacity ramp (capacity.step_duration per step): remove num_records and duration")
 	case f.NumRecords < 0:
@@ -125,8 +137,11 @@ type Bench struct {
 	DeleteTopics  bool
 	DrainTimeout  time.Duration
 	ConsumeOnly   bool
-	Hosts         []HostEntry
-	Rounds        int
+	// ReadDelay and Cold are the file's read_delay and cold (consume_only).
+	ReadDelay time.Duration
+	Cold      bool
+	Hosts     []HostEntry
+	Rounds    int
 	// Baseline is the Name of the scenario the others are compared with,
 	// set when rounds >= MinVerdictRounds.
 	Baseline    string
@@ -315,6 +330,8 @@ func (f *File) expand() (*Bench, error) {
 		DeleteTopics:  f.DeleteTopics,
 		DrainTimeout:  time.Duration(f.DrainTimeout),
 		ConsumeOnly:   f.ConsumeOnly,
+		ReadDelay:     time.Duration(f.ReadDelay),
+		Cold:          f.Cold,
 		Hosts:         f.Hosts,
 		Rounds:        f.Rounds,
 		FindMaxRate:   f.FindMaxRate,

@@ -64,7 +64,7 @@ type benchFlags struct {
 func addBenchCommand(app *kingpin.Application) *benchFlags {
 	bf := &benchFlags{}
 	cmd := app.Command(benchCommand, "Run a one-shot benchmark sweep (every scenario of a bench file, or of the quick flags) with the probe engine and print ProducerPerformance/ConsumerPerformance lines and a table.")
-	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, drain_timeout, consume_only, hosts, rounds, baseline, find_max_rate, restart (static broker settings through rolling restarts), scenarios, matrix (probe keys, broker.<name>, broker.<id>.<name>, topic.<name>). Required unless the quick flags below are given.").StringVar(&bf.file)
+	cmd.Flag("bench.file", "YAML bench file: kafka, defaults (probe keys), num_records or duration, warmup_records, rate, delete_topics, drain_timeout, consume_only (with read_delay and cold), hosts, rounds, baseline, find_max_rate, restart (static broker settings through rolling restarts), scenarios, matrix (probe keys, broker.<name>, broker.<id>.<name>, topic.<name>). Required unless the quick flags below are given.").StringVar(&bf.file)
 	cmd.Flag("bench.num-records", "Quick one-scenario bench: records to produce.").IsSetByUser(&bf.setNum).Default("1000000").Int64Var(&bf.numRecords)
 	cmd.Flag("bench.record-size", "Quick one-scenario bench: record size in bytes.").IsSetByUser(&bf.setSize).Default(fmt.Sprint(config.DefaultRecordSize)).IntVar(&bf.recordSize)
 	cmd.Flag("bench.acks", "Quick one-scenario bench: acks (0, 1 or all).").IsSetByUser(&bf.setAcks).Default("all").StringVar(&bf.acks)

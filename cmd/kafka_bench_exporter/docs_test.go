@@ -183,6 +183,7 @@ probes:
     record_size: 100
     lag_interval: 500ms
     capacity: {interval: 20s, step_duration: 1s, start_rate: 50, growth: 2, max_rate: 100, latency_slo: 10s}
+    catch_up: [{from: start, interval: 3s, max_duration: 2s}]
   - name: readme-share
     rate: 50
     record_size: 100
@@ -225,12 +226,13 @@ func exposition(t *testing.T) map[string]map[string]bool {
 		capacity := len(f.Find("kafka_bench_capacity_records_per_second"))
 		share := len(f.Find("kafka_bench_share_group_lag_records")) + len(f.Find("kafka_bench_share_group_members"))
 		groups := len(f.Find("kafka_bench_group_lag_seconds"))
+		catchUp := len(f.Find("kafka_bench_catchup_records_per_second"))
 		names := slices.Sorted(maps.Keys(f))
 		if set := strings.Join(names, " "); set != last {
 			last, stable = set, 0
 		}
 		stable++
-		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && share == 2 && groups > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), share group series %d of 2, group lag series %d, %d families unchanged for %d scrapes", poll, e2e, topic, capacity, share, groups, len(f), stable)
+		return poll == 1 && e2e > 0 && topic > 0 && capacity > 0 && share == 2 && groups > 0 && catchUp > 0 && stable > 6, fmt.Sprintf("poll success %v, e2e series %d, topic config series %d, capacity series %d (after a capacity run), share group series %d of 2, group lag series %d, catch-up series %d (after a catch-up read), %d families unchanged for %d scrapes", poll, e2e, topic, capacity, share, groups, catchUp, len(f), stable)
 	})
 	lastExposition = f
 	labels := map[string]map[string]bool{}

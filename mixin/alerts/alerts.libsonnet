@@ -308,6 +308,44 @@
         ],
       },
       {
+        name: 'kafka_bench_catchup',
+        rules: [
+          {
+            alert: 'KafkaBenchCatchUpRegression',
+            expr: |||
+              kafka_bench_catchup_bytes_per_second
+                < 0.8 * max_over_time(kafka_bench_catchup_bytes_per_second[2h] offset 23h)
+              and
+              kafka_bench_catchup_bytes_per_second
+                < 0.8 * max_over_time(kafka_bench_catchup_bytes_per_second[2h] offset 6d23h)
+            |||,
+            'for': '10m',
+            labels: {
+              severity: 'warning',
+            },
+            annotations: {
+              summary: 'Reading a backlog of the probe topic regressed against 1 day and 7 days ago.',
+              description: 'The last catch-up read of window {{ $labels.window }} of probe {{ $labels.probe }} on {{ $labels.instance }} read {{ $value | humanize1024 }}B/s, less than 80 % of the best read at the same time 1 day and 7 days ago.',
+              runbook_url: $._config.runbookURL + 'kafkabenchcatchupregression',
+            },
+          },
+          {
+            alert: 'KafkaBenchCatchUpRecordsMissing',
+            expr: |||
+              increase(kafka_bench_catchup_records_missing_total[1h]) > 0
+            |||,
+            labels: {
+              severity: 'critical',
+            },
+            annotations: {
+              summary: 'A catch-up read found probe records missing from the log.',
+              description: 'Catch-up reads of window {{ $labels.window }} of probe {{ $labels.probe }} on {{ $labels.instance }} found {{ $value | humanize }} records missing in the last hour: records the producer did not give up on, absent between records still in the log.',
+              runbook_url: $._config.runbookURL + 'kafkabenchcatchuprecordsmissing',
+            },
+          },
+        ],
+      },
+      {
         name: 'kafka_bench_replication',
         rules: [
           {

@@ -201,6 +201,24 @@ local g = import '../lib/grafana.libsonnet';
           [o.increase('kafka_bench_capacity_runs_total', labels=['probe', 'result'], range='1h'), q.legend('{{probe}} {{result}}')],
         ]),
       ]),
+      g.row('Catch-up reads (probes with catch_up windows)', [
+        g.timeseries('Catch-up throughput: now vs 1 d and 7 d earlier', 'Bytes per second of the last catch-up read of each window (kafka_bench_catchup_bytes_per_second), from the reader\'s start to its last record, with the same series 1 day and 7 days earlier; capped by the window\'s max_bytes_per_second. A read under 64 MiB measures the latency of its first fetches more than throughput. KafkaBenchCatchUpRegression fires below 80 % of both.', 'Bps', [
+          [o.agg('max', 'kafka_bench_catchup_bytes_per_second', labels=['probe', 'window']), q.legend('{{probe}} {{window}}')],
+          [o.agg('max', 'kafka_bench_catchup_bytes_per_second', labels=['probe', 'window'], offset='1d'), q.legend('{{probe}} {{window}} 1 d earlier')],
+          [o.agg('max', 'kafka_bench_catchup_bytes_per_second', labels=['probe', 'window'], offset='7d'), q.legend('{{probe}} {{window}} 7 d earlier')],
+        ]),
+        g.timeseries('Catch-up time to first record / fetch p99', 'Time from the start of the last catch-up read to its first record (kafka_bench_catchup_first_record_seconds: the first fetch of a cold segment, or of the remote tier), and the p99 of its fetches (kafka_bench_catchup_fetch_latency_seconds).', 's', [
+          [o.agg('max', 'kafka_bench_catchup_first_record_seconds', labels=['probe', 'window']), q.legend('{{probe}} {{window}} first record')],
+          [o.quantile(0.99, 'kafka_bench_catchup_fetch_latency_seconds', labels=['probe', 'window']), q.legend('{{probe}} {{window}} fetch p99')],
+        ]),
+        g.stat('Catch-up served from', 'Where the last catch-up read of each window started (kafka_bench_catchup_remote): remote, below a partition\'s local log start (the remote tier, KIP-405), or local.', 'none', [
+          [o.agg('max', 'kafka_bench_catchup_remote', labels=['probe', 'window']), q.legend('{{probe}} {{window}}')],
+        ]) + g.valueMappings({ '0': ['local', 'green'], '1': ['remote', 'blue'] }),
+        g.timeseries('Catch-up records missing / out of order (per hour)', 'Probe records a catch-up read found missing between records still in the log (kafka_bench_catchup_records_missing_total: not given up on, no aborted transaction) or out of order (kafka_bench_catchup_records_out_of_order_total), in the last hour. KafkaBenchCatchUpRecordsMissing fires on any missing.', 'short', [
+          [o.increase('kafka_bench_catchup_records_missing_total', labels=['probe', 'window'], range='1h'), q.legend('{{probe}} {{window}} missing')],
+          [o.increase('kafka_bench_catchup_records_out_of_order_total', labels=['probe', 'window'], range='1h'), q.legend('{{probe}} {{window}} out of order')],
+        ]),
+      ]),
       g.row('Replication (probes with a replica block)', [
         g.timeseries('Replication latency p50 / p99 / p99.9 by link', 'Time from a probe record\'s intended send time on the source cluster to its read from the replica cluster (kafka_bench_replication_latency_seconds): what the replicator adds to end-to-end latency, by link (source_alias->target_alias). A stopped replicator shows as a gap, then as a spike when it resumes; see the lag panel for the time in between.', 's', [
           [o.quantile(0.5, 'kafka_bench_replication_latency_seconds', labels=['probe', 'link']), q.legend('{{probe}} {{link}} p50')],

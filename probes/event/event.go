@@ -267,3 +267,58 @@ type CapacityHook interface {
 	OnCapacityRun(CapacityRun)
 	OnCapacityStopped()
 }
+
+// Tiers of a record a catch-up read read (CatchUpReadHook): the brokers'
+// local log, the remote tier (below the local log start, KIP-405), or
+// unknown (the brokers do not answer ListOffsets for the earliest local
+// offset, KIP-1005).
+const (
+	CatchUpLocal   = "local"
+	CatchUpRemote  = "remote"
+	CatchUpUnknown = "unknown"
+)
+
+// Why a catch-up read ended (CatchUpRun.End).
+const (
+	CatchUpEndOffsets   = "end_offsets" // read up to the end offsets found at the start
+	CatchUpEndRecords   = "max_records"
+	CatchUpEndBytes     = "max_bytes"
+	CatchUpEndDuration  = "max_duration"
+	CatchUpEndRetention = "retention" // retention deleted offsets the read had yet to read
+	CatchUpEndError     = "error"     // the offsets could not be listed or the reader built
+)
+
+// CatchUpTiers and CatchUpEnds list the values, in exposition order.
+var (
+	CatchUpTiers = []string{CatchUpLocal, CatchUpRemote, CatchUpUnknown}
+	CatchUpEnds  = []string{CatchUpEndOffsets, CatchUpEndRecords, CatchUpEndBytes, CatchUpEndDuration, CatchUpEndRetention, CatchUpEndError}
+)
+
+// CatchUpRun is one catch-up read of a probe's window (config.CatchUp,
+// named by its From) that ended.
+type CatchUpRun struct {
+	// Window is the window's From.
+	Window string
+	// End is one of CatchUpEnds.
+	End string
+	// Start is when the reader started, First and Last when it read its
+	// first and last record (the probe's steady clock); First and Last
+	// are set only when Records > 0.
+	Start, First, Last time.Time
+	// Ended is when the read ended, on the wall clock.
+	Ended time.Time
+	// Records and Bytes (record values) the read read.
+	Records, Bytes int64
+	// Age is that of the first record read, at the read's start.
+	Age time.Duration
+	// Remote: the read started below a partition's local log start;
+	// known only when RemoteKnown (the brokers told the local log start).
+	Remote, RemoteKnown bool
+	// Missing: probe records of this process missing between two records
+	// read, less those the producer gave up on and those of aborted
+	// transactions. OutOfOrder: read after a later record of the same
+	// partition and run. Duplicated: read more than once. Unchecked: read
+	// but with gaps that cannot be checked (another run's, not probe
+	// records, a run with too many records given up on to keep).
+	Missing, OutOfOrder, Duplicated, Unchecked uint64
+}

@@ -118,6 +118,22 @@ type (
 	}
 )
 
+// The catch-up reads' (catch_up windows).
+type (
+	// CatchUpReadHook is told: a poll of a catch-up read of window read
+	// records of bytes (record values) served by tier (of CatchUpTiers).
+	CatchUpReadHook interface {
+		OnCatchUpRead(window, tier string, records, bytes int64)
+	}
+	// CatchUpFetchHook is told: a fetch of a catch-up reader of window
+	// took latency, from writing its request to reading its response.
+	CatchUpFetchHook interface {
+		OnCatchUpFetch(window string, latency time.Duration)
+	}
+	// CatchUpRunHook is told: a catch-up read ended.
+	CatchUpRunHook interface{ OnCatchUpRun(CatchUpRun) }
+)
+
 // Hooks are a probe's hooks, by kind: the engine calls an event's method
 // here, which calls every hook of that kind. It is made once (New) and
 // never changed, so its methods are safe for concurrent use.
@@ -149,6 +165,9 @@ type Hooks struct {
 	replicaRead   []ReplicaReadHook
 	replicaAnom   []ReplicaAnomalyHook
 	replicaLag    []ReplicaLagHook
+	catchUpRead   []CatchUpReadHook
+	catchUpFetch  []CatchUpFetchHook
+	catchUpRun    []CatchUpRunHook
 }
 
 // add appends h to *s when it implements H.
@@ -192,6 +211,9 @@ func New(hooks ...Hook) *Hooks {
 		add(&hs.replicaRead, h)
 		add(&hs.replicaAnom, h)
 		add(&hs.replicaLag, h)
+		add(&hs.catchUpRead, h)
+		add(&hs.catchUpFetch, h)
+		add(&hs.catchUpRun, h)
 	}
 	return hs
 }
@@ -395,5 +417,29 @@ func (hs *Hooks) ReplicaAnomaly(a Anomaly, n uint64) {
 func (hs *Hooks) ReplicaLag(records, seconds float64) {
 	for _, h := range hs.replicaLag {
 		h.OnReplicaLag(records, seconds)
+	}
+}
+
+// CatchUpRead calls every CatchUpReadHook; records 0 calls none.
+func (hs *Hooks) CatchUpRead(window, tier string, records, bytes int64) {
+	if records == 0 {
+		return
+	}
+	for _, h := range hs.catchUpRead {
+		h.OnCatchUpRead(window, tier, records, bytes)
+	}
+}
+
+// CatchUpFetch calls every CatchUpFetchHook.
+func (hs *Hooks) CatchUpFetch(window string, latency time.Duration) {
+	for _, h := range hs.catchUpFetch {
+		h.OnCatchUpFetch(window, latency)
+	}
+}
+
+// CatchUpRun calls every CatchUpRunHook.
+func (hs *Hooks) CatchUpRun(r CatchUpRun) {
+	for _, h := range hs.catchUpRun {
+		h.OnCatchUpRun(r)
 	}
 }

@@ -49,6 +49,7 @@ type Metrics struct {
 	share           *shareMetrics       // share.go
 	rebalance       *rebalanceMetrics   // rebalance.go
 	txn             *txnMetrics         // txn.go
+	catchUp         *catchUpMetrics     // catchup.go
 }
 
 var _ event.Sink = (*Metrics)(nil)
@@ -87,6 +88,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m.share = newShareMetrics(reg)
 	m.rebalance = newRebalanceMetrics(reg)
 	m.txn = newTxnMetrics(reg)
+	m.catchUp = newCatchUpMetrics(reg)
 	return m
 }
 
@@ -122,6 +124,7 @@ type probe struct {
 	share         *shareProbe                      // consumer.kind share only
 	txn           *txnProbe                        // producer.transactional.id only
 	link          *linkProbe                       // a replica block only
+	catchUp       map[string]*catchUpWindow        // by window (catchup.go); nil without catch_up
 }
 
 // ForProbe creates (at zero, so failures are visible from the first
@@ -167,6 +170,7 @@ func (m *Metrics) ForProbe(cfg config.Probe) event.Hook {
 	if cfg.Replica != nil {
 		p.link = m.replication.forLink(name, cfg.Replica.Link())
 	}
+	p.catchUp = m.catchUp.forProbe(cfg)
 	return p
 }
 
@@ -177,6 +181,7 @@ func (p *probe) OnProbeStopped() {
 	p.m.share.deleteProbe(p.name)
 	p.m.rebalance.deleteProbe(p.name)
 	p.m.txn.deleteProbe(p.name)
+	p.m.catchUp.deleteProbe(p.name)
 }
 
 // OnTopic replaces the probe's info series (the partition count and

@@ -1,0 +1,137 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
+	"github.com/kafka-bench/kafka_bench_exporter/config"
+)
+
+// Page cache states of a consume-only read (result.ConsumeResult.PageCache).
+const (
+	pageCacheCold = "cold"
+	pageCacheWarm = "warm only: "
+)
+
+// beforeRead readies a consume-only read: it waits for read_delay, then,
+// with cold, drops the topic's page cache and says how that went (the
+// result's PageCache; "" when not asked).
+func (r *Runner) beforeRead(ctx context.Context, adm *kadm.Client, b *spec.Bench, p config.Probe, logger *slog.Logger) (string, error) {
+	if !b.ConsumeOnly {
+		return "", nil
+	}
+	if err := waitReadDelay(ctx, adm, p.Topic, b.ReadDelay); err != nil {
+		return "", err
+	}
+	if !b.Cold {
+		return "", nil
+	}
+	state := dropPageCache(ctx, adm, p.Topic)
+	logger.Info("page cache before the read", "topic", p.Topic, "page_cache", state)
+	return state, nil
+}
+
+// waitReadDelay waits until the newest record of topic is at least delay
+// old (its timestamp, ListOffsets for the max timestamp), so that a
+// consume-only read reads a backlog rather than records just written.
+func waitReadDelay(ctx context.Context, adm *kadm.Client, topic string, delay time.Duration) error {
+	if delay <= 0 {
+		return nil
+	}
+	listed, err := adm.ListMaxTimestampOffsets(ctx, topic)
+	if err != nil {
+		return fmt.Errorf("read_delay: listing the newest record of %q: %w", topic, err)
+	}
+	var newest int64 = -1
+	listed.Each(func(o kadm.ListedOffset) {
+		if o.Err == nil && o.Timestamp > newest {
+			newest = o.Timestamp
+		}
+	})
+	if newest < 0 {
+		return nil // an empty topic: nothing to wait for
+	}
+	wait := time.Until(time.UnixMilli(newest).Add(delay))
+	if wait <= 0 {
+		return nil
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// dropPageCache evicts the page cache of the segment files of topic
+// (fsync, then posix_fadvise POSIX_FADV_DONTNEED, which needs no root, on
+// each file of each partition's directory) where the brokers' log
+// directories are on this machine, and says so: "cold", or "warm only: "
+// and why not. Pages a broker has mapped stay: the indexes.
+func dropPageCache(ctx context.Context, adm *kadm.Client, topic string) string {
+	dirs, err := adm.DescribeAllLogDirs(ctx, nil) // every topic: a set of a topic alone needs its partitions
+	if err != nil {
+		return pageCacheWarm + "describing the brokers' log directories: " + err.Error()
+	}
+	var partDirs []string
+	var missing error
+	dirs.Each(func(d kadm.DescribedLogDir) {
+		d.Topics.Each(func(p kadm.DescribedLogDirPartition) {
+			if p.Topic != topic {
+				return
+			}
+			dir := filepath.Join(d.Dir, topic+"-"+strconv.Itoa(int(p.Partition)))
+			if _, err := os.Stat(dir); err != nil {
+				missing = cmpErr(missing, fmt.Errorf("broker %d's %s is not on this machine", d.Broker, dir))
+				return
+			}
+			partDirs = append(partDirs, dir)
+		})
+	})
+	switch {
+	case missing != nil:
+		return pageCacheWarm + missing.Error()
+	case len(partDirs) == 0:
+		return pageCacheWarm + "the brokers list no log directory of " + topic
+	}
+	for _, dir := range partDirs {
+		if err := evictDir(dir); err != nil {
+			return pageCacheWarm + err.Error()
+		}
+	}
+	return pageCacheCold
+}
+
+func cmpErr(first, err error) error {
+	if first != nil {
+		return first
+	}
+	return err
+}
+
+// evictDir drops the page cache of every regular file in dir.
+func evictDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		errs = append(errs, evictFile(filepath.Join(dir, e.Name())))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,59 @@
+package run
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Brokers whose segment files are not on this machine (kfake keeps them in
+// memory) leave the read warm, and say why.
+func TestDropPageCacheOfARemoteBroker(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if err := cl.ProduceSync(context.Background(), &kgo.Record{Value: []byte("x")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	got := dropPageCache(context.Background(), kadm.NewClient(cl), "t")
+	if !strings.HasPrefix(got, pageCacheWarm) || len(got) == len(pageCacheWarm) {
+		t.Errorf("dropPageCache = %q, want %q and why", got, pageCacheWarm)
+	}
+}
+
+// read_delay waits until the topic's newest record is that old.
+func TestWaitReadDelay(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	r, err := cl.ProduceSync(context.Background(), &kgo.Record{Value: []byte("x")}).First()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const delay = 300 * time.Millisecond
+	if err := waitReadDelay(context.Background(), kadm.NewClient(cl), "t", delay); err != nil {
+		t.Fatal(err)
+	}
+	if age := time.Since(r.Timestamp.Truncate(time.Millisecond)); age < delay {
+		t.Errorf("returned when the newest record was %v old, want %v", age, delay)
+	}
+}
