@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
 )
@@ -33,7 +34,7 @@ probes:
 	}
 	reg := prometheus.NewRegistry()
 	hs := event.New(promsink.NewMetrics(reg).ForProbe(cfg.Probes[0]))
-	f := gather(t, reg)
+	f := scrape.MustGather(t, reg)
 	if v, ok := f.Value("kafka_bench_catchup_info", "probe", "p", "window", "start", "max_records", "10"); !ok || v != 1 {
 		t.Errorf("info of window start = %v (present %v), want 1", v, ok)
 	}
@@ -51,7 +52,7 @@ probes:
 		Records: 4, Bytes: 400, Age: time.Hour, Remote: true, RemoteKnown: true,
 		Missing: 2, OutOfOrder: 1, Duplicated: 3, Unchecked: 5})
 	hs.CatchUpRun(event.CatchUpRun{Window: "1h", End: event.CatchUpEndError, Ended: time.Unix(1700000001, 0)})
-	f = gather(t, reg)
+	f = scrape.MustGather(t, reg)
 	for _, c := range []struct {
 		name   string
 		labels []string
@@ -88,7 +89,7 @@ probes:
 	}
 
 	hs.Stopped()
-	for name, mf := range gather(t, reg) {
+	for name, mf := range scrape.MustGather(t, reg) {
 		if len(mf.GetMetric()) > 0 {
 			t.Errorf("%s: %d series left after the probe stopped", name, len(mf.GetMetric()))
 		}
