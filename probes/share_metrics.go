@@ -20,6 +20,9 @@ var (
 	// ShareArchiveReasons are why the broker archived a record without
 	// accepting it (reason).
 	ShareArchiveReasons = []string{"rejected", "delivery_limit"}
+	// ShareUnknownResolutions are how an acknowledgement of unknown
+	// outcome was settled (resolution).
+	ShareUnknownResolutions = []string{tracker.UnknownApplied.String(), tracker.UnknownNotApplied.String()}
 )
 
 // maxDeliveryCountLabel bounds the delivery_count label: the broker's
@@ -35,6 +38,7 @@ type shareMetrics struct {
 	redeliveries    *prometheus.CounterVec
 	acks            *prometheus.CounterVec
 	ackFailed       *prometheus.CounterVec
+	ackUnknown      *prometheus.CounterVec
 	archived        *prometheus.CounterVec
 	lagRecords      *prometheus.GaugeVec
 	members         *prometheus.GaugeVec
@@ -48,6 +52,7 @@ func newShareMetrics(reg prometheus.Registerer) *shareMetrics {
 		redeliveries:    family.Counter("kafka_bench_share_redeliveries_total", "Probe records delivered again before an accept of them was confirmed, by cause: released (the probe released it) or lock_expired (it came back without a release: its acquisition lock expired or its member went away).", "cause"),
 		acks:            family.Counter("kafka_bench_share_acks_total", "Acknowledgements of probe records the broker confirmed, by outcome: "+strings.Join(ShareOutcomes, ", ")+".", "outcome"),
 		ackFailed:       family.Counter("kafka_bench_share_ack_failed_total", "Acknowledgements of probe records the broker did not confirm (a lock already expired, a session ended), by outcome.", "outcome"),
+		ackUnknown:      family.Counter("kafka_bench_share_ack_unknown_total", "Acknowledgements of probe records whose outcome the broker did not tell (an answer lost, late or not matched to them), by resolution: not_applied (the record was delivered again within the record lock duration plus loss_grace_period, or the broker refused it late) or applied (it was not, or the broker confirmed it late).", "resolution"),
 		archived:        family.Counter("kafka_bench_share_records_archived_total", "Probe records the broker archived without accepting them, by reason: rejected (by the probe) or delivery_limit (released or left to its lock at the delivery attempt limit).", "reason"),
 		lagRecords:      family.Gauge("kafka_bench_share_group_lag_records", "Records of the probe topic not yet acknowledged by the share group (the broker's share-partition lag, summed over partitions)."),
 		members:         family.Gauge("kafka_bench_share_group_members", "Members of the probe's share group, as the group coordinator describes it."),
@@ -58,7 +63,7 @@ func newShareMetrics(reg prometheus.Registerer) *shareMetrics {
 
 func (m *shareMetrics) collectors() []family.Vec {
 	return []family.Vec{m.deliveryLatency, m.ackLatency, m.deliveries, m.redeliveries, m.acks, m.ackFailed,
-		m.archived, m.lagRecords, m.members}
+		m.ackUnknown, m.archived, m.lagRecords, m.members}
 }
 
 func (m *shareMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.collectors()...) }
@@ -71,6 +76,7 @@ type shareProbeMetrics struct {
 	redeliveries    map[tracker.Cause]prometheus.Counter
 	acks            map[tracker.ShareAction]prometheus.Counter
 	ackFailed       map[tracker.ShareAction]prometheus.Counter
+	unknown         map[tracker.UnknownResolution]prometheus.Counter
 	archivedReject  prometheus.Counter
 	archivedLimit   prometheus.Counter
 }
@@ -85,8 +91,12 @@ func (m *shareMetrics) forProbe(name string) *shareProbeMetrics {
 			tracker.CauseReleased:    m.redeliveries.WithLabelValues(name, tracker.CauseReleased.String()),
 			tracker.CauseLockExpired: m.redeliveries.WithLabelValues(name, tracker.CauseLockExpired.String()),
 		},
-		acks:           map[tracker.ShareAction]prometheus.Counter{},
-		ackFailed:      map[tracker.ShareAction]prometheus.Counter{},
+		acks:      map[tracker.ShareAction]prometheus.Counter{},
+		ackFailed: map[tracker.ShareAction]prometheus.Counter{},
+		unknown: map[tracker.UnknownResolution]prometheus.Counter{
+			tracker.UnknownApplied:    m.ackUnknown.WithLabelValues(name, ShareUnknownResolutions[0]),
+			tracker.UnknownNotApplied: m.ackUnknown.WithLabelValues(name, ShareUnknownResolutions[1]),
+		},
 		archivedReject: m.archived.WithLabelValues(name, ShareArchiveReasons[0]),
 		archivedLimit:  m.archived.WithLabelValues(name, ShareArchiveReasons[1]),
 	}
