@@ -31,6 +31,10 @@ const (
 	// shareAckTimeout bounds the wait for the broker's answer to one
 	// set of acknowledgements; past it their outcome is unknown.
 	shareAckTimeout = 10 * time.Second
+	// shareKickAfter is how long a member waits for a set's answer riding
+	// the fetch in flight before it makes its client send the set on its
+	// own (kickAcks).
+	shareKickAfter = 20 * time.Millisecond
 	// sharePollWait bounds one poll, so a member notices a stop.
 	sharePollWait = time.Second
 )
@@ -699,11 +703,28 @@ func (c *shareMember) queue(sets map[int32]*ackSet) {
 	}
 }
 
+// kickAcks makes the client send its queued acknowledgements now, without
+// waiting for their answer. A set waiting for its answer normally rides
+// the fetch in flight, and is answered within a round trip; but while a
+// poll leaves records of a fetch buffered (more than
+// consumer.max.poll.records), the client fetches nothing, and a set queued
+// meanwhile would wait for its client's ack timer (a second). Kicked at
+// once, the client would send every set on its own, a round trip before
+// the next fetch.
+func (c *shareMember) kickAcks() {
+	if c.client == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = c.client.FlushAcks(ctx) // signals every broker's flush; the cancelled wait returns at once
+}
+
 // waitAnswered waits until no earlier set of the sets' partitions waits
 // for its answer, at most shareAckTimeout: past it, the sets still waiting
 // are of unknown outcome. False when ctx ended.
 func (c *shareMember) waitAnswered(ctx context.Context, sets map[int32]*ackSet) bool {
-	var timeout <-chan time.Time
+	var timeout, kick <-chan time.Time
 	for {
 		c.mu.Lock()
 		waiting := false
@@ -722,10 +743,15 @@ func (c *shareMember) waitAnswered(ctx context.Context, sets map[int32]*ackSet) 
 			t := time.NewTimer(c.ackTimeout)
 			defer t.Stop()
 			timeout = t.C
+			k := time.NewTimer(shareKickAfter)
+			defer k.Stop()
+			kick = k.C
 		}
 		select {
 		case <-ctx.Done():
 			return false
+		case <-kick:
+			c.kickAcks()
 		case <-changed:
 		case <-timeout:
 			now := c.clk.now()
