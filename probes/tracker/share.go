@@ -68,12 +68,12 @@ type ShareConfig struct {
 type AckOutcome int8
 
 const (
-	// AckApplied: the broker confirmed it.
+	// AckApplied is an acknowledgement the broker confirmed.
 	AckApplied AckOutcome = iota + 1
-	// AckRefused: the broker refused it (the lock had expired, the record
-	// was acknowledged already): not applied.
+	// AckRefused is one the broker refused (the lock had expired, the
+	// record was acknowledged already): not applied.
 	AckRefused
-	// AckUnknown: no answer of the broker's (a request that failed or
+	// AckUnknown is no answer of the broker's (a request that failed or
 	// timed out, a session that ended, an answer that cannot be matched
 	// to it): applied or not.
 	AckUnknown
@@ -84,13 +84,13 @@ const (
 type UnknownResolution int8
 
 const (
-	// UnknownUnresolved: not an unknown outcome, or not settled yet.
+	// UnknownUnresolved is not an unknown outcome, or not settled yet.
 	UnknownUnresolved UnknownResolution = iota
-	// UnknownApplied: the broker applied it (it confirmed it late, or the
-	// record was not delivered again within the window).
+	// UnknownApplied is one the broker applied (it confirmed it late, or
+	// the record was not delivered again within the window).
 	UnknownApplied
-	// UnknownNotApplied: the broker did not apply it (it refused it late,
-	// or delivered the record again).
+	// UnknownNotApplied is one the broker did not apply (it refused it
+	// late, or delivered the record again).
 	UnknownNotApplied
 )
 
