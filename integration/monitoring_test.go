@@ -42,7 +42,8 @@ import (
 // capacity canary runs within 4 s of the start and takes about 5 s, so the
 // capacity row has data. The groups block exports the probes' own groups
 // (kafka-bench-a, kafka-bench-b), every 5 s, so the Consumer groups
-// dashboard has data.
+// dashboard has data. Probe a reads its topic from the start every 5 s
+// (catch_up), so the catch-up row has data.
 const exporterConfig = `
 probes:
   - name: a
@@ -50,6 +51,7 @@ probes:
     record_size: 200
     lag_interval: 1s
     capacity: {interval: 40s, step_duration: 1s, start_rate: 100, growth: 2, max_rate: 400, latency_slo: 5s}
+    catch_up: [{from: start, interval: 5s, max_duration: 2s}]
   - name: b
     rate: 100
     record_size: 1024
@@ -135,6 +137,8 @@ var noDataAllowed = []struct {
 	{dashboards.OverviewUID, "Connects and connect errors", "B", reasonKprom},
 	{dashboards.OverviewUID, "Capacity at the latency SLO: now vs 1 d and 7 d earlier", "B", reasonDays},
 	{dashboards.OverviewUID, "Capacity at the latency SLO: now vs 1 d and 7 d earlier", "C", reasonDays},
+	{dashboards.OverviewUID, "Catch-up throughput: now vs 1 d and 7 d earlier", "B", reasonDays},
+	{dashboards.OverviewUID, "Catch-up throughput: now vs 1 d and 7 d earlier", "C", reasonDays},
 	{dashboards.OverviewUID, "annotation: Probe started or settings changed", "", reasonEvent},
 	{dashboards.OverviewUID, "annotation: Broker config change", "", reasonEvent},
 	{dashboards.OverviewUID, "annotation: Topic config change", "", reasonEvent},
