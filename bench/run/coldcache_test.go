@@ -14,16 +14,7 @@ import (
 // Brokers whose segment files are not on this machine (kfake keeps them in
 // memory) leave the read warm, and say why.
 func TestDropPageCacheOfARemoteBroker(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := kfakeTopic(t, 1)
 	if err := cl.ProduceSync(context.Background(), &kgo.Record{Value: []byte("x")}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
@@ -35,16 +26,7 @@ func TestDropPageCacheOfARemoteBroker(t *testing.T) {
 
 // read_delay waits until the topic's newest record is that old.
 func TestWaitReadDelay(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := kfakeTopic(t, 2)
 	r, err := cl.ProduceSync(context.Background(), &kgo.Record{Value: []byte("x")}).First()
 	if err != nil {
 		t.Fatal(err)
@@ -56,4 +38,21 @@ func TestWaitReadDelay(t *testing.T) {
 	if age := time.Since(r.Timestamp.Truncate(time.Millisecond)); age < delay {
 		t.Errorf("returned when the newest record was %v old, want %v", age, delay)
 	}
+}
+
+// kfakeTopic is a client of an in-process cluster holding topic t of
+// partitions partitions, its records produced to t; closed with the test.
+func kfakeTopic(t *testing.T, partitions int32) *kgo.Client {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
 }
