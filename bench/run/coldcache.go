@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/spec"
 	"github.com/kafka-bench/kafka_bench_exporter/config"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // Page cache states of a consume-only read (result.ConsumeResult.PageCache).
@@ -60,18 +61,7 @@ func waitReadDelay(ctx context.Context, adm *kadm.Client, topic string, delay ti
 	if newest < 0 {
 		return nil // an empty topic: nothing to wait for
 	}
-	wait := time.Until(time.UnixMilli(newest).Add(delay))
-	if wait <= 0 {
-		return nil
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return pacer.Sleep(ctx, time.Until(time.UnixMilli(newest).Add(delay)))
 }
 
 // dropPageCache evicts the page cache of the segment files of topic

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // embedded is the achieved rate against the target on the embedded cluster,
@@ -52,7 +53,7 @@ func embeddedRow(ctx context.Context, bin, logPath string, rate float64, secs ti
 		return "", err
 	}
 	defer d.stop()
-	if err := sleep(ctx, 5*time.Second); err != nil { // past start-up
+	if err := pacer.Sleep(ctx, 5*time.Second); err != nil { // past start-up
 		return "", err
 	}
 	a, err := d.metrics()
@@ -60,7 +61,7 @@ func embeddedRow(ctx context.Context, bin, logPath string, rate float64, secs ti
 		return "", err
 	}
 	t0 := time.Now()
-	if err := sleep(ctx, secs); err != nil {
+	if err := pacer.Sleep(ctx, secs); err != nil {
 		return "", err
 	}
 	b, err := d.metrics()

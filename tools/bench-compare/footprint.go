@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // footprint is the exporter's always-on cost: CPU and RSS of the daemon
@@ -127,7 +128,7 @@ func (f *footprintRun) measure(ctx context.Context, p *process, url, counter str
 		m, err := scrape.Get(url)
 		return value(m, counter), err
 	}
-	if err := sleep(ctx, time.Duration(*f.warmup)*time.Second); err != nil {
+	if err := pacer.Sleep(ctx, time.Duration(*f.warmup)*time.Second); err != nil {
 		return window{}, err
 	}
 	s0, err := p.stats()
@@ -141,7 +142,7 @@ func (f *footprintRun) measure(ctx context.Context, p *process, url, counter str
 	t0 := time.Now()
 	var w window
 	for s := 15; s <= *f.secs; s += 15 {
-		if err := sleep(ctx, 15*time.Second); err != nil {
+		if err := pacer.Sleep(ctx, 15*time.Second); err != nil {
 			return window{}, err
 		}
 		if _, err := scrape.Get(url); err != nil {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // groupsBench is the consumer-group lag collector beside kminion's (its
@@ -334,7 +335,7 @@ func (g *groupsRun) waitLeaders(ctx context.Context, topics []int) error {
 			}
 			return errors.New("topics without leaders after 5 minutes")
 		}
-		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+		if err := pacer.Sleep(ctx, 500*time.Millisecond); err != nil {
 			return err
 		}
 	}
@@ -467,7 +468,7 @@ func (g *groupsRun) run(ctx context.Context, tool string, n, round int) (groupsR
 	}
 	r := groupsResult{tool: tool, groups: n, round: round, groupParts: len(g.want), requests: math.NaN()}
 	interval := time.Duration(*g.interval) * time.Second
-	if err := sleep(ctx, interval); err != nil { // past the start-up's own polls
+	if err := pacer.Sleep(ctx, interval); err != nil { // past the start-up's own polls
 		return r, err
 	}
 	load0 := loadAvg()
@@ -488,7 +489,7 @@ func (g *groupsRun) run(ctx context.Context, tool string, n, round int) (groupsR
 	tick := time.Now()
 	for range *g.polls {
 		tick = tick.Add(interval)
-		if err := sleep(ctx, time.Until(tick)); err != nil {
+		if err := pacer.Sleep(ctx, time.Until(tick)); err != nil {
 			return r, err
 		}
 		f, d, err := timedScrape(ctx, url)

@@ -127,18 +127,6 @@ func settle() {
 	time.Sleep(time.Second)
 }
 
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // report writes the Markdown report to stdout and to a file.
 type report struct {
 	w   io.Writer

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // replication is the replication latency across a real MirrorMaker 2: two
@@ -94,11 +95,11 @@ func replicationRow(ctx context.Context, bin, work string, a, b []string, rate f
 			log.Printf("repl %g: the copy is not caught up after 10 minutes; measuring anyway", rate)
 			break
 		}
-		if err := sleep(ctx, time.Second); err != nil {
+		if err := pacer.Sleep(ctx, time.Second); err != nil {
 			return "", err
 		}
 	}
-	if err := sleep(ctx, 5*time.Second); err != nil {
+	if err := pacer.Sleep(ctx, 5*time.Second); err != nil {
 		return "", err
 	}
 	before, err := d.metrics()
@@ -106,7 +107,7 @@ func replicationRow(ctx context.Context, bin, work string, a, b []string, rate f
 		return "", err
 	}
 	t0 := time.Now()
-	if err := sleep(ctx, secs); err != nil {
+	if err := pacer.Sleep(ctx, secs); err != nil {
 		return "", err
 	}
 	after, err := d.metrics()

@@ -21,6 +21,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/kclient"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/pacer"
 )
 
 // The Java producer defaults of Kafka 4.x, written out so both tools get them.
@@ -829,7 +830,7 @@ func (v *vsRun) seeds(ctx context.Context) error {
 // memory must go back once Kafka answers again.
 func (v *vsRun) cost(ctx context.Context) error {
 	settle()
-	if err := sleep(ctx, 20*time.Second); err != nil { // the broker idle again after the runs above
+	if err := pacer.Sleep(ctx, 20*time.Second); err != nil { // the broker idle again after the runs above
 		return err
 	}
 	d, err := startDaemon(ctx, v.bin, filepath.Join(v.work, "cost.log"), "--kafka.brokers="+strings.Join(v.brokers, ","),
@@ -838,7 +839,7 @@ func (v *vsRun) cost(ctx context.Context) error {
 		return err
 	}
 	defer d.stop()
-	if err := sleep(ctx, 30*time.Second); err != nil { // past start-up
+	if err := pacer.Sleep(ctx, 30*time.Second); err != nil { // past start-up
 		return err
 	}
 	p0, err := d.stats()
@@ -852,7 +853,7 @@ func (v *vsRun) cost(ctx context.Context) error {
 	}
 	last := first
 	for range *v.costSecs / 15 {
-		if err := sleep(ctx, 15*time.Second); err != nil {
+		if err := pacer.Sleep(ctx, 15*time.Second); err != nil {
 			return err
 		}
 		if last, err = d.metrics(); err != nil {
@@ -867,14 +868,14 @@ func (v *vsRun) cost(ctx context.Context) error {
 	if err := v.cluster.Pause(0); err != nil {
 		return err
 	}
-	err = sleep(ctx, 20*time.Second)
+	err = pacer.Sleep(ctx, 20*time.Second)
 	if rerr := v.cluster.Resume(0); rerr != nil && err == nil {
 		err = rerr
 	}
 	if err != nil {
 		return err
 	}
-	if err := sleep(ctx, time.Minute); err != nil {
+	if err := pacer.Sleep(ctx, time.Minute); err != nil {
 		return err
 	}
 	p2, err := d.stats()
