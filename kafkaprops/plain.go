@@ -73,14 +73,20 @@ func (pl *Plain) Check(v any) string {
 	if !ok || (n >= pl.Min && (pl.Max == 0 || n <= pl.Max)) {
 		return ""
 	}
-	problem := fmt.Sprintf("must be >= %d", pl.Min)
+	return "must be " + pl.rangeText(">=")
+}
+
+// rangeText is pl's range, its lower bound alone written atLeast n, and
+// the reason for it.
+func (pl *Plain) rangeText(atLeast string) string {
+	r := fmt.Sprintf("%s %d", atLeast, pl.Min)
 	if pl.Max != 0 {
-		problem = fmt.Sprintf("must be %d … %d", pl.Min, pl.Max)
+		r = fmt.Sprintf("%d … %d", pl.Min, pl.Max)
 	}
 	if pl.Why != "" {
-		problem += " (" + pl.Why + ")"
+		r += " (" + pl.Why + ")"
 	}
-	return problem
+	return r
 }
 
 // ValuesDoc is the values plain property p accepts as the reference
@@ -91,14 +97,7 @@ func (p Property) ValuesDoc() string {
 	case pl.Values != "" || p.Type == TypeBoolean || p.Type == TypeString:
 		return pl.Values
 	}
-	r := fmt.Sprintf("≥ %d", pl.Min)
-	if pl.Max != 0 {
-		r = fmt.Sprintf("%d … %d", pl.Min, pl.Max)
-	}
-	if pl.Why != "" {
-		r += " (" + pl.Why + ")"
-	}
-	return r
+	return pl.rangeText("≥")
 }
 
 // Plains are the plain properties of block ("producer" or "consumer"),
