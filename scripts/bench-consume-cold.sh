@@ -72,11 +72,20 @@ for round in $(seq 1 "$ROUNDS"); do
 	done
 done
 cat "$OUT/disk.txt"
-echo "| max.partition.fetch.bytes | consumers | page cache | MB/s, each round | records/s, each round |"
-echo "|---:|---:|---|---|---|"
+echo "| max.partition.fetch.bytes | consumers | page cache | MB/s, median | MB/s, each round | records/s, each round |"
+echo "|---:|---:|---|---:|---|---|"
 for mode in warm cold; do
 	jq -rs --arg mode "$mode" '
+		def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 		[.[][]] | group_by(.params["max.partition.fetch.bytes"]) | .[] |
-		"| \(.[0].params["max.partition.fetch.bytes"]) | \(.[0].params.consumers) | \(.[0].consume.page_cache // $mode) | \([.[].consume.mb_per_sec] | map(tostring) | join(" ")) | \([.[].consume.records_per_sec | floor] | map(tostring) | join(" ")) |"
+		"| \(.[0].params["max.partition.fetch.bytes"]) | \(.[0].params.consumers) | \(.[0].consume.page_cache // $mode) | \([.[].consume.mb_per_sec] | median | . * 10 | round / 10) | \([.[].consume.mb_per_sec] | map(tostring) | join(" ")) | \([.[].consume.records_per_sec | floor] | map(tostring) | join(" ")) |"
 	' "$OUT"/"$mode"-*.json
 done
+echo
+echo "cold / warm, medians of MB/s:"
+jq -rs '
+	def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+	[.[][] | {f: .params["max.partition.fetch.bytes"], cold: (.consume.page_cache == "cold"), mb: .consume.mb_per_sec}] |
+	group_by(.f) | .[] |
+	"max.partition.fetch.bytes \(.[0].f): \(([.[] | select(.cold) | .mb] | median) / ([.[] | select(.cold | not) | .mb] | median) * 100 | round / 100)"
+' "$OUT"/warm-*.json "$OUT"/cold-*.json

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -36,7 +37,7 @@ func (r *Runner) beforeRead(ctx context.Context, adm *kadm.Client, b *spec.Bench
 	if !b.Cold {
 		return "", nil
 	}
-	state := dropPageCache(ctx, adm, p.Topic)
+	state := DropPageCache(ctx, adm, p.Topic, false)
 	logger.Info("page cache before the read", "topic", p.Topic, "page_cache", state)
 	return state, nil
 }
@@ -64,12 +65,14 @@ func waitReadDelay(ctx context.Context, adm *kadm.Client, topic string, delay ti
 	return pacer.Sleep(ctx, time.Until(time.UnixMilli(newest).Add(delay)))
 }
 
-// dropPageCache evicts the page cache of the segment files of topic
+// DropPageCache evicts the page cache of the segment files of topic
 // (fsync, then posix_fadvise POSIX_FADV_DONTNEED, which needs no root, on
 // each file of each partition's directory) where the brokers' log
 // directories are on this machine, and says so: "cold", or "warm only: "
-// and why not. Pages a broker has mapped stay: the indexes.
-func dropPageCache(ctx context.Context, adm *kadm.Client, topic string) string {
+// and why not. Pages a broker has mapped stay: the indexes. With
+// keepActive the newest segment of each partition (the one written to, and
+// read by a consumer at the tail) keeps its pages.
+func DropPageCache(ctx context.Context, adm *kadm.Client, topic string, keepActive bool) string {
 	dirs, err := adm.DescribeAllLogDirs(ctx, nil) // every topic: a set of a topic alone needs its partitions
 	if err != nil {
 		return pageCacheWarm + "describing the brokers' log directories: " + err.Error()
@@ -96,7 +99,7 @@ func dropPageCache(ctx context.Context, adm *kadm.Client, topic string) string {
 		return pageCacheWarm + "the brokers list no log directory of " + topic
 	}
 	for _, dir := range partDirs {
-		if err := evictDir(dir); err != nil {
+		if err := evictDir(dir, keepActive); err != nil {
 			return pageCacheWarm + err.Error()
 		}
 	}
@@ -110,15 +113,25 @@ func cmpErr(first, err error) error {
 	return err
 }
 
-// evictDir drops the page cache of every regular file in dir.
-func evictDir(dir string) error {
-	entries, err := os.ReadDir(dir)
+// evictDir drops the page cache of every regular file in dir; with
+// keepActive, not of the newest segment's log file (the largest base
+// offset: the names are zero-padded, so the last in order).
+func evictDir(dir string, keepActive bool) error {
+	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return err
 	}
+	active := ""
+	if keepActive {
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".log") {
+				active = e.Name()
+			}
+		}
+	}
 	var errs []error
 	for _, e := range entries {
-		if !e.Type().IsRegular() {
+		if !e.Type().IsRegular() || e.Name() == active {
 			continue
 		}
 		errs = append(errs, evictFile(filepath.Join(dir, e.Name())))

@@ -52,10 +52,37 @@ func TestEvictDirDropsThePageCache(t *testing.T) {
 	if n := resident(t, path); n == 0 {
 		t.Fatalf("no page of a file just read is resident: cannot tell an eviction")
 	}
-	if err := evictDir(dir); err != nil {
+	if err := evictDir(dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if n := resident(t, path); n != 0 {
 		t.Errorf("%d pages still resident after the eviction, want 0", n)
+	}
+}
+
+// With keepActive, the newest segment's log file keeps its pages (a tail
+// reader finds it in the page cache) and the older ones are evicted.
+func TestEvictDirKeepsTheActiveSegment(t *testing.T) {
+	dir := t.TempDir()
+	older, newest := filepath.Join(dir, "00000000000000000000.log"), filepath.Join(dir, "00000000000000001000.log")
+	for _, path := range []string{older, newest} {
+		if err := os.WriteFile(path, make([]byte, 4<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
+		if n := resident(t, path); n == 0 {
+			t.Fatalf("no page of %s, just read, is resident: cannot tell an eviction", path)
+		}
+	}
+	if err := evictDir(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	if n := resident(t, older); n != 0 {
+		t.Errorf("%d pages of the older segment still resident, want 0", n)
+	}
+	if n := resident(t, newest); n == 0 {
+		t.Error("the newest segment was evicted too")
 	}
 }

@@ -18,9 +18,9 @@ func TestDropPageCacheOfARemoteBroker(t *testing.T) {
 	if err := cl.ProduceSync(context.Background(), &kgo.Record{Value: []byte("x")}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
-	got := dropPageCache(context.Background(), kadm.NewClient(cl), "t")
+	got := DropPageCache(context.Background(), kadm.NewClient(cl), "t", false)
 	if !strings.HasPrefix(got, pageCacheWarm) || len(got) == len(pageCacheWarm) {
-		t.Errorf("dropPageCache = %q, want %q and why", got, pageCacheWarm)
+		t.Errorf("DropPageCache = %q, want %q and why", got, pageCacheWarm)
 	}
 }
 

@@ -3,6 +3,7 @@
 package scrape
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,8 +22,23 @@ type Families map[string]*dto.MetricFamily
 
 // Get scrapes url (text format).
 func Get(url string) (Families, error) {
+	return get(url, expfmt.NewFormat(expfmt.TypeTextPlain))
+}
+
+// GetProto scrapes url in the protobuf format, the one that carries native
+// histograms' buckets.
+func GetProto(url string) (Families, error) {
+	return get(url, expfmt.NewFormat(expfmt.TypeProtoDelim))
+}
+
+func get(url string, format expfmt.Format) (Families, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", string(format))
 	client := http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(url)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +46,23 @@ func Get(url string) (Families, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
-	return Parse(resp.Body)
+	if format.FormatType() != expfmt.TypeProtoDelim {
+		return Parse(resp.Body)
+	}
+	if got := expfmt.ResponseFormat(resp.Header); got.FormatType() != expfmt.TypeProtoDelim {
+		return nil, fmt.Errorf("GET %s: answered %q, not the protobuf format asked for", url, got)
+	}
+	f := Families{}
+	dec := expfmt.NewDecoder(resp.Body, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
+			return f, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("GET %s: %w", url, err)
+		}
+		f[mf.GetName()] = mf
+	}
 }
 
 // MustGather reads g as a scrape would find it, by family name; an error

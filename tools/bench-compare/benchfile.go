@@ -45,8 +45,9 @@ type (
 		File string `yaml:"file,omitempty"`
 	}
 	topicKeys struct {
-		Partitions        int32 `yaml:"partitions"`
-		ReplicationFactor int16 `yaml:"replication_factor,omitempty"`
+		Partitions        int32             `yaml:"partitions"`
+		ReplicationFactor int16             `yaml:"replication_factor,omitempty"`
+		Configs           map[string]string `yaml:"configs,omitempty"`
 	}
 	producerKeys struct {
 		Acks                  string `yaml:"acks,omitempty"`

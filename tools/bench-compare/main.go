@@ -8,6 +8,7 @@
 //	go run ./tools/bench-compare replication [seconds] [rate ...]
 //	go run ./tools/bench-compare workers
 //	go run ./tools/bench-compare groups
+//	go run ./tools/bench-compare catchup
 //
 // The subcommands:
 //
@@ -24,6 +25,8 @@
 //   - groups: the consumer-group lag collector beside kminion's and
 //     kafka_exporter's (binaries given by flag): CPU, requests and wall time
 //     per poll, RSS, the lag of every group-partition compared
+//   - catchup: the steady probe's end-to-end latency during and outside
+//     cold catch-up reads of its own topic, capped and uncapped
 //
 // Settings are flags of each subcommand (-h lists them); each flag's default
 // is the environment variable of the same name in capitals (ROUNDS,
@@ -62,13 +65,14 @@ var subcommands = map[string]func(ctx context.Context, args []string) error{
 	"replication": replication,
 	"workers":     workers,
 	"groups":      groupsBench,
+	"catchup":     catchUpImpact,
 }
 
 func main() {
 	log.SetFlags(log.Ltime)
 	log.SetPrefix("bench-compare: ")
 	if len(os.Args) < 2 || subcommands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: bench-compare vs-kafka|embedded|footprint|replication|workers|groups [flags] [args]  (each takes -h)")
+		fmt.Fprintln(os.Stderr, "usage: bench-compare vs-kafka|embedded|footprint|replication|workers|groups|catchup [flags] [args]  (each takes -h)")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
