@@ -53,15 +53,11 @@ func catchUpImpact(ctx context.Context, args []string) error {
 			return fmt.Errorf("-%s (%s): %d, want > 0", name, envName(name), v)
 		}
 	}
-	work, cleanup, err := workDir(*out, "bench-catchup")
+	work, bin, cleanup, err := exporterIn(ctx, *out, "bench-catchup")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	bin, err := build(ctx, work, "./cmd/kafka_bench_exporter")
-	if err != nil {
-		return err
-	}
 	c, err := startBroker(ctx)
 	if err != nil {
 		return err

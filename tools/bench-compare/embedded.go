@@ -26,15 +26,11 @@ func embedded(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	work, cleanup, err := workDir(*out, "bench-embedded")
+	work, bin, cleanup, err := exporterIn(ctx, *out, "bench-embedded")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	bin, err := build(ctx, work, "./cmd/kafka_bench_exporter")
-	if err != nil {
-		return err
-	}
 	fmt.Println("| target rec/s | seconds | achieved rec/s | achieved / target | consumed rec/s | lost | dup | CPU (cores) | RSS MiB | p99 produce ms |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, rate := range rates {

@@ -97,6 +97,19 @@ func workDir(dir, pattern string) (string, func(), error) {
 	return d, func() { _ = os.RemoveAll(d) }, err
 }
 
+// exporterIn is workDir(dir, pattern) with the exporter built into it.
+func exporterIn(ctx context.Context, dir, pattern string) (work, bin string, cleanup func(), err error) {
+	if work, cleanup, err = workDir(dir, pattern); err != nil {
+		return "", "", nil, err
+	}
+	log.Printf("building into %s", work)
+	if bin, err = build(ctx, work, "./cmd/kafka_bench_exporter"); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	return work, bin, cleanup, nil
+}
+
 // build builds a package of this repository into dir (run from its root).
 func build(ctx context.Context, dir, pkg string) (string, error) {
 	if _, err := os.Stat("go.mod"); err != nil {

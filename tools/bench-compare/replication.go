@@ -28,15 +28,11 @@ func replication(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	work, cleanup, err := workDir(*out, "bench-replication")
+	work, bin, cleanup, err := exporterIn(ctx, *out, "bench-replication")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	bin, err := build(ctx, work, "./cmd/kafka_bench_exporter")
-	if err != nil {
-		return err
-	}
 	a, err := startBroker(ctx)
 	if err != nil {
 		return err

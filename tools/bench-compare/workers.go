@@ -32,7 +32,7 @@ func workers(ctx context.Context, args []string) (err error) {
 	if err := s.parse(args); err != nil {
 		return err
 	}
-	work, cleanup, err := workDir(*out, "bench-workers")
+	work, bin, cleanup, err := exporterIn(ctx, *out, "bench-workers")
 	if err != nil {
 		return err
 	}
@@ -46,11 +46,6 @@ func workers(ctx context.Context, args []string) (err error) {
 			err = cerr
 		}
 	}()
-	log.Printf("building into %s", work)
-	bin, err := build(ctx, work, "./cmd/kafka_bench_exporter")
-	if err != nil {
-		return err
-	}
 	c, err := startBroker(ctx)
 	if err != nil {
 		return err
