@@ -56,6 +56,24 @@ func (p *Pool) Get(h Header) []byte {
 	return b
 }
 
+// Fill writes h and the next body into b, a buffer an earlier Fill or Get
+// returned (or nil: a new one is made), and returns the record. It is Get
+// for a caller that keeps its buffers itself (the producer keeps each with
+// its record), so the free list, and its lock per buffer given back, is
+// left out. The caller must not modify the result.
+func (p *Pool) Fill(b []byte, h Header) []byte {
+	p.mu.Lock()
+	src := p.body.next()
+	p.mu.Unlock()
+	if cap(b) != p.capacity {
+		b = make([]byte, p.capacity)
+	}
+	b = b[:HeaderSize+len(src)]
+	copy(b[HeaderSize:], src)
+	Encode(b, h)
+	return b
+}
+
 // Put returns a buffer once the produce promise has fired. Buffers that did
 // not come from this pool (wrong capacity) are dropped rather than reused;
 // putting a buffer twice would hand it to two records, so the caller must not.
