@@ -20,6 +20,8 @@ type Pool struct {
 	free [][]byte
 	out  int // buffers handed out and not yet put back
 	peak int // most buffers out at once since the last Trim
+	// scratch is where Fill makes a header (encodeVia), under mu.
+	scratch [HeaderSize]byte
 }
 
 // NewPool returns a pool of records made as b says. It panics on a size
@@ -62,15 +64,15 @@ func (p *Pool) Get(h Header) []byte {
 // its record), so the free list, and its lock per buffer given back, is
 // left out. The caller must not modify the result.
 func (p *Pool) Fill(b []byte, h Header) []byte {
-	p.mu.Lock()
-	src := p.body.next()
-	p.mu.Unlock()
 	if cap(b) != p.capacity {
 		b = make([]byte, p.capacity)
 	}
+	p.mu.Lock()
+	src := p.body.next()
 	b = b[:HeaderSize+len(src)]
+	encodeVia(&p.scratch, b, h)
+	p.mu.Unlock()
 	copy(b[HeaderSize:], src)
-	Encode(b, h)
 	return b
 }
 
