@@ -36,7 +36,7 @@ func (p *Probe) watch(ctx context.Context, recreated chan<- struct{}) {
 		p.describeGroup(ctx)
 		p.live.update(now)
 		if pr := p.producer.Load(); pr != nil {
-			pr.pool.Trim() // memory taken while Kafka was away goes back
+			pr.trim() // memory taken while Kafka was away goes back
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -64,13 +63,13 @@ type producer struct {
 	runDeps
 	client *kgo.Client
 	pool   *payload.Pool
-	// records recycles sent records once their promise has run: franz-go
-	// reads nothing of a record after calling its promise (it takes the
-	// record's size before) but its Context (sentHeader), so a record is
-	// reused instead of allocated per record, which on a heap as large as
-	// a bench's (its exact histograms) meant touching fresh memory for
-	// every one.
-	records sync.Pool
+	// records recycles sent records, each with its value buffer, once
+	// their promise has run: franz-go reads nothing of a record after
+	// calling its promise (it takes the record's size before) but its
+	// Context (sentHeader), so a record is reused instead of allocated per
+	// record, which on a heap as large as a bench's (its exact histograms)
+	// meant touching fresh memory for every one.
+	records *recycler
 	// seqs holds the next sequence number of each partition; only the
 	// produce loop touches it.
 	seqs []uint64
@@ -101,6 +100,9 @@ type producer struct {
 	// seconds; with acks=0 franz-go reports offsets counted from 0 in every
 	// batch, which would make it a confident wrong number.
 	lagTimes bool
+	// sampled skips produceTimes' lock for the acknowledgements it keeps
+	// no sample of; only promises touch it.
+	sampled sampleCache
 	// txn is the open transaction's state; nil without transactional.id
 	// (txn.go). Only the produce loop touches it.
 	txn *txn
@@ -117,10 +119,12 @@ type producer struct {
 // newProducer makes a producer on client; limit > 0 stops it after that
 // many records.
 func newProducer(d runDeps, client *kgo.Client, limit uint64) *producer {
+	pool := NewPool(d.cfg, d.payload, d.logger)
 	pr := &producer{
 		runDeps:   d,
 		client:    client,
-		pool:      NewPool(d.cfg, d.payload, d.logger),
+		pool:      pool,
+		records:   newRecycler(pool.MaxSize()),
 		maxBehind: time.Duration(d.cfg.Producer.DeliveryTimeoutMS) * time.Millisecond,
 		limit:     limit,
 		trackers:  d.seqTrackers(),
@@ -220,13 +224,16 @@ func (pr *producer) readWall(now time.Time) { pr.wallSkew = pr.clk.wall().Sub(no
 // it, and that wait is their send delay (and, unpaced, part of their
 // latency, which is then measured from the hand-off).
 func handOut(clock pacer.Clock, pc *pacer.Pacer, first, n uint64, unlimited bool, send func(intended, now time.Time)) {
-	for i := first; i < first+n; i++ {
-		now := clock.Now()
-		intended := now
-		if !unlimited {
-			intended = pc.Intended(i)
+	for i, end := first, first+n; i < end; {
+		intended, next := pc.Round(i) // the round's time, once per round
+		for next = min(next, end); i < next; i++ {
+			now := clock.Now()
+			if unlimited {
+				send(now, now)
+			} else {
+				send(intended, now)
+			}
 		}
-		send(intended, now)
 	}
 }
 
@@ -257,13 +264,9 @@ func (pr *producer) record(intended, now time.Time) *kgo.Record {
 	pr.seqs[part]++
 	h := payload.Header{RunID: pr.runID, Partition: part, Seq: seq, Intended: intended.UnixNano()}
 	pr.ev.Sent(now.Sub(intended))
-	sr, _ := pr.records.Get().(*sentRecord)
-	if sr == nil {
-		sr = new(sentRecord)
-		sr.header.rec = sr
-	}
-	sr.Record = kgo.Record{Partition: part, Value: pr.pool.Get(h), Timestamp: now.Add(pr.wallSkew), Context: &sr.header}
-	sr.header.Header = h
+	sr := pr.records.get()
+	sr.Record = kgo.Record{Partition: part, Value: pr.pool.Fill(sr.Value, h), Timestamp: now.Add(pr.wallSkew), Context: &sr.header}
+	sr.header.partition, sr.header.seq, sr.header.intended = part, seq, h.Intended
 	return &sr.Record
 }
 
@@ -272,21 +275,27 @@ func (pr *producer) record(intended, now time.Time) *kgo.Record {
 // the header, so the promise reads it from there instead of decoding the
 // value: by the time Kafka answers, the value has long left the CPU's
 // caches, and reading its first bytes was the most expensive step of a
-// promise.
+// promise. It is 192 bytes, a size class of Go's allocator, whose objects are
+// 64-byte aligned: the header then shares the record's last cache line with
+// the offset and leader epoch franz-go writes just before the promise, and
+// the promise reads no line that franz-go has not already brought in
+// (TestSentRecordFillsThreeCacheLines). The run id is the producer's.
 type sentRecord struct {
 	kgo.Record
 	header sentHeader
 }
 
-// sentHeader is a sent record's header and its Context, which is never
-// done and holds no values, as context.Background. Its methods read none of
-// its fields: franz-go may keep asking a record's Context whether it is done
-// after the record's promise has run (the goroutine that waits for an
-// unknown topic's metadata holds the first record's), while the record is
-// already reused for the next one.
+// sentHeader is a sent record's header (but its run id, the producer's)
+// and its Context, which is never done and holds no values, as
+// context.Background. Its methods read none of its fields: franz-go may keep
+// asking a record's Context whether it is done after the record's promise
+// has run (the goroutine that waits for an unknown topic's metadata holds
+// the first record's), while the record is already reused for the next one.
 type sentHeader struct {
-	payload.Header
-	rec *sentRecord // the record it is beside, to recycle; set once
+	seq       uint64
+	intended  int64
+	rec       *sentRecord // the record it is beside, to recycle; set once
+	partition int32
 }
 
 func (*sentHeader) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -294,33 +303,38 @@ func (*sentHeader) Done() <-chan struct{}       { return nil }
 func (*sentHeader) Err() error                  { return nil }
 func (*sentHeader) Value(any) any               { return nil }
 
-// sentHeaderOf is the header of a record the producer made, and that record
+// headerOf is the header of a record the producer made, and that record
 // (nil for a record of another making, none in the probe, whose header is
 // decoded).
-func sentHeaderOf(r *kgo.Record) (payload.Header, *sentRecord, error) {
+func (pr *producer) headerOf(r *kgo.Record) (payload.Header, *sentRecord, error) {
 	if sh, ok := r.Context.(*sentHeader); ok {
-		return sh.Header, sh.rec, nil
+		return payload.Header{RunID: pr.runID, Partition: sh.partition, Seq: sh.seq, Intended: sh.intended}, sh.rec, nil
 	}
 	h, err := payload.Decode(r.Value)
 	return h, nil, err
 }
 
 // promise runs on franz-go's callback goroutine for each record; it reads the
-// header back (sentHeaderOf) instead of capturing it, so no closure is allocated
+// header back (headerOf) instead of capturing it, so no closure is allocated
 // per record. The record is recycled when it returns (records).
 func (pr *producer) promise(r *kgo.Record, err error) {
-	h, sr, derr := sentHeaderOf(r)
-	if sr != nil {
-		defer pr.records.Put(sr)
-	}
+	h, sr, derr := pr.headerOf(r)
 	pr.acknowledged(r, h, derr, err)
+	if sr != nil {
+		pr.records.put(sr) // its value buffer with it
+	} else {
+		pr.pool.Put(r.Value)
+	}
 }
+
+// trim gives back the records that a burst in flight (Kafka away) left
+// spare; called periodically.
+func (pr *producer) trim() { pr.records.trim() }
 
 // acknowledged accounts for the record r with header h whose produce ended
 // with err (nil: acknowledged).
 func (pr *producer) acknowledged(r *kgo.Record, h payload.Header, derr, err error) {
 	now := pr.clk.now()
-	pr.pool.Put(r.Value)
 	if derr != nil {
 		return // cannot happen: the value is ours
 	}
@@ -342,7 +356,7 @@ func (pr *producer) acknowledged(r *kgo.Record, h payload.Header, derr, err erro
 	pr.trackers.acked(id, now)
 	pr.live.produced(now)
 	if pr.lagTimes {
-		pr.produceTimes.add(r.Partition, r.Offset, h.Intended)
+		pr.sampled.add(pr.produceTimes, r.Partition, r.Offset, h.Intended)
 	}
 }
 

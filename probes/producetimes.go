@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // maxSamples bounds the (offset, time) samples kept per partition.
@@ -23,15 +24,21 @@ type samples struct {
 	offsets []int64
 	times   []int64 // unix ns
 	spacing int64   // minimum offset distance between samples
+	// gen changes with every change of the samples (add keeping one,
+	// prune, reset), so a sampleCache knows its window is stale. Changed
+	// under produceTimes.mu, read without it.
+	gen atomic.Uint64
 }
 
 func newProduceTimes() *produceTimes { return &produceTimes{parts: map[int32]*samples{}} }
 
-// add records that the record at offset was intended at t (unix ns).
-func (pt *produceTimes) add(partition int32, offset, t int64) {
+// add records that the record at offset was intended at t (unix ns). It
+// returns the partition's skip window after it, [last, next): the offsets
+// an add keeps no sample of while the samples' generation is still gen.
+func (pt *produceTimes) add(partition int32, offset, t int64) (last, next int64, s *samples, gen uint64) {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	s := pt.parts[partition]
+	s = pt.parts[partition]
 	if s == nil {
 		s = &samples{spacing: 1}
 		pt.parts[partition] = s
@@ -43,7 +50,7 @@ func (pt *produceTimes) add(partition int32, offset, t int64) {
 			// The topic was recreated (offsets restarted): start over.
 			s.offsets, s.times, s.spacing = s.offsets[:0], s.times[:0], 1
 		} else if offset-last < s.spacing {
-			return
+			return last, last + s.spacing, s, s.gen.Load()
 		}
 	}
 	if len(s.offsets) == maxSamples {
@@ -51,6 +58,44 @@ func (pt *produceTimes) add(partition int32, offset, t int64) {
 	}
 	s.offsets = append(s.offsets, offset)
 	s.times = append(s.times, t)
+	return offset, offset + s.spacing, s, s.gen.Add(1)
+}
+
+// sampleCache is one adder's copy of the skip windows add returns, by
+// partition: most acknowledged records fall inside their partition's window
+// (one sample is kept per spacing offsets), and those skip add's lock and
+// map lookup. Its adds must not run concurrently (the producer's promises,
+// which franz-go calls one at a time).
+type sampleCache struct {
+	wins []sampleWindow
+}
+
+type sampleWindow struct {
+	last, next int64
+	s          *samples // nil: none yet
+	gen        uint64   // s's when the window was given
+}
+
+// maxCachedPartitions bounds the windows a sampleCache keeps.
+const maxCachedPartitions = 1 << 16
+
+// add is pt.add, skipped when the record falls inside the window add gave
+// last for its partition and nothing changed the samples since (gen): then
+// pt.add would have kept nothing either.
+func (c *sampleCache) add(pt *produceTimes, partition int32, offset, t int64) {
+	if partition >= 0 && int(partition) < len(c.wins) {
+		if w := &c.wins[partition]; offset >= w.last && offset < w.next && w.s != nil && w.gen == w.s.gen.Load() {
+			return
+		}
+	}
+	last, next, s, gen := pt.add(partition, offset, t)
+	if partition < 0 || partition >= maxCachedPartitions {
+		return
+	}
+	for int(partition) >= len(c.wins) {
+		c.wins = append(c.wins, sampleWindow{})
+	}
+	c.wins[partition] = sampleWindow{last: last, next: next, s: s, gen: gen}
 }
 
 func (s *samples) compact() {
@@ -109,6 +154,9 @@ func scale(d int64, num, den uint64) int64 {
 func (pt *produceTimes) reset() {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
+	for _, s := range pt.parts {
+		s.gen.Add(1)
+	}
 	clear(pt.parts)
 }
 
@@ -131,4 +179,5 @@ func (pt *produceTimes) prune(partition int32, committed int64) {
 	for s.spacing > 1 && len(s.offsets) < maxSamples/4 {
 		s.spacing /= 2
 	}
+	s.gen.Add(1)
 }

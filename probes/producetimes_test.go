@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -107,5 +108,58 @@ func TestProduceTimesLongBacklog(t *testing.T) {
 	back.add(0, count, base)
 	if got, _ := back.timeOf(0, count/2); got != base+span/2 {
 		t.Errorf("decreasing times: timeOf(%d) = %d, want %d", count/2, got, base+span/2)
+	}
+}
+
+// The producer's sampleCache keeps exactly the samples produceTimes.add
+// keeps, through compaction, pruning (which narrows the spacing), a reset,
+// offsets that restart (a recreated topic) under another adder, and
+// partitions outside its cache.
+func TestSampleCacheKeepsWhatAddKeeps(t *testing.T) {
+	plain, cached := newProduceTimes(), newProduceTimes()
+	var c, other sampleCache
+	offsets := map[int32]int64{}
+	parts := []int32{0, 1, 2, -1, maxCachedPartitions + 1}
+	both := func(a *sampleCache, part int32, off, at int64) {
+		plain.add(part, off, at)
+		a.add(cached, part, off, at)
+	}
+	for i := range 200_000 {
+		part := parts[i%len(parts)]
+		offsets[part] += 1 + int64(i%3)
+		off, at := offsets[part], int64(i)*1000
+		switch {
+		case i%20_011 == 0 && i > 0: // the group caught up: few samples left, finer spacing
+			plain.prune(part, off-3)
+			cached.prune(part, off-3)
+		case i == 150_000:
+			plain.reset()
+			cached.reset()
+		case i == 120_000: // another producer, on a recreated topic
+			both(&other, 1, 2, at)
+		}
+		both(&c, part, off, at)
+		if i%250 == 0 || i > 199_000 { // a later prune would hide a difference
+			same(t, i, plain, cached)
+		}
+	}
+	for _, part := range parts {
+		if p := plain.parts[part]; p.spacing < 4 {
+			t.Errorf("partition %d: spacing %d at the end; the test means windows wider than one offset", part, p.spacing)
+		}
+	}
+}
+
+// same fails unless a and b hold the same samples.
+func same(t *testing.T, i int, a, b *produceTimes) {
+	t.Helper()
+	if len(a.parts) != len(b.parts) {
+		t.Fatalf("after add %d: samples of %d and %d partitions", i, len(a.parts), len(b.parts))
+	}
+	for part, p := range a.parts {
+		q := b.parts[part]
+		if q == nil || fmt.Sprint(p.offsets, p.times, p.spacing) != fmt.Sprint(q.offsets, q.times, q.spacing) {
+			t.Fatalf("after add %d, partition %d: the cache kept %v, add alone %v (spacing %d)", i, part, q, p.offsets, p.spacing)
+		}
 	}
 }

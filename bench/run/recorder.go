@@ -38,8 +38,10 @@ type Recorder struct {
 	// aborted or did not end: acknowledged, yet not to be read.
 	notCommitted int64
 	produce      side
-	// acked and seen (in acct) are kept under pmu and cmu respectively.
-	acct *result.Accounting
+	// acked and seen (in acct) are kept under pmu and cmu respectively,
+	// and added to through ackedAdd and seenAdd.
+	acct              *result.Accounting
+	ackedAdd, seenAdd *result.Adder
 
 	cmu      sync.Mutex
 	consumed int64 // including warm-up
@@ -129,6 +131,7 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 		acct:         result.NewAccounting(),
 		rebalances:   result.NewHistogram(),
 	}
+	r.ackedAdd, r.seenAdd = result.NewAdder(r.acct.Acked), result.NewAdder(r.acct.Seen)
 	if warmup == 0 {
 		close(r.warmedUp)
 	}
@@ -140,7 +143,7 @@ func NewRecorder(warmup int64, allRecords bool, consumeLimit int64) *Recorder {
 func (r *Recorder) Produced(now time.Time, latency time.Duration, bytes int, id probes.RecordID) {
 	r.pmu.Lock()
 	defer r.pmu.Unlock()
-	r.acct.Acked.Add(id)
+	r.ackedAdd.Add(id)
 	r.acked++
 	if r.acked <= r.warmup {
 		if r.acked == r.warmup {
@@ -202,7 +205,7 @@ func (r *Recorder) Consumed(now time.Time, endToEnd time.Duration, bytes int, ow
 	if !ownRun && !r.allRecords {
 		return
 	}
-	if ownRun && !r.acct.Seen.Add(id) {
+	if ownRun && !r.seenAdd.Add(id) {
 		r.acct.Duplicates++
 	}
 	if r.consumeLimit > 0 && r.consumed >= r.consumeLimit {

@@ -71,6 +71,22 @@ func (p *Pacer) Intended(i uint64) time.Time {
 	return p.roundTime(i / p.round)
 }
 
+// Round returns the intended send time of record i, as Intended, and the
+// index of the first record of the next round: every record in between
+// shares that time, so a caller handing out many records computes it once
+// per round. For an unlimited rate it is start and no record ends the round.
+func (p *Pacer) Round(i uint64) (intended time.Time, next uint64) {
+	if p.unlimited() {
+		return p.start, math.MaxUint64
+	}
+	r := i / p.round
+	next = (r + 1) * p.round
+	if next <= i { // past 2^64
+		next = math.MaxUint64
+	}
+	return p.roundTime(r), next
+}
+
 func (p *Pacer) roundTime(r uint64) time.Time {
 	d := float64(r) * p.nsPerRound
 	if !(d < math.MaxInt64) { // +Inf too; converting 2^63 or more is undefined

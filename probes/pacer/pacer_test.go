@@ -421,3 +421,29 @@ func TestTinyRates(t *testing.T) {
 		}
 	}
 }
+
+// Round gives the time Intended gives every record of a round, and where the
+// round ends, at any rate and round size, up to the last index.
+func TestRoundMatchesIntended(t *testing.T) {
+	for _, c := range []struct {
+		rate  float64
+		round uint64
+	}{{30, 3}, {1000, 20}, {33333.3, 667}, {1e9, 1}, {0, 5}} {
+		p := New(&fakeClock{now: epoch}, epoch, c.rate, c.round)
+		for _, i := range []uint64{0, 1, c.round - 1, c.round, 7*c.round + 2, 1 << 40, math.MaxUint64 - 1, math.MaxUint64} {
+			at, next := p.Round(i)
+			if !at.Equal(p.Intended(i)) {
+				t.Fatalf("rate %g, round %d: Round(%d) at %v, Intended %v", c.rate, c.round, i, at, p.Intended(i))
+			}
+			if next <= i && next != math.MaxUint64 {
+				t.Fatalf("rate %g, round %d: Round(%d) ends at %d, not after it", c.rate, c.round, i, next)
+			}
+			if c.rate > 0 && next != math.MaxUint64 {
+				saturated := at.Equal(epoch.Add(math.MaxInt64)) // later rounds share it
+				if !p.Intended(next-1).Equal(at) || (!saturated && !p.Intended(next).After(at)) {
+					t.Fatalf("rate %g, round %d: Round(%d) ends at %d: records %d and %d at %v and %v, round at %v", c.rate, c.round, i, next, next-1, next, p.Intended(next-1), p.Intended(next), at)
+				}
+			}
+		}
+	}
+}

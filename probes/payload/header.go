@@ -69,6 +69,15 @@ func Encode(dst []byte, h Header) {
 	binary.BigEndian.PutUint32(dst[crcOffset:HeaderSize], crc32.Checksum(dst[:crcOffset], castagnoli))
 }
 
+// encodeVia is Encode through scratch: the header is made there and copied
+// into dst. The checksum reads back the bytes just written; read back from
+// dst, a reused buffer whose cache line is still on its way from another
+// core (franz-go read it there), each read waited for that line.
+func encodeVia(scratch *[HeaderSize]byte, dst []byte, h Header) {
+	Encode(scratch[:], h)
+	copy(dst[:HeaderSize], scratch[:])
+}
+
 // Decode parses the header at the start of b. Bytes past HeaderSize are
 // ignored. It never panics.
 func Decode(b []byte) (Header, error) {

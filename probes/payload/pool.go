@@ -20,6 +20,8 @@ type Pool struct {
 	free [][]byte
 	out  int // buffers handed out and not yet put back
 	peak int // most buffers out at once since the last Trim
+	// scratch is where Fill makes a header (encodeVia), under mu.
+	scratch [HeaderSize]byte
 }
 
 // NewPool returns a pool of records made as b says. It panics on a size
@@ -53,6 +55,24 @@ func (p *Pool) Get(h Header) []byte {
 	b = b[:HeaderSize+len(src)]
 	copy(b[HeaderSize:], src)
 	Encode(b, h)
+	return b
+}
+
+// Fill writes h and the next body into b, a buffer an earlier Fill or Get
+// returned (or nil: a new one is made), and returns the record. It is Get
+// for a caller that keeps its buffers itself (the producer keeps each with
+// its record), so the free list, and its lock per buffer given back, is
+// left out. The caller must not modify the result.
+func (p *Pool) Fill(b []byte, h Header) []byte {
+	if cap(b) != p.capacity {
+		b = make([]byte, p.capacity)
+	}
+	p.mu.Lock()
+	src := p.body.next()
+	b = b[:HeaderSize+len(src)]
+	encodeVia(&p.scratch, b, h)
+	p.mu.Unlock()
+	copy(b[HeaderSize:], src)
 	return b
 }
 

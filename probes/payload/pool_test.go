@@ -207,3 +207,34 @@ func TestPoolTrim(t *testing.T) {
 		t.Errorf("after returning the steady buffers %d free, want 3 (at most 3 were out in the period)", n)
 	}
 }
+
+// Fill makes the records Get makes into a buffer the caller keeps: the
+// header decodes, the body is a fresh window each time, and the buffer is
+// reused (or made when it is not one of the pool's).
+func TestPoolFill(t *testing.T) {
+	p := letters(100)
+	var b []byte
+	var prev string
+	for i := range 100 {
+		h := Header{RunID: 3, Partition: 2, Seq: uint64(i), Intended: int64(i)}
+		nb := p.Fill(b, h)
+		if len(nb) != 100 || cap(nb) != p.MaxSize() {
+			t.Fatalf("Fill %d: len %d cap %d, want 100 and %d", i, len(nb), cap(nb), p.MaxSize())
+		}
+		if b != nil && &nb[0] != &b[0] {
+			t.Fatalf("Fill %d made a new buffer instead of reusing the one given", i)
+		}
+		if got, err := Decode(nb); err != nil || got != h {
+			t.Fatalf("Fill %d: Decode = %+v, %v; want %+v", i, got, err, h)
+		}
+		if body := string(nb[HeaderSize:]); body == prev {
+			t.Fatalf("Fill %d: the same body as the record before", i)
+		} else {
+			prev = body
+		}
+		b = nb
+	}
+	if nb := p.Fill(make([]byte, 10), Header{}); cap(nb) != p.MaxSize() {
+		t.Errorf("Fill into a foreign buffer: cap %d, want a new one of %d", cap(nb), p.MaxSize())
+	}
+}
