@@ -354,6 +354,8 @@ type shareMember struct {
 	// waiting is the rest of one the client split (part of it dropped
 	// before sending), and makes its outcome unknown.
 	refused map[int32]*ackSet
+	// strays counts the answers that matched no set sent.
+	strays uint64
 }
 
 // ackSet is one partition's answers of one poll with one action, sent in one
@@ -396,7 +398,8 @@ func (c *shareMember) onAck(_ *kgo.Client, rs kgo.ShareAckResults) {
 		}
 		q := c.out[r.Partition]
 		if len(q) == 0 {
-			c.logger.Debug("a share acknowledgement's answer matches no set sent", "partition", r.Partition, "err", r.Err)
+			c.strays++
+			c.logger.Debug("a share acknowledgement's answer matches no set sent", "partition", r.Partition, "err", r.Err, "answers_matching_no_set", c.strays)
 			if s := c.refused[r.Partition]; s != nil {
 				delete(c.refused, r.Partition)
 				c.noteUnknown(s, now)
@@ -522,7 +525,16 @@ func (c *shareMember) holdDue(now time.Time) bool {
 // process accounts one poll's records and chooses each one's answer.
 func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 	var answers []answer
+	delivered := 0
 	fetches.EachRecord(func(r *kgo.Record) {
+		if r.Attrs.IsControl() {
+			// A transaction's marker (kclient keeps them): no
+			// delivery, but acknowledged with the records, so that
+			// the client sends no acknowledgement of its own.
+			answers = append(answers, answer{r: r, partition: r.Partition, action: tracker.Accept})
+			return
+		}
+		delivered++
 		e := event.ShareDelivery{Now: now, Bytes: len(r.Value), DeliveryCount: r.DeliveryCount()}
 		a := answer{r: r, partition: r.Partition, action: tracker.Accept}
 		h, err := payload.Decode(r.Value)
@@ -552,7 +564,7 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 		c.ev.ShareDelivered(e)
 		answers = append(answers, a)
 	})
-	if n := len(answers); n > 0 {
+	if n := delivered; n > 0 {
 		c.ev.Polled(n)
 		c.live.consumed(now)
 	}
