@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -334,6 +335,9 @@ type shareMember struct {
 	runDeps
 	index  int
 	client *kgo.Client
+	// logger is the probe's, with the member's index (it shadows
+	// runDeps').
+	logger *slog.Logger
 	// ackTimeout bounds the wait for the broker's answer to a set
 	// (shareAckTimeout).
 	ackTimeout time.Duration
@@ -362,14 +366,30 @@ type shareMember struct {
 // call.
 type ackSet struct {
 	partition int32
+	action    tracker.ShareAction
 	answers   []answer // the own run's records (the others are not accounted)
-	sent      time.Time
+	// records, first and last are the set's records (every run's) and
+	// their lowest and highest offsets, for the debug log.
+	records     int
+	first, last int64
+	sent        time.Time
 	// unknown: its outcome was noted unknown (no answer in time); its
 	// answer, when it comes, settles it.
 	unknown bool
 	// unmatched: its answer cannot be told from another set's; it stays
 	// unknown.
 	unmatched bool
+}
+
+// debugSet logs msg about set s at debug level, with more attributes; the
+// attributes are built only when debug is on (a set per partition and
+// poll).
+func (c *shareMember) debugSet(msg string, s *ackSet, more ...any) {
+	if !c.logger.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	c.logger.Debug(msg, append([]any{"partition", s.partition, "action", ackStatus(s.action), "records", s.records,
+		"first_offset", s.first, "last_offset", s.last}, more...)...)
 }
 
 // answer is the probe's acknowledgement of one delivered record.
@@ -383,8 +403,8 @@ type answer struct {
 }
 
 func newShareMember(deps runDeps, index int) *shareMember {
-	return &shareMember{runDeps: deps, index: index, ackTimeout: shareAckTimeout, out: map[int32][]*ackSet{}, changed: make(chan struct{}),
-		refused: map[int32]*ackSet{}}
+	return &shareMember{runDeps: deps, index: index, logger: deps.logger.With("member", index), ackTimeout: shareAckTimeout,
+		out: map[int32][]*ackSet{}, changed: make(chan struct{}), refused: map[int32]*ackSet{}}
 }
 
 // onAck matches the broker's answers to the sets sent (ShareAckCallback).
@@ -402,13 +422,14 @@ func (c *shareMember) onAck(_ *kgo.Client, rs kgo.ShareAckResults) {
 			c.logger.Debug("a share acknowledgement's answer matches no set sent", "partition", r.Partition, "err", r.Err, "answers_matching_no_set", c.strays)
 			if s := c.refused[r.Partition]; s != nil {
 				delete(c.refused, r.Partition)
-				c.noteUnknown(s, now)
+				c.noteUnknown(s, now, "an answer for no set after its refusal: part of it may have been applied")
 			}
 			c.unmatched = true
 			continue
 		}
 		s := q[0]
 		q = q[1:]
+		c.debugSet("share acknowledgements answered", s, "err", r.Err, "after", now.Sub(s.sent), "sets_behind", len(q))
 		if len(q) == 0 {
 			delete(c.out, r.Partition)
 		} else {
@@ -416,7 +437,7 @@ func (c *shareMember) onAck(_ *kgo.Client, rs kgo.ShareAckResults) {
 			// request): theirs cannot be matched.
 			c.out[r.Partition] = q
 			for _, t := range q {
-				c.noteUnknown(t, now)
+				c.noteUnknown(t, now, "sent before the previous set's answer")
 				t.unmatched = true
 			}
 			c.unmatched = true
@@ -453,11 +474,12 @@ func (c *shareMember) settle(s *ackSet, err error, now time.Time) {
 	}
 }
 
-// noteUnknown notes the outcome of set s unknown, once.
-func (c *shareMember) noteUnknown(s *ackSet, now time.Time) {
+// noteUnknown notes the outcome of set s unknown, once, for reason.
+func (c *shareMember) noteUnknown(s *ackSet, now time.Time, reason string) {
 	if s.unknown {
 		return
 	}
+	c.debugSet("share acknowledgements' outcome unknown", s, "reason", reason)
 	s.unknown = true
 	for _, a := range s.answers {
 		c.account(c.share.Acknowledged(a.partition, a.seq, a.count, a.action, tracker.AckUnknown, now), a.action)
@@ -553,6 +575,10 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count, now)
 			e.Own, e.ID = true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 			e.First, e.Redelivery, e.Cause, e.Duplicate = d.First, d.Redelivery, d.Cause, d.Duplicate
+			if d.Redelivery || d.Duplicate {
+				c.logger.Debug("share record delivered again", "partition", r.Partition, "offset", r.Offset, "delivery_count", a.count,
+					"cause", d.Cause, "duplicate", d.Duplicate, "settles_unknown_as_not_applied", d.UnknownNotApplied)
+			}
 			if d.First {
 				e.Latency = since(h.Intended, now)
 				a.action = ShareFault(c.cfg.Consumer.Share.Faults, r.Partition, h.Seq)
@@ -631,7 +657,7 @@ func (c *shareMember) sync(ctx context.Context) bool {
 	}
 	for p, q := range c.out {
 		for _, s := range q {
-			c.noteUnknown(s, now)
+			c.noteUnknown(s, now, "every acknowledgement was answered, none matched to it")
 		}
 		delete(c.out, p)
 	}
@@ -659,8 +685,15 @@ func ackSets(answers []answer) (map[int32]*ackSet, []*kgo.Record) {
 	for _, a := range answers {
 		s := sets[a.partition]
 		if s == nil {
-			s = &ackSet{partition: a.partition}
+			s = &ackSet{partition: a.partition, action: a.action, first: -1, last: -1}
 			sets[a.partition] = s
+		}
+		s.records++
+		if a.r != nil {
+			if s.first < 0 || a.r.Offset < s.first {
+				s.first = a.r.Offset
+			}
+			s.last = max(s.last, a.r.Offset)
 		}
 		if a.own {
 			s.answers = append(s.answers, a)
@@ -685,8 +718,9 @@ func (c *shareMember) queue(sets map[int32]*ackSet) {
 	for p, s := range sets {
 		s.sent = now
 		c.out[p] = append(c.out[p], s)
+		c.debugSet("share acknowledgements queued", s, "sets_waiting", len(c.out[p])-1)
 		if c.unmatched || len(c.out[p]) > 1 {
-			c.noteUnknown(s, now)
+			c.noteUnknown(s, now, "sent while an answer was unmatched or another set of its partition waited")
 			s.unmatched = true
 			c.unmatched = true
 		}
@@ -748,7 +782,7 @@ func (c *shareMember) waitAnswered(ctx context.Context, sets map[int32]*ackSet) 
 			c.mu.Lock()
 			for p := range sets {
 				for _, s := range c.out[p] {
-					c.noteUnknown(s, now)
+					c.noteUnknown(s, now, "no answer in time")
 				}
 			}
 			c.mu.Unlock()
