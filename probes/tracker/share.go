@@ -373,8 +373,9 @@ func (t *Share) Confirmed(partition int32, seq uint64, deliveryCount int32, ok b
 //     accept or a reject settles the record. A release applied to an
 //     older delivery changes nothing: the record is delivered again or
 //     left to its lock.
-//   - Refused: the record stays held; it comes back after its lock (a
-//     lock expiry), or is archived or lost.
+//   - Refused: the record stays held, as if unanswered; it comes back
+//     after its lock (a lock expiry, a refused release too), or is
+//     archived or lost.
 //   - Unknown: the record stays held, and the outcome is settled by a
 //     later delivery (not applied) or by SettleUnknown (applied).
 //
@@ -403,6 +404,9 @@ func (t *Share) Acknowledged(partition int32, seq uint64, deliveryCount int32, a
 	var c Confirmation
 	switch o {
 	case AckUnknown:
+		// Maybe applied: a (the answer of a refusal made unknown again)
+		// settles it.
+		r.action = a
 		if r.unknown.IsZero() {
 			r.unknown = now
 			ps.unknown = append(ps.unknown, unknownRef{seq: seq, deliveryCount: deliveryCount, at: now})
@@ -413,6 +417,9 @@ func (t *Share) Acknowledged(partition int32, seq uint64, deliveryCount int32, a
 			r.unknown = time.Time{}
 			c.Unknown = UnknownNotApplied
 		}
+		// Nothing was applied: a refused release did not give the
+		// record back, its lock's expiry will.
+		r.action = NoAction
 		return c
 	}
 	if !r.unknown.IsZero() {

@@ -498,3 +498,20 @@ func TestShareUnknownRejectArchives(t *testing.T) {
 	}
 	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
 }
+
+// A release the broker refused (the record's lock had expired before it
+// arrived, a stalled broker or member) did not give the record back: it
+// comes back by its lock's expiry, and is counted so.
+func TestShareRefusedReleaseComesBackByLockExpiry(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 5, s0)
+	s.Acked(0, 6, s0)
+	s.Deliver(0, 7, 5, 1, s0)
+	s.Deliver(0, 7, 6, 1, s0)
+	s.Answered(0, 5, 1, Release)
+	s.Answered(0, 6, 1, Release)
+	s.Acknowledged(0, 5, 1, Release, AckRefused, s0)
+	s.Acknowledged(0, 6, 1, Release, AckApplied, s0)
+	wantDelivery(t, s.Deliver(0, 7, 5, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	wantDelivery(t, s.Deliver(0, 7, 6, 2, s0), Delivery{Redelivery: true, Cause: CauseReleased})
+}
