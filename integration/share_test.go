@@ -272,24 +272,50 @@ func TestShareProbeFaults(t *testing.T) {
 		strings.TrimPrefix(shareProbeConfig("share-hold", "        faults: {hold: 5s, hold_interval: 1h}\n"), "\nprobes:\n"),
 		c.Bootstrap(), probes.Options{Logger: probetest.Logger(), Bench: probes.BenchOptions{NumRecords: n}})
 	f := waitSettled(t, x, "share-faults", n)
-	for _, cs := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n - reject},
-		{"kafka_bench_share_acks_total", []string{"outcome", "release"}, release},
-		{"kafka_bench_share_acks_total", []string{"outcome", "reject"}, reject},
-		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, release},
-		{"kafka_bench_share_redeliveries_total", []string{"cause", "lock_expired"}, 0},
-		{"kafka_bench_share_records_archived_total", []string{"reason", "rejected"}, reject},
-		{"kafka_bench_share_records_archived_total", []string{"reason", "delivery_limit"}, 0},
-		{"kafka_bench_records_lost_total", nil, 0},
-		{"kafka_bench_records_duplicated_total", nil, 0},
-	} {
-		if got := value(t, f, cs.name, "share-faults", cs.labels...); got != cs.want {
-			t.Errorf("share-faults: %s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
+	for _, name := range []string{"kafka_bench_records_lost_total", "kafka_bench_records_duplicated_total"} {
+		if got := value(t, f, name, "share-faults"); got != 0 {
+			t.Errorf("share-faults: %s = %v, want 0", name, got)
 		}
+	}
+	refusedBy := map[string]float64{}
+	var refused float64
+	for _, a := range []string{"accept", "release", "reject"} {
+		refusedBy[a] = value(t, f, "kafka_bench_share_ack_failed_total", "share-faults", "outcome", a)
+		refused += refusedBy[a]
+	}
+	unknown := value(t, f, "kafka_bench_share_ack_unknown_total", "share-faults")
+	lockExpired := value(t, f, "kafka_bench_share_redeliveries_total", "share-faults", "cause", "lock_expired")
+	if refused > 0 || unknown > 0 || lockExpired > 0 {
+		// A stall of the loaded machine (broker or members, a second and
+		// more) let locks expire: the broker refused the acknowledgements
+		// that came after, and their records came back by lock expiry
+		// (a refused reject's record is then accepted; an accept applied
+		// to the same member's next acquisition of a record is confirmed
+		// besides that acquisition's own). The exact counts below do not
+		// hold then; what holds: nothing lost or duplicated (above), every
+		// fault answered once, confirmed or refused (or of unknown
+		// outcome), the confirmed rejects archived, and no more
+		// redeliveries by release than releases.
+		t.Logf("share-faults: %v acknowledgements refused %v, %v of unknown outcome, %v redeliveries by lock expiry: the exact counts are not checked",
+			refused, refusedBy, unknown, lockExpired)
+		for _, cs := range []struct {
+			action string
+			want   float64
+		}{{"release", release}, {"reject", reject}} {
+			answered := value(t, f, "kafka_bench_share_acks_total", "share-faults", "outcome", cs.action) + refusedBy[cs.action]
+			if answered > cs.want || unknown == 0 && answered != cs.want {
+				t.Errorf("share-faults: %s confirmed or refused %v times, want %v (%v of unknown outcome)", cs.action, answered, cs.want, unknown)
+			}
+		}
+		rejected := value(t, f, "kafka_bench_share_acks_total", "share-faults", "outcome", "reject")
+		if got := value(t, f, "kafka_bench_share_records_archived_total", "share-faults", "reason", "rejected"); got != rejected {
+			t.Errorf("share-faults: %v records archived as rejected, want the %v confirmed rejects", got, rejected)
+		}
+		if got := value(t, f, "kafka_bench_share_redeliveries_total", "share-faults", "cause", "released"); got > release {
+			t.Errorf("share-faults: %v redeliveries by release, want at most the %v releases", got, release)
+		}
+	} else {
+		checkShareFaultsExact(t, f, n, release, reject)
 	}
 	f = waitSettled(t, x, "share-hold", n)
 	held := value(t, f, "kafka_bench_share_redeliveries_total", "share-hold", "cause", "lock_expired")
@@ -314,6 +340,30 @@ func TestShareProbeFaults(t *testing.T) {
 	t.Logf("share-hold: %v records delivered again after a confirmed accept, %v accepts confirmed", dup, accepted)
 	if dup > held || accepted < n {
 		t.Errorf("share-hold: %v duplicates (redeliveries by lock expiry %v), accepted %v; want at most the redeliveries and at least %d", dup, held, accepted, n)
+	}
+}
+
+// checkShareFaultsExact checks the share-faults probe's counts when no
+// acknowledgement was refused or of unknown outcome: n records, the release
+// and reject faults.
+func checkShareFaultsExact(t *testing.T, f scrape.Families, n, release, reject float64) {
+	t.Helper()
+	for _, cs := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n - reject},
+		{"kafka_bench_share_acks_total", []string{"outcome", "release"}, release},
+		{"kafka_bench_share_acks_total", []string{"outcome", "reject"}, reject},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, release},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "lock_expired"}, 0},
+		{"kafka_bench_share_records_archived_total", []string{"reason", "rejected"}, reject},
+		{"kafka_bench_share_records_archived_total", []string{"reason", "delivery_limit"}, 0},
+	} {
+		if got := value(t, f, cs.name, "share-faults", cs.labels...); got != cs.want {
+			t.Errorf("share-faults: %s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
+		}
 	}
 }
 

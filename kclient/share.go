@@ -38,6 +38,14 @@ func shareConsumerProps(p config.Probe, onAck func(*kgo.Client, kgo.ShareAckResu
 		{key: "consumer.share.group.id", value: c.Share.GroupID, opts: []kgo.Opt{kgo.ShareGroup(c.Share.GroupID)}},
 		{key: "topic", value: p.Topic, opts: []kgo.Opt{kgo.ConsumeTopics(p.Topic)}, starts: true},
 		{opts: []kgo.Opt{kgo.ShareAckCallback(onAck)}, starts: true},
+		// A transaction's marker has an offset the broker hands out
+		// (acquires) with the records. Dropped by the client, it would be
+		// acknowledged by the client on its own (a gap), and the broker's
+		// answer to that acknowledgement reported through onAck like an
+		// answer to the member's: kept, the member acknowledges it with
+		// its own answers, and every answer is to an acknowledgement of
+		// the member's.
+		{opts: []kgo.Opt{kgo.KeepControlRecords()}},
 		{key: "consumer.max.poll.records", value: c.MaxPollRecords, opts: []kgo.Opt{kgo.ShareMaxRecords(maxRecords)}},
 	}
 	return append(props, consumerKindsProps(c)...)

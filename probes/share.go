@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -30,8 +31,12 @@ const (
 	defaultShareLock  = 30 * time.Second
 	defaultShareLimit = 5
 	// shareAckTimeout bounds the wait for the broker's answer to one
-	// poll's acknowledgements.
+	// set of acknowledgements; past it their outcome is unknown.
 	shareAckTimeout = 10 * time.Second
+	// shareKickAfter is how long a member waits for a set's answer riding
+	// the fetch in flight before it makes its client send the set on its
+	// own (kickAcks).
+	shareKickAfter = 20 * time.Millisecond
 	// sharePollWait bounds one poll, so a member notices a stop.
 	sharePollWait = time.Second
 )
@@ -152,7 +157,7 @@ func (p *Probe) shareStartAtEnd(ctx context.Context) error {
 // startShareMembers starts consumer.consumers members of the share group.
 func (p *Probe) startShareMembers(ctx context.Context, wg *sync.WaitGroup) error {
 	for i := 0; i < p.cfg.Consumer.Consumers; i++ {
-		c := &shareMember{runDeps: p.runDeps, index: i}
+		c := newShareMember(p.runDeps, i)
 		cl, err := p.NewClient(kclient.RoleConsumer, strconv.Itoa(i), kclient.ShareConsumerOpts(p.cfg, c.onAck)...)
 		if err != nil {
 			return &buildError{ClientConsumer, err}
@@ -233,9 +238,12 @@ func (p *Probe) expireShare(now time.Time) {
 	if p.share == nil {
 		return
 	}
+	u := p.share.SettleUnknown(now)
+	p.ev.ShareUnknown(tracker.UnknownApplied, u.Accepted+u.ArchivedReject+u.ArchivedLimit)
+	p.ev.ShareArchived(true, u.ArchivedReject)
 	lost, archived := p.share.Expire(now)
 	p.ev.Anomaly(event.Lost, lost)
-	p.ev.ShareArchived(false, archived)
+	p.ev.ShareArchived(false, archived+u.ArchivedLimit)
 }
 
 // updateShareLag sets the share group's lag (the broker's share-partition
@@ -308,14 +316,80 @@ func splitmix(x uint64) uint64 {
 
 // shareMember is one member of the probe's share group, with its own
 // client.
+//
+// Its acknowledgements ride its client's next share fetch; it does not
+// wait for the broker's answer before polling again. The answer is matched
+// to what it acknowledged by partition: the client sends a partition's
+// queued acknowledgements whole in its next request and reports the
+// broker's answer per partition and request, in order, and the broker
+// applies a partition's acknowledgements of one request all or none. So
+// while at most one set of a partition's acknowledgements awaits its
+// answer, the partition's next answer is that set's. A member answers a
+// poll's records of a partition only once the partition's previous set was
+// answered (normally at once: its answer came with the fetch that brought
+// the poll), and a poll's records of one partition go in one call per
+// action. What cannot be matched (a set not answered in time, an answer
+// for a partition with two sets waiting, an answer for none) is of unknown
+// outcome: the share tracker settles it by what the group delivers next.
 type shareMember struct {
 	runDeps
 	index  int
 	client *kgo.Client
+	// logger is the probe's, with the member's index (it shadows
+	// runDeps').
+	logger *slog.Logger
+	// ackTimeout bounds the wait for the broker's answer to a set
+	// (shareAckTimeout).
+	ackTimeout time.Duration
 
-	mu       sync.Mutex
-	results  kgo.ShareAckResults // the broker's answers since the last take
 	lastHold time.Time
+
+	mu sync.Mutex
+	// out: per partition, the sets sent and not answered, oldest first.
+	out map[int32][]*ackSet
+	// changed is closed (and replaced) at every answer.
+	changed chan struct{}
+	// unmatched: an answer could not be matched to a set; until every
+	// acknowledgement sent was answered (FlushAcks), new sets' outcomes
+	// are unknown.
+	unmatched bool
+	// refused: the sets refused since every acknowledgement was last
+	// answered, by partition: an answer with no set of its partition
+	// waiting is the rest of one the client split (part of it dropped
+	// before sending), and makes its outcome unknown.
+	refused map[int32]*ackSet
+	// strays counts the answers that matched no set sent.
+	strays uint64
+}
+
+// ackSet is one partition's answers of one poll with one action, sent in one
+// call.
+type ackSet struct {
+	partition int32
+	action    tracker.ShareAction
+	answers   []answer // the own run's records (the others are not accounted)
+	// records, first and last are the set's records (every run's) and
+	// their lowest and highest offsets, for the debug log.
+	records     int
+	first, last int64
+	sent        time.Time
+	// unknown: its outcome was noted unknown (no answer in time); its
+	// answer, when it comes, settles it.
+	unknown bool
+	// unmatched: its answer cannot be told from another set's; it stays
+	// unknown.
+	unmatched bool
+}
+
+// debugSet logs msg about set s at debug level, with more attributes; the
+// attributes are built only when debug is on (a set per partition and
+// poll).
+func (c *shareMember) debugSet(msg string, s *ackSet, more ...any) {
+	if !c.logger.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	c.logger.Debug(msg, append([]any{"partition", s.partition, "action", ackStatus(s.action), "records", s.records,
+		"first_offset", s.first, "last_offset", s.last}, more...)...)
 }
 
 // answer is the probe's acknowledgement of one delivered record.
@@ -328,23 +402,103 @@ type answer struct {
 	action    tracker.ShareAction
 }
 
-func (c *shareMember) onAck(_ *kgo.Client, rs kgo.ShareAckResults) {
-	c.mu.Lock()
-	c.results = append(c.results, rs...)
-	c.mu.Unlock()
+func newShareMember(deps runDeps, index int) *shareMember {
+	return &shareMember{runDeps: deps, index: index, logger: deps.logger.With("member", index), ackTimeout: shareAckTimeout,
+		out: map[int32][]*ackSet{}, changed: make(chan struct{}), refused: map[int32]*ackSet{}}
 }
 
-func (c *shareMember) take() kgo.ShareAckResults {
+// onAck matches the broker's answers to the sets sent (ShareAckCallback).
+func (c *shareMember) onAck(_ *kgo.Client, rs kgo.ShareAckResults) {
+	now := c.clk.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	rs := c.results
-	c.results = nil
-	return rs
+	for _, r := range rs {
+		if r.Topic != c.cfg.Topic {
+			continue
+		}
+		q := c.out[r.Partition]
+		if len(q) == 0 {
+			c.strays++
+			c.logger.Debug("a share acknowledgement's answer matches no set sent", "partition", r.Partition, "err", r.Err, "answers_matching_no_set", c.strays)
+			if s := c.refused[r.Partition]; s != nil {
+				delete(c.refused, r.Partition)
+				c.noteUnknown(s, now, "an answer for no set after its refusal: part of it may have been applied")
+			}
+			c.unmatched = true
+			continue
+		}
+		s := q[0]
+		q = q[1:]
+		c.debugSet("share acknowledgements answered", s, "err", r.Err, "after", now.Sub(s.sent), "sets_behind", len(q))
+		if len(q) == 0 {
+			delete(c.out, r.Partition)
+		} else {
+			// The answer may cover the sets behind too (sent in one
+			// request): theirs cannot be matched.
+			c.out[r.Partition] = q
+			for _, t := range q {
+				c.noteUnknown(t, now, "sent before the previous set's answer")
+				t.unmatched = true
+			}
+			c.unmatched = true
+		}
+		c.settle(s, r.Err, now)
+	}
+	close(c.changed)
+	c.changed = make(chan struct{})
 }
 
-// run polls until ctx is cancelled; each poll's records are answered and
-// their acknowledgements flushed before the next poll, so the broker's
-// answer is known per poll. The caller closes the client.
+// settle accounts the broker's answer to set s: err nil is applied, an
+// invalid record state refused, any other error of unknown outcome.
+func (c *shareMember) settle(s *ackSet, err error, now time.Time) {
+	if s.unmatched {
+		return
+	}
+	o := tracker.AckApplied
+	switch {
+	case err == nil:
+		c.ev.ShareAckLatency(now.Sub(s.sent))
+	case errors.Is(err, kerr.InvalidRecordState):
+		o = tracker.AckRefused
+		c.refused[s.partition] = s
+		c.logger.Debug("share acknowledgement refused", "partition", s.partition, "err", err)
+	default:
+		o = tracker.AckUnknown
+		c.logger.Debug("share acknowledgement's outcome unknown", "partition", s.partition, "err", err)
+	}
+	for _, a := range s.answers {
+		if o != tracker.AckUnknown {
+			c.ev.ShareAcked(a.action, o == tracker.AckApplied)
+		}
+		c.account(c.share.Acknowledged(a.partition, a.seq, a.count, a.action, o, now), a.action)
+	}
+}
+
+// noteUnknown notes the outcome of set s unknown, once, for reason.
+func (c *shareMember) noteUnknown(s *ackSet, now time.Time, reason string) {
+	if s.unknown {
+		return
+	}
+	c.debugSet("share acknowledgements' outcome unknown", s, "reason", reason)
+	s.unknown = true
+	for _, a := range s.answers {
+		c.account(c.share.Acknowledged(a.partition, a.seq, a.count, a.action, tracker.AckUnknown, now), a.action)
+	}
+}
+
+// account counts what an answer settled.
+func (c *shareMember) account(conf tracker.Confirmation, a tracker.ShareAction) {
+	if conf.Archived {
+		c.ev.ShareArchived(a == tracker.Reject, 1)
+	}
+	if conf.Unknown != tracker.UnknownUnresolved {
+		c.ev.ShareUnknown(conf.Unknown, 1)
+	}
+}
+
+// run polls until ctx is cancelled; each poll's records are answered
+// before the next poll, their acknowledgements ride the next fetch. The
+// caller closes the client.
 func (c *shareMember) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		if c.held.Load() {
@@ -373,7 +527,9 @@ func (c *shareMember) run(ctx context.Context) {
 		if c.holdDue(now) && !sleep(ctx, time.Duration(c.cfg.Consumer.Share.Faults.Hold)) {
 			return // closing releases the held records
 		}
-		c.acknowledge(answers)
+		if !c.acknowledge(ctx, answers) {
+			return
+		}
 	}
 }
 
@@ -391,9 +547,18 @@ func (c *shareMember) holdDue(now time.Time) bool {
 // process accounts one poll's records and chooses each one's answer.
 func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 	var answers []answer
+	delivered := 0
 	fetches.EachRecord(func(r *kgo.Record) {
+		if r.Attrs.IsControl() {
+			// A transaction's marker (kclient keeps them): no
+			// delivery, but acknowledged with the records, so that
+			// the client sends no acknowledgement of its own.
+			answers = append(answers, answer{r: r, partition: r.Partition, action: tracker.Accept})
+			return
+		}
+		delivered++
 		e := event.ShareDelivery{Now: now, Bytes: len(r.Value), DeliveryCount: r.DeliveryCount()}
-		a := answer{r: r, action: tracker.Accept}
+		a := answer{r: r, partition: r.Partition, action: tracker.Accept}
 		h, err := payload.Decode(r.Value)
 		switch {
 		case err != nil || h.Partition != r.Partition || h.RunID != c.runID:
@@ -406,67 +571,222 @@ func (c *shareMember) process(fetches kgo.Fetches, now time.Time) []answer {
 				e.ID = RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 			}
 		default:
-			a.own, a.partition, a.seq, a.count = true, r.Partition, h.Seq, r.DeliveryCount()
+			a.own, a.seq, a.count = true, h.Seq, r.DeliveryCount()
 			d := c.share.Deliver(r.Partition, h.RunID, h.Seq, a.count, now)
 			e.Own, e.ID = true, RecordID{Run: h.RunID, Partition: h.Partition, Seq: h.Seq}
 			e.First, e.Redelivery, e.Cause, e.Duplicate = d.First, d.Redelivery, d.Cause, d.Duplicate
+			if d.Redelivery || d.Duplicate {
+				c.logger.Debug("share record delivered again", "partition", r.Partition, "offset", r.Offset, "delivery_count", a.count,
+					"cause", d.Cause, "duplicate", d.Duplicate, "settles_unknown_as_not_applied", d.UnknownNotApplied)
+			}
 			if d.First {
 				e.Latency = since(h.Intended, now)
 				a.action = ShareFault(c.cfg.Consumer.Share.Faults, r.Partition, h.Seq)
+			}
+			if d.UnknownNotApplied {
+				c.ev.ShareUnknown(tracker.UnknownNotApplied, 1)
 			}
 		}
 		c.ev.ShareDelivered(e)
 		answers = append(answers, a)
 	})
-	if n := len(answers); n > 0 {
+	if n := delivered; n > 0 {
 		c.ev.Polled(n)
 		c.live.consumed(now)
 	}
 	return answers
 }
 
-// acknowledge sends the answers, waits for the broker's, and accounts them
-// per partition: an answer is confirmed when the broker confirmed its
-// partition's acknowledgements.
-func (c *shareMember) acknowledge(answers []answer) {
-	// The tracker hears of an answer before it leaves: the broker may
-	// hand a released record to another member before this one hears back.
+// shareActions are the actions in the order a poll's answers are sent.
+var shareActions = [...]tracker.ShareAction{tracker.Accept, tracker.Release, tracker.Reject}
+
+// acknowledge sends one poll's answers, one call per action, each
+// partition's once its previous set was answered; false when ctx ended.
+func (c *shareMember) acknowledge(ctx context.Context, answers []answer) bool {
+	if c.mustSync() && !c.sync(ctx) {
+		return false
+	}
+	var byAction [len(shareActions)][]answer
 	for _, a := range answers {
+		for i, act := range shareActions {
+			if a.action == act {
+				byAction[i] = append(byAction[i], a)
+			}
+		}
+	}
+	sent := false
+	for i, group := range byAction {
+		if len(group) == 0 {
+			continue
+		}
+		if sent && !c.sync(ctx) {
+			// A partition's answers of two actions would wait
+			// together: every set sent is answered first.
+			return false
+		}
+		if !c.send(ctx, shareActions[i], group) {
+			return false
+		}
+		sent = true
+	}
+	return true
+}
+
+func (c *shareMember) mustSync() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.unmatched
+}
+
+// sync waits until every acknowledgement sent was answered (bounded by
+// shareAckTimeout); the answers then matched to no set were the sets'
+// still waiting, whose outcome stays unknown. False when ctx ended.
+func (c *shareMember) sync(ctx context.Context) bool {
+	fctx, cancel := context.WithTimeout(ctx, c.ackTimeout)
+	err := c.client.FlushAcks(fctx)
+	cancel()
+	if ctx.Err() != nil {
+		return false
+	}
+	now := c.clk.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.logger.Debug("waiting for the share acknowledgements' answers failed", "err", err)
+		return true // still unmatched: the next sets are of unknown outcome
+	}
+	for p, q := range c.out {
+		for _, s := range q {
+			c.noteUnknown(s, now, "every acknowledgement was answered, none matched to it")
+		}
+		delete(c.out, p)
+	}
+	c.unmatched = false
+	clear(c.refused)
+	return true
+}
+
+// send sends the answers with action act, once each partition's previous
+// set was answered or its wait is over; false when ctx ended.
+func (c *shareMember) send(ctx context.Context, act tracker.ShareAction, answers []answer) bool {
+	sets, records := ackSets(answers)
+	if !c.waitAnswered(ctx, sets) {
+		return false
+	}
+	c.queue(sets)
+	c.client.MarkAcks(ackStatus(act), records...)
+	return true
+}
+
+// ackSets are the answers' sets by partition, and their records.
+func ackSets(answers []answer) (map[int32]*ackSet, []*kgo.Record) {
+	sets := map[int32]*ackSet{}
+	records := make([]*kgo.Record, 0, len(answers))
+	for _, a := range answers {
+		s := sets[a.partition]
+		if s == nil {
+			s = &ackSet{partition: a.partition, action: a.action, first: -1, last: -1}
+			sets[a.partition] = s
+		}
+		s.records++
+		if a.r != nil {
+			if s.first < 0 || a.r.Offset < s.first {
+				s.first = a.r.Offset
+			}
+			s.last = max(s.last, a.r.Offset)
+		}
 		if a.own {
+			s.answers = append(s.answers, a)
+		}
+		records = append(records, a.r)
+	}
+	return sets, records
+}
+
+// queue notes the sets as sent: the tracker hears of their answers before
+// they leave (the broker may hand a released record to another member
+// before this one hears back), and they wait for the broker's answer.
+func (c *shareMember) queue(sets map[int32]*ackSet) {
+	for _, s := range sets {
+		for _, a := range s.answers {
 			c.share.Answered(a.partition, a.seq, a.count, a.action)
 		}
-		a.r.Ack(ackStatus(a.action))
 	}
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), shareAckTimeout)
-	err := c.client.FlushAcks(ctx)
+	now := c.clk.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p, s := range sets {
+		s.sent = now
+		c.out[p] = append(c.out[p], s)
+		c.debugSet("share acknowledgements queued", s, "sets_waiting", len(c.out[p])-1)
+		if c.unmatched || len(c.out[p]) > 1 {
+			c.noteUnknown(s, now, "sent while an answer was unmatched or another set of its partition waited")
+			s.unmatched = true
+			c.unmatched = true
+		}
+	}
+}
+
+// kickAcks makes the client send its queued acknowledgements now, without
+// waiting for their answer. A set waiting for its answer normally rides
+// the fetch in flight, and is answered within a round trip; but while a
+// poll leaves records of a fetch buffered (more than
+// consumer.max.poll.records), the client fetches nothing, and a set queued
+// meanwhile would wait for its client's ack timer (a second). Kicked at
+// once, the client would send every set on its own, a round trip before
+// the next fetch.
+func (c *shareMember) kickAcks() {
+	if c.client == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	took := time.Since(start)
-	ok := map[int32]bool{}
-	for _, r := range c.take() {
-		if r.Topic != c.cfg.Topic {
-			continue
+	_ = c.client.FlushAcks(ctx) // signals every broker's flush; the cancelled wait returns at once
+}
+
+// waitAnswered waits until no earlier set of the sets' partitions waits
+// for its answer, at most shareAckTimeout: past it, the sets still waiting
+// are of unknown outcome. False when ctx ended.
+func (c *shareMember) waitAnswered(ctx context.Context, sets map[int32]*ackSet) bool {
+	var timeout, kick <-chan time.Time
+	for {
+		c.mu.Lock()
+		waiting := false
+		for p := range sets {
+			if len(c.out[p]) > 0 {
+				waiting = true
+				break
+			}
 		}
-		if r.Err == nil {
-			ok[r.Partition] = true
-		} else {
-			c.logger.Debug("share acknowledgement failed", "partition", r.Partition, "err", r.Err)
+		changed := c.changed
+		c.mu.Unlock()
+		if !waiting {
+			return true
 		}
-	}
-	if err != nil {
-		c.logger.Debug("flushing share acknowledgements failed", "err", err)
-	}
-	if len(ok) > 0 {
-		c.ev.ShareAckLatency(took)
-	}
-	for _, a := range answers {
-		if !a.own {
-			continue
+		if timeout == nil {
+			t := time.NewTimer(c.ackTimeout)
+			defer t.Stop()
+			timeout = t.C
+			k := time.NewTimer(shareKickAfter)
+			defer k.Stop()
+			kick = k.C
 		}
-		confirmed := ok[a.partition]
-		c.ev.ShareAcked(a.action, confirmed)
-		if c.share.Confirmed(a.partition, a.seq, a.count, confirmed).Archived {
-			c.ev.ShareArchived(a.action == tracker.Reject, 1)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-kick:
+			c.kickAcks()
+		case <-changed:
+		case <-timeout:
+			now := c.clk.now()
+			c.mu.Lock()
+			for p := range sets {
+				for _, s := range c.out[p] {
+					c.noteUnknown(s, now, "no answer in time")
+				}
+			}
+			c.mu.Unlock()
+			return true
 		}
 	}
 }

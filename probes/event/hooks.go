@@ -89,13 +89,18 @@ type (
 	ShareAckedHook interface {
 		OnShareAcked(action tracker.ShareAction, confirmed bool)
 	}
-	// ShareAckLatencyHook is told: a poll's acknowledgements were confirmed took
-	// after they were sent.
+	// ShareAckLatencyHook is told: a partition's set of a poll's
+	// acknowledgements was confirmed took after it was sent.
 	ShareAckLatencyHook interface{ OnShareAckLatency(took time.Duration) }
 	// ShareArchivedHook is told: n records were archived without being accepted:
 	// rejected, or at the delivery attempt limit.
 	ShareArchivedHook interface {
 		OnShareArchived(rejected bool, n uint64)
+	}
+	// ShareUnknownHook is told: n acknowledgements of own records whose
+	// outcome the broker did not tell were settled, as r says.
+	ShareUnknownHook interface {
+		OnShareUnknown(r tracker.UnknownResolution, n uint64)
 	}
 	// ShareGroupHook is told: the share group's lag and member count, at each lag
 	// tick.
@@ -161,6 +166,7 @@ type Hooks struct {
 	shareAcked    []ShareAckedHook
 	shareAckLat   []ShareAckLatencyHook
 	shareArchived []ShareArchivedHook
+	shareUnknown  []ShareUnknownHook
 	shareGroup    []ShareGroupHook
 	replicaRead   []ReplicaReadHook
 	replicaAnom   []ReplicaAnomalyHook
@@ -207,6 +213,7 @@ func New(hooks ...Hook) *Hooks {
 		add(&hs.shareAcked, h)
 		add(&hs.shareAckLat, h)
 		add(&hs.shareArchived, h)
+		add(&hs.shareUnknown, h)
 		add(&hs.shareGroup, h)
 		add(&hs.replicaRead, h)
 		add(&hs.replicaAnom, h)
@@ -386,6 +393,16 @@ func (hs *Hooks) ShareArchived(rejected bool, n uint64) {
 	}
 	for _, h := range hs.shareArchived {
 		h.OnShareArchived(rejected, n)
+	}
+}
+
+// ShareUnknown calls every ShareUnknownHook; n 0 calls none.
+func (hs *Hooks) ShareUnknown(r tracker.UnknownResolution, n uint64) {
+	if n == 0 {
+		return
+	}
+	for _, h := range hs.shareUnknown {
+		h.OnShareUnknown(r, n)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/event"
 	"github.com/kafka-bench/kafka_bench_exporter/probes/promsink"
+	"github.com/kafka-bench/kafka_bench_exporter/probes/tracker"
 )
 
 // sinkFor is the metrics' hooks of a default probe named name, as the
@@ -102,6 +103,25 @@ func TestLagDroppedWhenUnknownAndSeriesGoneOnStop(t *testing.T) {
 	for name, mf := range scrape.MustGather(t, reg) {
 		if len(mf.GetMetric()) > 0 {
 			t.Errorf("%s: %d series left after the probe stopped", name, len(mf.GetMetric()))
+		}
+	}
+}
+
+// A share probe's acknowledgements of unknown outcome are counted by
+// resolution, both series there from the first scrape.
+func TestShareUnknownResolutions(t *testing.T) {
+	cfg := config.NewProbe("s")
+	cfg.Consumer.Kind = config.ConsumerKindShare
+	cfg.Resolve()
+	reg := prometheus.NewRegistry()
+	hs := event.New(promsink.NewMetrics(reg).ForProbe(cfg))
+	hs.ShareUnknown(tracker.UnknownApplied, 3)
+	hs.ShareUnknown(tracker.UnknownNotApplied, 2)
+	hs.ShareUnknown(tracker.UnknownApplied, 1)
+	f := scrape.MustGather(t, reg)
+	for res, want := range map[string]float64{"applied": 4, "not_applied": 2} {
+		if got, ok := f.Value("kafka_bench_share_ack_unknown_total", "probe", "s", "resolution", res); !ok || got != want {
+			t.Errorf("kafka_bench_share_ack_unknown_total{resolution=%q} = %v (present %v), want %v", res, got, ok, want)
 		}
 	}
 }

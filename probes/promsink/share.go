@@ -22,6 +22,9 @@ var (
 	// ShareArchiveReasons are why the broker archived a record without
 	// accepting it (reason).
 	ShareArchiveReasons = []string{"rejected", "delivery_limit"}
+	// ShareUnknownResolutions are how an acknowledgement of unknown
+	// outcome was settled (resolution).
+	ShareUnknownResolutions = []string{tracker.UnknownApplied.String(), tracker.UnknownNotApplied.String()}
 )
 
 // maxDeliveryCountLabel bounds the delivery_count label: the broker's
@@ -37,6 +40,7 @@ type shareMetrics struct {
 	redeliveries    *prometheus.CounterVec
 	acks            *prometheus.CounterVec
 	ackFailed       *prometheus.CounterVec
+	ackUnknown      *prometheus.CounterVec
 	archived        *prometheus.CounterVec
 	lagRecords      *prometheus.GaugeVec
 	members         *prometheus.GaugeVec
@@ -50,6 +54,7 @@ func newShareMetrics(reg prometheus.Registerer) *shareMetrics {
 		redeliveries:    family.Counter("kafka_bench_share_redeliveries_total", "Probe records delivered again before an accept of them was confirmed, by cause: released (the probe released it) or lock_expired (it came back without a release: its acquisition lock expired or its member went away).", "cause"),
 		acks:            family.Counter("kafka_bench_share_acks_total", "Acknowledgements of probe records the broker confirmed, by outcome: "+strings.Join(ShareOutcomes, ", ")+".", "outcome"),
 		ackFailed:       family.Counter("kafka_bench_share_ack_failed_total", "Acknowledgements of probe records the broker did not confirm (a lock already expired, a session ended), by outcome.", "outcome"),
+		ackUnknown:      family.Counter("kafka_bench_share_ack_unknown_total", "Acknowledgements of probe records whose outcome the broker did not tell (an answer lost, late or not matched to them), by resolution: not_applied (the record was delivered again within the record lock duration plus loss_grace_period, or the broker refused it late) or applied (it was not, or the broker confirmed it late).", "resolution"),
 		archived:        family.Counter("kafka_bench_share_records_archived_total", "Probe records the broker archived without accepting them, by reason: rejected (by the probe) or delivery_limit (released or left to its lock at the delivery attempt limit).", "reason"),
 		lagRecords:      family.Gauge("kafka_bench_share_group_lag_records", "Records of the probe topic not yet acknowledged by the share group (the broker's share-partition lag, summed over partitions)."),
 		members:         family.Gauge("kafka_bench_share_group_members", "Members of the probe's share group, as the group coordinator describes it."),
@@ -60,7 +65,7 @@ func newShareMetrics(reg prometheus.Registerer) *shareMetrics {
 
 func (m *shareMetrics) collectors() []family.Vec {
 	return []family.Vec{m.deliveryLatency, m.ackLatency, m.deliveries, m.redeliveries, m.acks, m.ackFailed,
-		m.archived, m.lagRecords, m.members}
+		m.ackUnknown, m.archived, m.lagRecords, m.members}
 }
 
 func (m *shareMetrics) deleteProbe(name string) { family.DeleteProbe(name, m.collectors()...) }
@@ -73,6 +78,7 @@ type shareProbe struct {
 	redeliveries    map[tracker.Cause]prometheus.Counter
 	acks            map[tracker.ShareAction]prometheus.Counter
 	ackFailed       map[tracker.ShareAction]prometheus.Counter
+	unknown         map[tracker.UnknownResolution]prometheus.Counter
 	archivedReject  prometheus.Counter
 	archivedLimit   prometheus.Counter
 }
@@ -87,8 +93,12 @@ func (m *shareMetrics) forProbe(name string) *shareProbe {
 			tracker.CauseReleased:    m.redeliveries.WithLabelValues(name, tracker.CauseReleased.String()),
 			tracker.CauseLockExpired: m.redeliveries.WithLabelValues(name, tracker.CauseLockExpired.String()),
 		},
-		acks:           map[tracker.ShareAction]prometheus.Counter{},
-		ackFailed:      map[tracker.ShareAction]prometheus.Counter{},
+		acks:      map[tracker.ShareAction]prometheus.Counter{},
+		ackFailed: map[tracker.ShareAction]prometheus.Counter{},
+		unknown: map[tracker.UnknownResolution]prometheus.Counter{
+			tracker.UnknownApplied:    m.ackUnknown.WithLabelValues(name, ShareUnknownResolutions[0]),
+			tracker.UnknownNotApplied: m.ackUnknown.WithLabelValues(name, ShareUnknownResolutions[1]),
+		},
 		archivedReject: m.archived.WithLabelValues(name, ShareArchiveReasons[0]),
 		archivedLimit:  m.archived.WithLabelValues(name, ShareArchiveReasons[1]),
 	}
@@ -141,7 +151,7 @@ func (p *probe) OnShareAcked(action tracker.ShareAction, confirmed bool) {
 	}
 }
 
-// OnShareAckLatency observes a poll's acknowledgement round trip.
+// OnShareAckLatency observes a set of acknowledgements' round trip.
 func (p *probe) OnShareAckLatency(took time.Duration) {
 	if p.share != nil {
 		p.share.ackLatency.Observe(took.Seconds())
@@ -156,6 +166,16 @@ func (p *probe) OnShareArchived(rejected bool, n uint64) {
 		p.share.archivedReject.Add(float64(n))
 	default:
 		p.share.archivedLimit.Add(float64(n))
+	}
+}
+
+// OnShareUnknown counts acknowledgements of unknown outcome settled.
+func (p *probe) OnShareUnknown(r tracker.UnknownResolution, n uint64) {
+	if p.share == nil {
+		return
+	}
+	if c := p.share.unknown[r]; c != nil {
+		c.Add(float64(n))
 	}
 }
 

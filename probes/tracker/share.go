@@ -25,6 +25,14 @@ import (
 //     in offset order, a redelivery aside), whichever is later: a group
 //     that stalls delivers nothing past the record, and its records are
 //     late (lag), not lost.
+//   - The broker applies an acknowledgement by offset to the member's
+//     acquisition of the record at the time it arrives, whichever delivery
+//     it was sent for: an accept (or reject) confirmed after the record was
+//     delivered again to the same member settles the record.
+//   - An acknowledgement whose outcome is unknown (its answer was lost or
+//     late) is settled by what the probe sees next: a delivery of the
+//     record within ShareConfig.UnknownWindow says it was not applied, none
+//     that it was.
 //   - Order is not a property of a queue: nothing is counted as reordered.
 //
 // Every delivery is of a record of the own run or of another (a previous
@@ -47,6 +55,53 @@ type ShareConfig struct {
 	// DeliveryLimit is the group's delivery attempt limit: a record
 	// released or left to its lock at this delivery count is archived.
 	DeliveryLimit int32
+	// UnknownWindow is how long after an acknowledgement's outcome became
+	// unknown a record that is not delivered again counts as applied: the
+	// record lock duration plus loss_grace_period (a record whose
+	// acknowledgement the broker did not apply comes back when its lock
+	// expires). Zero is Grace.
+	UnknownWindow time.Duration
+}
+
+// AckOutcome is what the probe knows of the broker's answer to an
+// acknowledgement.
+type AckOutcome int8
+
+const (
+	// AckApplied is an acknowledgement the broker confirmed.
+	AckApplied AckOutcome = iota + 1
+	// AckRefused is one the broker refused (the lock had expired, the
+	// record was acknowledged already): not applied.
+	AckRefused
+	// AckUnknown is no answer of the broker's (a request that failed or
+	// timed out, a session that ended, an answer that cannot be matched
+	// to it): applied or not.
+	AckUnknown
+)
+
+// UnknownResolution is how an acknowledgement of unknown outcome was
+// settled.
+type UnknownResolution int8
+
+const (
+	// UnknownUnresolved is not an unknown outcome, or not settled yet.
+	UnknownUnresolved UnknownResolution = iota
+	// UnknownApplied is one the broker applied (it confirmed it late, or
+	// the record was not delivered again within the window).
+	UnknownApplied
+	// UnknownNotApplied is one the broker did not apply (it refused it
+	// late, or delivered the record again).
+	UnknownNotApplied
+)
+
+func (u UnknownResolution) String() string {
+	switch u {
+	case UnknownApplied:
+		return "applied"
+	case UnknownNotApplied:
+		return "not_applied"
+	}
+	return "unresolved"
 }
 
 // ShareAction is what the probe answered a delivery with.
@@ -101,6 +156,9 @@ type Delivery struct {
 	// Duplicate: delivered again after its accept or reject was
 	// confirmed, or after it was declared lost.
 	Duplicate bool
+	// UnknownNotApplied: the delivery settles an acknowledgement of
+	// unknown outcome as not applied.
+	UnknownNotApplied bool
 }
 
 // Confirmation is what a confirmed (or failed) acknowledgement did.
@@ -108,12 +166,31 @@ type Confirmation struct {
 	// Archived: the broker archived the record without accepting it: a
 	// reject, or a release at the delivery attempt limit.
 	Archived bool
+	// Unknown settles an earlier acknowledgement of unknown outcome.
+	Unknown UnknownResolution
+}
+
+// UnknownSettled counts the acknowledgements of unknown outcome that
+// SettleUnknown settled as applied, by what they did.
+type UnknownSettled struct {
+	Accepted, ArchivedReject, ArchivedLimit uint64
 }
 
 // shareRec is a delivered record that is not done yet.
 type shareRec struct {
 	deliveryCount int32       // the broker's, at the latest delivery
 	action        ShareAction // the probe's answer to that delivery
+	// unknown: when the outcome of the answer became unknown (zero: it
+	// did not).
+	unknown time.Time
+}
+
+// unknownRef is an acknowledgement whose outcome became unknown at, in
+// that order.
+type unknownRef struct {
+	seq           uint64
+	deliveryCount int32
+	at            time.Time
 }
 
 // shareAcks are consecutive seqs [lo, hi) the producer heard acknowledged
@@ -179,6 +256,10 @@ type sharePart struct {
 	// takes them, so that neither keeps a span per aborted transaction or
 	// failed produce for the life of the run.
 	gaveUp []shareAcks
+	// unknown: the acknowledgements of unknown outcome, in the order
+	// their outcome became unknown, until settled (an entry whose record
+	// was settled otherwise is skipped).
+	unknown []unknownRef
 }
 
 // NewShare returns a share tracker for records produced under run id
@@ -190,6 +271,9 @@ func NewShare(ownRun uint64, cfg ShareConfig) *Share {
 	}
 	if cfg.DeliveryLimit <= 0 {
 		cfg.DeliveryLimit = 5
+	}
+	if cfg.UnknownWindow <= 0 {
+		cfg.UnknownWindow = cfg.Grace
 	}
 	return &Share{own: ownRun, cfg: cfg, parts: make(map[int32]*sharePart)}
 }
@@ -235,8 +319,9 @@ func (t *Share) Deliver(partition int32, run, seq uint64, deliveryCount int32, n
 		if r.action == Release {
 			cause = CauseReleased
 		}
+		unknown := !r.unknown.IsZero()
 		*r = shareRec{deliveryCount: deliveryCount}
-		return Delivery{Redelivery: true, Cause: cause}
+		return Delivery{Redelivery: true, Cause: cause, UnknownNotApplied: unknown}
 	}
 	ps.held[seq] = &shareRec{deliveryCount: deliveryCount}
 	d := Delivery{First: true}
@@ -259,27 +344,136 @@ func (t *Share) Answered(partition int32, seq uint64, deliveryCount int32, a Sha
 	}
 }
 
-// Confirmed notes the broker's answer to the action on the delivery of seq
-// with deliveryCount: ok says it was confirmed. A failed acknowledgement
-// leaves the record held: it comes back after its lock (a lock expiry), or
-// is archived or lost. The answer to an older delivery (the record was
-// delivered again meanwhile) is ignored.
+// Confirmed notes the broker's answer to the action the probe answered
+// the delivery of seq with deliveryCount: ok says it was confirmed (applied),
+// else refused. It is Acknowledged with the action noted by Answered; the
+// answer to an older delivery is ignored.
 func (t *Share) Confirmed(partition int32, seq uint64, deliveryCount int32, ok bool) Confirmation {
+	t.mu.Lock()
+	a := NoAction
+	if r := t.part(partition).held[seq]; r != nil && r.deliveryCount == deliveryCount {
+		a = r.action
+	}
+	t.mu.Unlock()
+	o := AckRefused
+	if ok {
+		o = AckApplied
+	}
+	return t.Acknowledged(partition, seq, deliveryCount, a, o, time.Time{})
+}
+
+// Acknowledged notes what became of action a, sent for the delivery of seq
+// with deliveryCount, at now.
+//
+//   - Applied to the latest delivery: an accept finishes the record, a
+//     reject or a release at the delivery attempt limit archives it.
+//   - Applied, sent for an older delivery: the broker applied it to the
+//     acquisition the record was in when it arrived, a later delivery to
+//     the same member (another member's would have refused it), so an
+//     accept or a reject settles the record. A release applied to an
+//     older delivery changes nothing: the record is delivered again or
+//     left to its lock.
+//   - Refused: the record stays held, as if unanswered; it comes back
+//     after its lock (a lock expiry, a refused release too), or is
+//     archived or lost.
+//   - Unknown: the record stays held, and the outcome is settled by a
+//     later delivery (not applied) or by SettleUnknown (applied).
+//
+// An answer applied or refused settles an earlier unknown outcome of the
+// same delivery (Confirmation.Unknown).
+func (t *Share) Acknowledged(partition int32, seq uint64, deliveryCount int32, a ShareAction, o AckOutcome, now time.Time) Confirmation {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ps := t.part(partition)
 	r := ps.held[seq]
-	if r == nil || !ok || r.deliveryCount != deliveryCount || r.action == NoAction {
+	if r == nil || a == NoAction || deliveryCount > r.deliveryCount {
 		return Confirmation{}
 	}
-	switch {
-	case r.action == Accept:
-		ps.finish(seq)
-	case r.action == Reject, r.action == Release && r.deliveryCount >= t.cfg.DeliveryLimit:
-		ps.finish(seq)
-		return Confirmation{Archived: true}
+	if deliveryCount < r.deliveryCount {
+		if o == AckApplied && (a == Accept || a == Reject) {
+			var c Confirmation
+			if !r.unknown.IsZero() {
+				c.Unknown = UnknownApplied
+			}
+			ps.finish(seq)
+			c.Archived = a == Reject
+			return c
+		}
+		return Confirmation{}
 	}
-	return Confirmation{}
+	var c Confirmation
+	switch o {
+	case AckUnknown:
+		// Maybe applied: a (the answer of a refusal made unknown again)
+		// settles it.
+		r.action = a
+		if r.unknown.IsZero() {
+			r.unknown = now
+			ps.unknown = append(ps.unknown, unknownRef{seq: seq, deliveryCount: deliveryCount, at: now})
+		}
+		return c
+	case AckRefused:
+		if !r.unknown.IsZero() {
+			r.unknown = time.Time{}
+			c.Unknown = UnknownNotApplied
+		}
+		// Nothing was applied: a refused release did not give the
+		// record back, its lock's expiry will.
+		r.action = NoAction
+		return c
+	}
+	if !r.unknown.IsZero() {
+		r.unknown = time.Time{}
+		c.Unknown = UnknownApplied
+	}
+	switch {
+	case a == Accept:
+		ps.finish(seq)
+	case a == Reject, a == Release && r.deliveryCount >= t.cfg.DeliveryLimit:
+		ps.finish(seq)
+		c.Archived = true
+	}
+	return c
+}
+
+// SettleUnknown settles as applied every acknowledgement of unknown outcome
+// whose record was not delivered again within UnknownWindow: an accept
+// finishes the record, a reject archives it, so does a release at the
+// delivery attempt limit; a release below it is left to the grace (the
+// record should have come back).
+func (t *Share) SettleUnknown(now time.Time) UnknownSettled {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cutoff := now.Add(-t.cfg.UnknownWindow)
+	var u UnknownSettled
+	for _, ps := range t.parts {
+		n := 0
+		for _, ref := range ps.unknown {
+			if ref.at.After(cutoff) {
+				break
+			}
+			n++
+			r := ps.held[ref.seq]
+			if r == nil || r.deliveryCount != ref.deliveryCount || r.unknown.IsZero() {
+				continue // settled otherwise
+			}
+			switch {
+			case r.action == Accept:
+				u.Accepted++
+				ps.finish(ref.seq)
+			case r.action == Reject:
+				u.ArchivedReject++
+				ps.finish(ref.seq)
+			case r.deliveryCount >= t.cfg.DeliveryLimit:
+				u.ArchivedLimit++
+				ps.finish(ref.seq)
+			default:
+				r.unknown = time.Time{}
+			}
+		}
+		ps.unknown = append(ps.unknown[:0], ps.unknown[n:]...)
+	}
+	return u
 }
 
 func (ps *sharePart) finish(seq uint64) {
@@ -336,7 +530,11 @@ func (t *Share) Expire(now time.Time) (lost, archived uint64) {
 				if ps.done.has(seq) || ps.failed.has(seq) {
 					continue // failed: forgotten with its own grace (forgetGaveUp)
 				}
-				if h := ps.held[seq]; h != nil && h.deliveryCount >= t.cfg.DeliveryLimit {
+				h := ps.held[seq]
+				if h != nil && !h.unknown.IsZero() {
+					continue // settled by SettleUnknown or a delivery, never lost
+				}
+				if h != nil && h.deliveryCount >= t.cfg.DeliveryLimit {
 					archived++
 				} else {
 					lost++

@@ -320,3 +320,198 @@ func TestShareAnswerToAnUnknownRecordIsIgnored(t *testing.T) {
 		t.Fatalf("held %d, want 1", n)
 	}
 }
+
+// The broker applies an acknowledgement by offset to the acquisition the
+// record is in when it arrives. The sequence, on partition 2, of a member
+// that held a poll (seqs 333-345) 5 s past a 2 s record lock on Kafka 4.4.0
+// (faults.hold), its acknowledgements riding its next fetch: during the
+// hold its client fetched 346-359 and, their locks expired too, acquired
+// 333-359 again (delivery 2). After the hold it accepted 333-345 (refused:
+// their lock had expired), then 346-359 of delivery 1: confirmed, applied
+// to delivery 2; then 333-359 of delivery 2 and 360 of delivery 1 in one
+// set: refused as a whole, 346-359 being accepted already. 346-359 are
+// accepted, not lost; 333 and 360 come back.
+func TestShareLateAcceptAppliedToTheSameMembersRedelivery(t *testing.T) {
+	s := newShareT()
+	for seq := uint64(333); seq <= 360; seq++ {
+		s.Acked(2, seq, s0)
+	}
+	// The held poll and the set refused after it.
+	s.Deliver(2, 7, 333, 1, s0)
+	s.Answered(2, 333, 1, Accept)
+	s.Acknowledged(2, 333, 1, Accept, AckRefused, s0)
+	// Fetched during the hold, answered after it.
+	wantDelivery(t, s.Deliver(2, 7, 346, 1, s0), Delivery{First: true})
+	s.Answered(2, 346, 1, Accept)
+	// Acquired again during the hold, polled after.
+	wantDelivery(t, s.Deliver(2, 7, 333, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	wantDelivery(t, s.Deliver(2, 7, 346, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	wantDelivery(t, s.Deliver(2, 7, 360, 1, s0), Delivery{First: true})
+	// The answer to the accept of 346's delivery 1.
+	if c := s.Acknowledged(2, 346, 1, Accept, AckApplied, s0); c.Archived || c.Unknown != UnknownUnresolved {
+		t.Fatalf("late accept: %+v", c)
+	}
+	// The set of delivery 2 (and 360's first), refused.
+	for _, d := range []struct {
+		seq uint64
+		dc  int32
+	}{{333, 2}, {346, 2}, {360, 1}} {
+		s.Answered(2, d.seq, d.dc, Accept)
+		s.Acknowledged(2, d.seq, d.dc, Accept, AckRefused, s0)
+	}
+	// 333 and 360 come back after their lock and are accepted; 346 does not.
+	wantDelivery(t, s.Deliver(2, 7, 333, 3, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	wantDelivery(t, s.Deliver(2, 7, 360, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	for seq := uint64(333); seq <= 360; seq++ {
+		if seq != 333 && seq != 346 && seq != 360 {
+			accept(t, s, 2, seq, 1)
+		}
+	}
+	s.Answered(2, 333, 3, Accept)
+	s.Acknowledged(2, 333, 3, Accept, AckApplied, s0)
+	s.Answered(2, 360, 2, Accept)
+	s.Acknowledged(2, 360, 2, Accept, AckApplied, s0)
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+	if n := s.Held(); n != 0 {
+		t.Fatalf("held %d", n)
+	}
+	// Delivered again after that: a duplicate.
+	wantDelivery(t, s.Deliver(2, 7, 346, 3, s0), Delivery{Duplicate: true})
+}
+
+// A late reject applied to a later delivery archives the record; a late
+// release changes nothing.
+func TestShareLateRejectArchivesLateReleaseDoesNot(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Reject)
+	s.Deliver(0, 7, 0, 2, s0)
+	if c := s.Acknowledged(0, 0, 1, Reject, AckApplied, s0); !c.Archived {
+		t.Fatal("a late reject applied is not archived")
+	}
+	s.Deliver(0, 7, 1, 1, s0)
+	s.Answered(0, 1, 1, Release)
+	s.Deliver(0, 7, 1, 2, s0)
+	if c := s.Acknowledged(0, 1, 1, Release, AckApplied, s0); c.Archived {
+		t.Fatal("a late release archived")
+	}
+	if n := s.Held(); n != 1 {
+		t.Fatalf("held %d, want the released record", n)
+	}
+}
+
+func newShareUnknownT() *Share {
+	return NewShare(7, ShareConfig{Grace: 10 * time.Second, DeliveryLimit: 3, UnknownWindow: 3 * time.Second})
+}
+
+// An accept of unknown outcome (its answer lost) that is not delivered
+// again within the window was applied: accepted, never lost.
+func TestShareUnknownAcceptNotRedeliveredWasApplied(t *testing.T) {
+	s := newShareUnknownT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0)
+	accept(t, s, 0, 1, 1)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Accept)
+	s.Acknowledged(0, 0, 1, Accept, AckUnknown, s0.Add(time.Second))
+	if u := s.SettleUnknown(s0.Add(3 * time.Second)); u != (UnknownSettled{}) {
+		t.Fatalf("settled within the window: %+v", u)
+	}
+	if u := s.SettleUnknown(s0.Add(4 * time.Second)); u != (UnknownSettled{Accepted: 1}) {
+		t.Fatalf("settled %+v, want one accept", u)
+	}
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+	if u := s.SettleUnknown(s0.Add(time.Hour)); u != (UnknownSettled{}) {
+		t.Fatalf("settled twice: %+v", u)
+	}
+}
+
+// Past the grace but within its window, an accept of unknown outcome is not
+// lost either.
+func TestShareUnknownAcceptIsNotLostAtTheGrace(t *testing.T) {
+	s := newShareUnknownT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0)
+	accept(t, s, 0, 1, 1)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Accept)
+	s.Acknowledged(0, 0, 1, Accept, AckUnknown, s0.Add(9*time.Second))
+	wantExpire(t, s, s0.Add(10*time.Second), 0, 0)
+	if u := s.SettleUnknown(s0.Add(12 * time.Second)); u != (UnknownSettled{Accepted: 1}) {
+		t.Fatalf("settled %+v, want one accept", u)
+	}
+}
+
+// An accept of unknown outcome delivered again was not applied: a
+// redelivery by lock expiry, and the record is accounted on.
+func TestShareUnknownAcceptRedeliveredWasNotApplied(t *testing.T) {
+	s := newShareUnknownT()
+	s.Acked(0, 0, s0)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Accept)
+	s.Acknowledged(0, 0, 1, Accept, AckUnknown, s0)
+	wantDelivery(t, s.Deliver(0, 7, 0, 2, s0.Add(2*time.Second)),
+		Delivery{Redelivery: true, Cause: CauseLockExpired, UnknownNotApplied: true})
+	if u := s.SettleUnknown(s0.Add(time.Hour)); u != (UnknownSettled{}) {
+		t.Fatalf("settled %+v after the redelivery", u)
+	}
+	s.Answered(0, 0, 2, Accept)
+	s.Acknowledged(0, 0, 2, Accept, AckApplied, s0)
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+}
+
+// The broker's late answer to an acknowledgement of unknown outcome
+// settles it: a confirmation as applied, a refusal as not applied.
+func TestShareUnknownSettledByALateAnswer(t *testing.T) {
+	s := newShareUnknownT()
+	s.Acked(0, 0, s0)
+	s.Acked(0, 1, s0)
+	for seq := range uint64(2) {
+		s.Deliver(0, 7, seq, 1, s0)
+		s.Answered(0, seq, 1, Accept)
+		s.Acknowledged(0, seq, 1, Accept, AckUnknown, s0)
+	}
+	if c := s.Acknowledged(0, 0, 1, Accept, AckApplied, s0); c.Unknown != UnknownApplied {
+		t.Fatalf("late confirmation: %+v", c)
+	}
+	if c := s.Acknowledged(0, 1, 1, Accept, AckRefused, s0); c.Unknown != UnknownNotApplied {
+		t.Fatalf("late refusal: %+v", c)
+	}
+	if u := s.SettleUnknown(s0.Add(time.Hour)); u != (UnknownSettled{}) {
+		t.Fatalf("settled %+v after the answers", u)
+	}
+	// The refused accept: the record held, it comes back after its lock.
+	wantDelivery(t, s.Deliver(0, 7, 1, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+}
+
+// A reject of unknown outcome not delivered again was applied: archived.
+func TestShareUnknownRejectArchives(t *testing.T) {
+	s := newShareUnknownT()
+	s.Acked(0, 0, s0)
+	s.Deliver(0, 7, 0, 1, s0)
+	s.Answered(0, 0, 1, Reject)
+	s.Acknowledged(0, 0, 1, Reject, AckUnknown, s0)
+	if u := s.SettleUnknown(s0.Add(time.Hour)); u != (UnknownSettled{ArchivedReject: 1}) {
+		t.Fatalf("settled %+v, want one archived reject", u)
+	}
+	wantExpire(t, s, s0.Add(time.Hour), 0, 0)
+}
+
+// A release the broker refused (the record's lock had expired before it
+// arrived, a stalled broker or member) did not give the record back: it
+// comes back by its lock's expiry, and is counted so.
+func TestShareRefusedReleaseComesBackByLockExpiry(t *testing.T) {
+	s := newShareT()
+	s.Acked(0, 5, s0)
+	s.Acked(0, 6, s0)
+	s.Deliver(0, 7, 5, 1, s0)
+	s.Deliver(0, 7, 6, 1, s0)
+	s.Answered(0, 5, 1, Release)
+	s.Answered(0, 6, 1, Release)
+	s.Acknowledged(0, 5, 1, Release, AckRefused, s0)
+	s.Acknowledged(0, 6, 1, Release, AckApplied, s0)
+	wantDelivery(t, s.Deliver(0, 7, 5, 2, s0), Delivery{Redelivery: true, Cause: CauseLockExpired})
+	wantDelivery(t, s.Deliver(0, 7, 6, 2, s0), Delivery{Redelivery: true, Cause: CauseReleased})
+}
