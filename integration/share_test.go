@@ -348,23 +348,7 @@ func TestShareProbeFaults(t *testing.T) {
 // and reject faults.
 func checkShareFaultsExact(t *testing.T, f scrape.Families, n, release, reject float64) {
 	t.Helper()
-	for _, cs := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n - reject},
-		{"kafka_bench_share_acks_total", []string{"outcome", "release"}, release},
-		{"kafka_bench_share_acks_total", []string{"outcome", "reject"}, reject},
-		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, release},
-		{"kafka_bench_share_redeliveries_total", []string{"cause", "lock_expired"}, 0},
-		{"kafka_bench_share_records_archived_total", []string{"reason", "rejected"}, reject},
-		{"kafka_bench_share_records_archived_total", []string{"reason", "delivery_limit"}, 0},
-	} {
-		if got := value(t, f, cs.name, "share-faults", cs.labels...); got != cs.want {
-			t.Errorf("share-faults: %s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
-		}
-	}
+	probetest.CheckCounts(t, f, "share-faults", probetest.ShareFaultCounts(n, release, reject))
 }
 
 // shareMemberEnv makes the test binary a bare share-group member

@@ -138,27 +138,10 @@ func TestShareProbeFaultsCountedExactly(t *testing.T) {
 		arch := probetest.Value(t, f, "kafka_bench_share_records_archived_total", "probe", "sq")
 		return acc+arch >= n, fmt.Sprintf("accepted %v, archived %v of %d", acc, arch, n)
 	})
-	f := x.Gather(t)
-	for _, c := range []struct {
-		name   string
-		labels []string
-		want   float64
-	}{
-		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n - reject},
-		{"kafka_bench_share_acks_total", []string{"outcome", "release"}, release},
-		{"kafka_bench_share_acks_total", []string{"outcome", "reject"}, reject},
-		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, release},
-		{"kafka_bench_share_redeliveries_total", []string{"cause", "lock_expired"}, 0},
-		{"kafka_bench_share_deliveries_total", []string{"delivery_count", "2"}, release},
-		{"kafka_bench_share_records_archived_total", []string{"reason", "rejected"}, reject},
-		{"kafka_bench_share_records_archived_total", []string{"reason", "delivery_limit"}, 0},
-		{"kafka_bench_records_duplicated_total", nil, 0},
-		{"kafka_bench_records_lost_total", nil, 0},
-	} {
-		if got := probetest.Value(t, f, c.name, append([]string{"probe", "sq"}, c.labels...)...); got != c.want {
-			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
-		}
-	}
+	probetest.CheckCounts(t, x.Gather(t), "sq", append(probetest.ShareFaultCounts(n, release, reject),
+		probetest.Want{Name: "kafka_bench_share_deliveries_total", Labels: []string{"delivery_count", "2"}, Value: release},
+		probetest.Want{Name: "kafka_bench_records_duplicated_total"},
+		probetest.Want{Name: "kafka_bench_records_lost_total"}))
 }
 
 // A cluster without share groups: the share probe stops at start with an

@@ -216,3 +216,36 @@ func ShareBesideGroup(t testing.TB, cfg *config.Config, timeout time.Duration) (
 		return nil, nil
 	}
 }
+
+// Want is a count a test expects of a probe: a family, its labels past
+// "probe" (name, value pairs), and the value.
+type Want struct {
+	Name   string
+	Labels []string
+	Value  float64
+}
+
+// ShareFaultCounts are the counts of a share probe that read n records,
+// released `release` of them once and rejected `reject`, when the broker
+// refused no acknowledgement and no outcome was unknown.
+func ShareFaultCounts(n, release, reject float64) []Want {
+	return []Want{
+		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, n - reject},
+		{"kafka_bench_share_acks_total", []string{"outcome", "release"}, release},
+		{"kafka_bench_share_acks_total", []string{"outcome", "reject"}, reject},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, release},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "lock_expired"}, 0},
+		{"kafka_bench_share_records_archived_total", []string{"reason", "rejected"}, reject},
+		{"kafka_bench_share_records_archived_total", []string{"reason", "delivery_limit"}, 0},
+	}
+}
+
+// CheckCounts reports each count of probe in f that differs from its want.
+func CheckCounts(t testing.TB, f scrape.Families, probe string, wants []Want) {
+	t.Helper()
+	for _, w := range wants {
+		if got := Value(t, f, w.Name, append([]string{"probe", probe}, w.Labels...)...); got != w.Value {
+			t.Errorf("%s: %s%v = %v, want %v", probe, w.Name, w.Labels, got, w.Value)
+		}
+	}
+}
