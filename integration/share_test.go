@@ -217,16 +217,34 @@ func TestShareProbeReadCommitted(t *testing.T) {
 		labels []string
 		want   float64
 	}{
-		{"kafka_bench_share_acks_total", []string{"outcome", "accept"}, produced - aborted},
-		{"kafka_bench_consumed_records_total", nil, produced - aborted},
-		{"kafka_bench_share_redeliveries_total", nil, 0},
 		{"kafka_bench_records_lost_total", nil, 0},
-		{"kafka_bench_records_duplicated_total", nil, 0},
 		{"kafka_bench_transactions_total", []string{"outcome", "failed"}, 0},
+		{"kafka_bench_share_redeliveries_total", []string{"cause", "released"}, 0},
 	} {
 		if got := value(t, f, cs.name, probe, cs.labels...); got != cs.want {
 			t.Errorf("%s%v = %v, want %v", cs.name, cs.labels, got, cs.want)
 		}
+	}
+	committed := produced - aborted
+	accepted := value(t, f, "kafka_bench_share_acks_total", probe, "outcome", "accept")
+	consumed := value(t, f, "kafka_bench_consumed_records_total", probe)
+	dup := value(t, f, "kafka_bench_records_duplicated_total", probe)
+	if expired, refused, unknown := value(t, f, "kafka_bench_share_redeliveries_total", probe, "cause", "lock_expired"),
+		value(t, f, "kafka_bench_share_ack_failed_total", probe, "outcome", "accept"),
+		value(t, f, "kafka_bench_share_ack_unknown_total", probe); expired > 0 || refused > 0 || unknown > 0 {
+		// A stall of the loaded machine let locks expire (as in
+		// TestShareProbeFaults): those records came back to a member and
+		// were accepted again, the late accepts refused or of unknown
+		// outcome. Exact counts do not hold then; nothing lost does, every
+		// committed record accepted, and no more records delivered again
+		// after a confirmed accept than came back.
+		t.Logf("%v redeliveries by lock expiry, %v accepts refused, %v of unknown outcome: the exact counts are not checked", expired, refused, unknown)
+		if accepted < committed || consumed < committed || dup > expired {
+			t.Errorf("accepted %v, consumed %v, duplicated %v (redeliveries by lock expiry %v); want accepted and consumed at least the %v committed records, duplicates at most the redeliveries",
+				accepted, consumed, dup, expired, committed)
+		}
+	} else if accepted != committed || consumed != committed || dup != 0 {
+		t.Errorf("accepted %v, consumed %v, duplicated %v; want the %v committed records accepted and consumed once each", accepted, consumed, dup, committed)
 	}
 	// Back to read_uncommitted: the probe started again on the group sets
 	// the group's share.isolation.level so, not only read_committed.

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kafka-bench/kafka_bench_exporter/bench/result"
 )
@@ -55,18 +57,79 @@ func consumerRate(out string) (consumerRates, error) {
 	return consumerRates{total: v[0], fetch: v[1]}, nil
 }
 
-// shareConsumerRate reads ShareConsumerPerformance's nMsg.sec, under its
-// header "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec,
-// data.consumed.in.nMsg, fetch.time.ms". It has no rebalance time: its
-// rate includes the share group's start (the members' first heartbeat to
-// their assignment, about group.share.heartbeat.interval.ms, 5 s by
-// default), as ours (records_per_sec) does.
-func shareConsumerRate(out string) (float64, error) {
-	v, err := perfFields(out, "ShareConsumerPerformance", "nMsg.sec")
-	if err != nil {
-		return 0, err
+// shareProgressRE is a ShareConsumerPerformance progress line, "start, end,
+// MB, MB/s, records/s, records, ms for share consumer N". The members'
+// threads print a line in two calls (its text, then its line break), so two
+// members' lines can share one line of the output: they are found anywhere.
+var shareProgressRE = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}), [0-9.]+, [0-9.]+, [0-9.]+, \d+, \d+ for share consumer `)
+
+// shareConsumerRates reads ShareConsumerPerformance's rates when it ran with
+// --show-detailed-stats: nMsg.sec of its result line, under its header
+// "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec,
+// data.consumed.in.nMsg, fetch.time.ms", which includes the share group's
+// start (the members' first heartbeat to their assignment, about
+// group.share.heartbeat.interval.ms, 5 s by default), as ours'
+// records_per_sec does; and its records over the time from its first record
+// to end.time, the group's start left out, as ours' fetch.nMsg.sec. The tool
+// prints no time to the first record; each member's first progress line
+// comes at its first record once the reporting interval has passed since
+// the member started (1 s is below the group's start), and its end time is
+// that record's: the earliest is the group's first record.
+func shareConsumerRates(out string) (consumerRates, error) {
+	// The tool's default --date-format, yyyy-MM-dd HH:mm:ss:SSS: Go
+	// reads fractional seconds only after a dot, so the last colon is
+	// read as one.
+	const layout = "2006-01-02 15:04:05.000"
+	parse := func(v string) (time.Time, error) {
+		if i := strings.LastIndexByte(v, ':'); i > 0 {
+			v = v[:i] + "." + v[i+1:]
+		}
+		return time.Parse(layout, v)
 	}
-	return v[0], nil
+	var first time.Time
+	for _, m := range shareProgressRE.FindAllStringSubmatch(out, -1) {
+		t, err := parse(m[1])
+		if err != nil {
+			return consumerRates{}, fmt.Errorf("ShareConsumerPerformance's progress line %q: end time %q: %w", m[0], m[1], err)
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+	}
+	lines := strings.Split(out, "\n")
+	h := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "start.time") })
+	if h < 0 {
+		return consumerRates{}, errors.New("no ShareConsumerPerformance header (\"start.time, end.time, ...\") in the output")
+	}
+	var end time.Time
+	var total, records float64
+	final := ""
+	for _, l := range lines[h+1:] {
+		f := strings.Split(strings.TrimSpace(l), ", ")
+		if len(f) != 7 || strings.Contains(l, " for share consumer ") {
+			continue
+		}
+		t, err := parse(f[1])
+		if err != nil {
+			return consumerRates{}, fmt.Errorf("ShareConsumerPerformance's line %q: end time %q: %w", l, f[1], err)
+		}
+		if total, err = strconv.ParseFloat(f[4], 64); err != nil {
+			return consumerRates{}, fmt.Errorf("ShareConsumerPerformance's line %q: nMsg.sec %q is not a number", l, f[4])
+		}
+		if records, err = strconv.ParseFloat(f[5], 64); err != nil {
+			return consumerRates{}, fmt.Errorf("ShareConsumerPerformance's line %q: data.consumed.in.nMsg %q is not a number", l, f[5])
+		}
+		end, final = t, l
+	}
+	switch {
+	case final == "":
+		return consumerRates{}, errors.New("no ShareConsumerPerformance result line under its header in the output")
+	case first.IsZero():
+		return consumerRates{}, errors.New("no ShareConsumerPerformance progress line (\"... for share consumer N\") in the output: run it with --show-detailed-stats")
+	case !end.After(first):
+		return consumerRates{}, fmt.Errorf("ShareConsumerPerformance's first record at %s is not before its end %s", first.Format(layout), end.Format(layout))
+	}
+	return consumerRates{total: total, fetch: records / end.Sub(first).Seconds()}, nil
 }
 
 // perfFields reads the named columns of a consumer perf tool's result
@@ -141,16 +204,24 @@ func ourConsumerRates(r result.JSONResult) (consumerRates, error) {
 	return consumerRates{total: c.RecordsPerSec, fetch: float64(c.Records) / fetch}, nil
 }
 
-// floorShareRateRE is kgo-floor share's line, "consumed N in D, R records/s".
-var floorShareRateRE = regexp.MustCompile(`(?m)^consumed \d+ in \S+, ([0-9.]+) records/s$`)
+// floorShareRateRE is kgo-floor share's two lines, "consumed N in D, R
+// records/s" (the group's start included) and "from the first record D, R
+// records/s".
+var floorShareRateRE = regexp.MustCompile(`(?m)^consumed \d+ in \S+, ([0-9.]+) records/s\nfrom the first record \S+, ([0-9.]+) records/s$`)
 
-// floorShareRate reads kgo-floor share's records/s.
-func floorShareRate(out string) (float64, error) {
+// floorShareRates reads kgo-floor share's records/s, with and without the
+// group's start.
+func floorShareRates(out string) (consumerRates, error) {
 	m := floorShareRateRE.FindStringSubmatch(out)
 	if m == nil {
-		return 0, errors.New("no kgo-floor share result line (\"consumed N in D, R records/s\") in the output")
+		return consumerRates{}, errors.New("no kgo-floor share result lines (\"consumed N in D, R records/s\", \"from the first record D, R records/s\") in the output")
 	}
-	return strconv.ParseFloat(m[1], 64)
+	total, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return consumerRates{}, err
+	}
+	fetch, err := strconv.ParseFloat(m[2], 64)
+	return consumerRates{total: total, fetch: fetch}, err
 }
 
 // floorProduceRateRE is kgo-floor produce's line, "acked N failed M in D, R

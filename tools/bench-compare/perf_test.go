@@ -181,28 +181,41 @@ func TestOurResult(t *testing.T) {
 	}
 }
 
-// ShareConsumerPerformance's output (Kafka 4.4.0, --threads 3): its header
-// orders the columns differently and has no group join.
+// ShareConsumerPerformance's output (Kafka 4.4.0, --threads 3
+// --show-detailed-stats --reporting-interval 1000): its header orders the
+// columns differently and has no group join; each member's first progress
+// line comes at its first record (two members' lines can share a line), the
+// result line last.
 const scpOutput = `start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms
+2026-12-03 12:03:50:140, 2026-12-03 12:03:55:400, 0.0010, 0.0002, 0.1901, 1, 5260 for share consumer 22026-12-03 12:03:50:131, 2026-12-03 12:03:55:210, 0.0010, 0.0002, 0.1969, 1, 5079 for share consumer 1
+
+2026-12-03 12:03:55:210, 2026-12-03 12:03:56:215, 30.1, 29.9, 30650.7, 30822, 1005 for share consumer 1
 2026-12-03 12:03:50:122, 2026-12-03 12:03:58:000, 97.6563, 12.3961, 12693.5771, 100000, 7878
 `
 
-func TestShareConsumerRate(t *testing.T) {
-	if got, err := shareConsumerRate(scpOutput); err != nil || got != 12693.5771 {
-		t.Errorf("shareConsumerRate = %v, %v; want 12693.5771 (nMsg.sec, not the column at ConsumerPerformance's place)", got, err)
+func TestShareConsumerRates(t *testing.T) {
+	got, err := shareConsumerRates(scpOutput)
+	if err != nil || got.total != 12693.5771 || math.Abs(got.fetch-100000/2.790) > 0.01 {
+		t.Errorf("shareConsumerRates = %+v, %v; want nMsg.sec 12693.5771 (not the column at ConsumerPerformance's place) and 100000 records over 2.790 s from the first record", got, err)
 	}
-	if got, err := shareConsumerRate(ppOutput); err == nil {
-		t.Errorf("shareConsumerRate of ProducerPerformance's output = %v, want an error", got)
+	noProgress := "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms\n" +
+		"2026-12-03 12:03:50:122, 2026-12-03 12:03:58:000, 97.6563, 12.3961, 12693.5771, 100000, 7878\n"
+	for name, bad := range map[string]string{"ProducerPerformance's": ppOutput, "no progress line": noProgress,
+		"no result line": strings.Join(strings.Split(scpOutput, "\n")[:4], "\n")} {
+		if got, err := shareConsumerRates(bad); err == nil {
+			t.Errorf("shareConsumerRates of %s output = %+v, want an error", name, got)
+		}
 	}
 }
 
-func TestFloorShareRate(t *testing.T) {
-	if got, err := floorShareRate("consumed 1000000 in 9.894137997s, 101069.9 records/s\n"); err != nil || got != 101069.9 {
-		t.Errorf("floorShareRate = %v, %v; want 101069.9", got, err)
+func TestFloorShareRates(t *testing.T) {
+	got, err := floorShareRates("consumed 1000000 in 9.894137997s, 101069.9 records/s\nfrom the first record 4.8s, 208333.3 records/s\n")
+	if err != nil || got.total != 101069.9 || got.fetch != 208333.3 {
+		t.Errorf("floorShareRates = %+v, %v; want 101069.9 and 208333.3", got, err)
 	}
-	for _, bad := range []string{"", "consumed 1000000\n", scpOutput} {
-		if got, err := floorShareRate(bad); err == nil {
-			t.Errorf("floorShareRate(%q) = %v, want an error", bad, got)
+	for _, bad := range []string{"", "consumed 1000000\n", "consumed 1000000 in 9.894137997s, 101069.9 records/s\n", scpOutput} {
+		if got, err := floorShareRates(bad); err == nil {
+			t.Errorf("floorShareRates(%q) = %+v, want an error", bad, got)
 		}
 	}
 }

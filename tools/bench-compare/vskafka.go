@@ -593,7 +593,7 @@ func (v *vsRun) share(ctx context.Context) error {
 		}
 		settle()
 		floor, err := v.shareFloor(ctx, fmt.Sprintf("share-floor-%d", r), topic, n)
-		return []float64{c.total, floor}, err
+		return []float64{c.total, floor.total, c.fetch, floor.fetch}, err
 	}
 	theirs := func(r int) ([]float64, error) {
 		group := fmt.Sprintf("share-kafka-%d", r)
@@ -602,12 +602,13 @@ func (v *vsRun) share(ctx context.Context) error {
 		}
 		out, err := v.runTool(ctx, group, "org.apache.kafka.tools.ShareConsumerPerformance",
 			"--bootstrap-server", strings.Join(v.brokers, ","), "--topic", topic, "--num-records", strconv.Itoa(n),
-			"--group", group, "--threads", strconv.Itoa(*v.members), "--timeout", "60000")
+			"--group", group, "--threads", strconv.Itoa(*v.members), "--timeout", "60000",
+			"--show-detailed-stats", "--reporting-interval", "1000")
 		if err != nil {
 			return nil, err
 		}
-		rate, err := shareConsumerRate(out)
-		return []float64{rate}, err
+		c, err := shareConsumerRates(out)
+		return []float64{c.total, c.fetch}, err
 	}
 	o, k, err := v.alternate(fmt.Sprintf("share-consume %d B, %d members (%d records)", size, *v.members, n), ours, theirs)
 	if err != nil {
@@ -615,6 +616,10 @@ func (v *vsRun) share(ctx context.Context) error {
 	}
 	v.report.say("%s", compareRow(fmt.Sprintf("share-consume (%d members)", *v.members), size, "-", column(o, 0), column(k, 0)))
 	v.report.say("%s", compareRow(fmt.Sprintf("share-consume, kgo-floor as ours (%d members)", *v.members), size, "-", column(o, 1), column(k, 0)))
+	// From each side's first record: the group's start left out.
+	v.report.say("%s", compareRow(fmt.Sprintf("share-consume from the first record (%d members)", *v.members), size, "-", column(o, 2), column(k, 1)))
+	v.report.say("%s", compareRow(fmt.Sprintf("share-consume from the first record, kgo-floor as ours (%d members)", *v.members), size, "-", column(o, 3), column(k, 1)))
+	v.report.say("%s", compareRow(fmt.Sprintf("share-consume from the first record, kgo-floor as Kafka (%d members)", *v.members), size, "-", column(o, 2), column(o, 3)))
 	return v.deleteTopic(ctx, topic)
 }
 
@@ -650,21 +655,21 @@ func (v *vsRun) produceFloor(ctx context.Context, name string, n, size int, acks
 // shareFloor runs kgo-floor's share consumer, the client library alone (no
 // header, tracking or metrics), on the topic with a fresh share group of
 // the same members, right after ours in the same round, and returns its
-// records/s (timed like ours, the group's start included).
-func (v *vsRun) shareFloor(ctx context.Context, group, topic string, n int) (float64, error) {
+// records/s, timed like ours: with and without the group's start.
+func (v *vsRun) shareFloor(ctx context.Context, group, topic string, n int) (consumerRates, error) {
 	if err := kclient.SetShareGroupConfigs(ctx, v.cl, group, map[string]string{kclient.ShareAutoOffsetReset: "earliest"}); err != nil {
-		return 0, err
+		return consumerRates{}, err
 	}
 	prefix := filepath.Join(v.work, group)
 	if err := runLogged(ctx, prefix, v.floor, "share", "-brokers", strings.Join(v.brokers, ","), "-topic", topic,
 		"-group", group, "-records", strconv.Itoa(n), "-members", strconv.Itoa(*v.members)); err != nil {
-		return 0, err
+		return consumerRates{}, err
 	}
 	out, err := os.ReadFile(prefix + ".out")
 	if err != nil {
-		return 0, err
+		return consumerRates{}, err
 	}
-	return floorShareRate(string(out))
+	return floorShareRates(string(out))
 }
 
 func (v *vsRun) steady(ctx context.Context) error {

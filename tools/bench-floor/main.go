@@ -14,6 +14,9 @@
 //	         batch size, buffer memory, random letters, records per wake-up
 //	consume  bench's consume_only against kgo-floor consume, a fresh group
 //	         each run, on one topic filled once by bench
+//	share    bench's consume_only with consumer.kind share (-members) against
+//	         kgo-floor share, a fresh share group each run, on one topic
+//	         filled once by bench
 //	daemon   the exporter daemon (one probe, defaults but rate and record
 //	         size) against -vs (another build of it): CPU per produced
 //	         record over -seconds after -warmup
@@ -52,6 +55,7 @@ import (
 	"github.com/kafka-bench/kafka_bench_exporter/internal/kafkatest"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/scrape"
 	"github.com/kafka-bench/kafka_bench_exporter/internal/testenv"
+	"github.com/kafka-bench/kafka_bench_exporter/kclient"
 	"github.com/kafka-bench/kafka_bench_exporter/probes"
 )
 
@@ -62,6 +66,7 @@ type settings struct {
 	rate       float64
 	size       int
 	partitions int
+	members    int
 	acks       string
 	linger     time.Duration
 	batch      int
@@ -90,7 +95,8 @@ func main() {
 	flag.IntVar(&s.buffer, "buffer", 32<<20, "buffer.memory")
 	flag.DurationVar(&s.seconds, "seconds", 120*time.Second, "daemon: measured window")
 	flag.DurationVar(&s.warmup, "warmup", 20*time.Second, "daemon: time before the window")
-	sides := flag.String("sides", "produce,consume", "produce, consume and/or daemon, comma-separated")
+	sides := flag.String("sides", "produce,consume", "produce, consume, share and/or daemon, comma-separated")
+	flag.IntVar(&s.members, "members", 3, "share: members of the share group")
 	flag.StringVar(&s.profile, "cpuprofile", "", "write CPU profiles of the warm-up runs, per side: FILE.produce, FILE.floor.produce, ...")
 	flag.StringVar(&s.ours, "ours", "", "the exporter binary to measure (default: built from the working directory)")
 	flag.StringVar(&s.vs, "vs", "", "compare against this exporter binary instead of kgo-floor")
@@ -135,10 +141,12 @@ func main() {
 			err = s.produce(ctx)
 		case "consume":
 			err = s.consume(ctx)
+		case "share":
+			err = s.share(ctx)
 		case "daemon":
 			err = s.daemon(ctx)
 		default:
-			err = fmt.Errorf("-sides: %q is not produce, consume or daemon", side)
+			err = fmt.Errorf("-sides: %q is not produce, consume, share or daemon", side)
 		}
 		if err != nil {
 			log.Print(err)
@@ -441,22 +449,30 @@ func (s *settings) produce(ctx context.Context) error {
 	return s.pairs(fmt.Sprintf("produce %d B acks=%s at %g records/s", s.size, s.acks, s.rate), ours, other)
 }
 
-func (s *settings) consume(ctx context.Context) error {
-	topic := fmt.Sprintf("floor-fill-%d", time.Now().UnixNano())
-	fill, err := s.benchFile("fill", "  topic: "+topic, "  consumer: {enabled: false}", "delete_topics: false")
+// fill fills a fresh topic with the run's records (bench, consumer off) for
+// side and returns its name; the caller deletes it.
+func (s *settings) fill(ctx context.Context, side string) (string, error) {
+	topic := fmt.Sprintf("floor-fill-%s-%d", side, time.Now().UnixNano())
+	fill, err := s.benchFile("fill-"+side, "  topic: "+topic, "  consumer: {enabled: false}", "delete_topics: false")
 	if err != nil {
-		return err
+		return "", err
 	}
-	log.Printf("consume: filling %s with %d records", topic, s.records)
-	if _, _, err := child(ctx, filepath.Join(s.work, "fill.log"), s.ours, "bench", "--bench.file", fill, "--log.level=warn"); err != nil {
-		return err
-	}
+	log.Printf("%s: filling %s with %d records", side, topic, s.records)
+	_, _, err = child(ctx, filepath.Join(s.work, "fill-"+side+".log"), s.ours, "bench", "--bench.file", fill, "--log.level=warn")
+	return topic, err
+}
+
+func (s *settings) consume(ctx context.Context) error {
 	adm, err := s.admin()
 	if err != nil {
 		return err
 	}
 	defer adm.Close()
+	topic, err := s.fill(ctx, "consume")
 	defer adm.DeleteTopics(ctx, topic) //nolint:errcheck // best effort
+	if err != nil {
+		return err
+	}
 	file, err := s.benchFile("consume-ours", "  topic: "+topic, "consume_only: true", "delete_topics: false")
 	if err != nil {
 		return err
@@ -482,6 +498,54 @@ func (s *settings) consume(ctx context.Context) error {
 		return run{cpu: cpu, records: n}, err
 	}
 	return s.pairs(fmt.Sprintf("consume %d B", s.size), ours, other)
+}
+
+// share reads one topic, filled once by bench, with a share group of
+// -members members: bench's consume_only with consumer.kind share against
+// kgo-floor share, a fresh group each run (share.auto.offset.reset earliest:
+// ours sets it itself, the floor's is set here). Both count the group's start.
+func (s *settings) share(ctx context.Context) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(s.brokers, ",")...))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	topic, err := s.fill(ctx, "share")
+	defer adm.DeleteTopics(ctx, topic) //nolint:errcheck // best effort
+	if err != nil {
+		return err
+	}
+	ours := func(r int) (run, error) {
+		group := fmt.Sprintf("floor-share-ours-%d-%d", r, time.Now().UnixNano())
+		defer adm.DeleteGroup(ctx, group) //nolint:errcheck // best effort
+		file, err := s.benchFile("share-ours", "  topic: "+topic,
+			fmt.Sprintf("  consumer: {kind: share, consumers: %d, share: {group.id: %s}}", s.members, group),
+			"consume_only: true", "delete_topics: false")
+		if err != nil {
+			return run{}, err
+		}
+		return s.ourRun(ctx, file, "share-ours", r, "share", consumed)
+	}
+	other := func(r int) (run, error) {
+		if s.vs != "" {
+			return run{}, fmt.Errorf("-sides share compares against kgo-floor only")
+		}
+		group := fmt.Sprintf("floor-share-%d-%d", r, time.Now().UnixNano())
+		defer adm.DeleteGroup(ctx, group) //nolint:errcheck // best effort
+		if err := kclient.SetShareGroupConfigs(ctx, cl, group, map[string]string{kclient.ShareAutoOffsetReset: "earliest"}); err != nil {
+			return run{}, err
+		}
+		cpu, out, err := child(ctx, filepath.Join(s.work, fmt.Sprintf("share-floor-%d.log", r)), s.floor, "share",
+			"-cpuprofile", s.floorProfile(r, "share"), "-brokers", s.brokers, "-topic", topic, "-group", group,
+			"-records", strconv.FormatInt(s.records, 10), "-members", strconv.Itoa(s.members))
+		if err != nil {
+			return run{}, err
+		}
+		n, err := fromFloor(out)
+		return run{cpu: cpu, records: n}, err
+	}
+	return s.pairs(fmt.Sprintf("share %d B, %d members", s.size, s.members), ours, other)
 }
 
 // daemon measures the exporter daemon (one probe, rate and record size set,
