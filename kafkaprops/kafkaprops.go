@@ -160,7 +160,7 @@ var Properties = sorted(append([]Property{
 	na(Consumer, "value.deserializer", TypeClass, ownBytes),
 	m(Consumer, "max.partition.fetch.bytes", TypeInt, "", "FetchMaxPartitionBytes").With(Plain{Default: int64(1048576), Min: 1, Example: int64(65536), Build: bytes32(kgo.FetchMaxPartitionBytes)}),
 	m(Consumer, "max.poll.interval.ms", TypeInt, "the rebalance timeout a member sends when it joins, as the Java consumer does; franz-go has no poll deadline (the probe polls all the time); unset, franz-go's 60 s", "RebalanceTimeout"),
-	m(Consumer, "max.poll.records", TypeInt, "PollRecords(ctx, max.poll.records) on every poll").With(Plain{Default: int64(500), Min: 1, Example: int64(100)}),
+	m(Consumer, "max.poll.records", TypeInt, "PollRecords(ctx, max.poll.records) on every poll; a share group's member (consumer.kind share): ShareMaxRecords(max.poll.records), the records of a share fetch, and each poll takes every record its client holds").With(Plain{Default: int64(500), Min: 1, Example: int64(100)}),
 	m(Consumer, "partition.assignment.strategy", TypeList, "with group.protocol classic: range (RangeBalancer), roundrobin (RoundRobinBalancer), sticky (StickyBalancer), cooperative-sticky (CooperativeStickyBalancer), or their Java class names, comma-separated in order of preference; unset, cooperative-sticky (franz-go's default; Java's is range, cooperative-sticky)", "Balancers"),
 	m(Consumer, "session.timeout.ms", TypeInt, "with group.protocol classic; refused with consumer, as Java refuses it (the broker's group.consumer.session.timeout.ms applies)", "SessionTimeout"),
 	na(Consumer, "share.acknowledgement.mode", TypeString, "a share group consumer's setting (KIP-932), not a consumer group's"),

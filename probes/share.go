@@ -508,8 +508,15 @@ func (c *shareMember) run(ctx context.Context) {
 			}
 			continue
 		}
+		// Every record the client holds: a share fetch's records in one
+		// poll, answered in one set per partition that rides the next
+		// fetch. (A poll of part of a fetch would leave the rest
+		// buffered, and the client fetches, and sends the poll's
+		// answers, only once it is taken: the member would wait for
+		// the answer of a set not sent yet. The fetch's size is
+		// consumer.max.poll.records, kclient.ShareConsumerOpts.)
 		pollCtx, cancel := context.WithTimeout(ctx, sharePollWait)
-		fetches := c.client.PollRecords(pollCtx, c.cfg.Consumer.MaxPollRecords)
+		fetches := c.client.PollRecords(pollCtx, 0)
 		cancel()
 		if fetches.IsClientClosed() || ctx.Err() != nil {
 			return
