@@ -736,12 +736,12 @@ func (c *shareMember) queue(sets map[int32]*ackSet) {
 
 // kickAcks makes the client send its queued acknowledgements now, without
 // waiting for their answer. A set waiting for its answer normally rides
-// the fetch in flight, and is answered within a round trip; but while a
-// poll leaves records of a fetch buffered (more than
-// consumer.max.poll.records), the client fetches nothing, and a set queued
-// meanwhile would wait for its client's ack timer (a second). Kicked at
-// once, the client would send every set on its own, a round trip before
-// the next fetch.
+// the fetch in flight, and is answered within a round trip; but a fetch
+// the broker holds (no records to hand out, up to its wait) would hold
+// the answer too, and a set queued after the fetch left waits for the
+// next one or its client's ack timer (a second). Kicked at once, the
+// client would send every set on its own, a round trip before the next
+// fetch.
 func (c *shareMember) kickAcks() {
 	if c.client == nil {
 		return

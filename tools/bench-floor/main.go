@@ -33,6 +33,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -505,6 +506,9 @@ func (s *settings) consume(ctx context.Context) error {
 // kgo-floor share, a fresh group each run (share.auto.offset.reset earliest:
 // ours sets it itself, the floor's is set here). Both count the group's start.
 func (s *settings) share(ctx context.Context) error {
+	if s.vs != "" {
+		return errors.New("-sides share compares against kgo-floor only: leave out -vs")
+	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(s.brokers, ",")...))
 	if err != nil {
 		return err
@@ -528,9 +532,6 @@ func (s *settings) share(ctx context.Context) error {
 		return s.ourRun(ctx, file, "share-ours", r, "share", consumed)
 	}
 	other := func(r int) (run, error) {
-		if s.vs != "" {
-			return run{}, fmt.Errorf("-sides share compares against kgo-floor only")
-		}
 		group := fmt.Sprintf("floor-share-%d-%d", r, time.Now().UnixNano())
 		defer adm.DeleteGroup(ctx, group) //nolint:errcheck // best effort
 		if err := kclient.SetShareGroupConfigs(ctx, cl, group, map[string]string{kclient.ShareAutoOffsetReset: "earliest"}); err != nil {
